@@ -1,0 +1,1 @@
+"""Sub-commands of the ``unoformal`` command line; each module has ``register(sub)``."""

@@ -1,0 +1,75 @@
+"""``unoformal rules``: the rule table as a readable rules document."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from unoformal.spec.table import Rule, RuleTable
+from unoformal.spec.variants import VariantError, load_rules
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("rules", help="print the rule table as a rules document")
+    p.add_argument("--rules", default=None, help="variant name or TOML file (default classic)")
+    p.add_argument("--markdown", action="store_true", help="plain Markdown instead of a table")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        table = load_rules(args.rules)
+    except VariantError as err:
+        print(f"error: {err}")
+        return 2
+    if args.markdown:
+        print(render_markdown(table))
+    else:
+        Console().print(render_table(table))
+    return 0
+
+
+def _values(rule: Rule) -> str:
+    parts = []
+    for key, value in rule.values().items():
+        if key == "extension":
+            continue
+        parts.append(f"{key}={_show(value)}")
+    return ", ".join(parts)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_show(v) for v in value) + ")"
+    return str(getattr(value, "value", value))
+
+
+def render_table(table: RuleTable) -> Table:
+    out = Table(title=f"UNO rules — {table.name}: {table.description}", show_lines=True)
+    for column in ("ID", "source", "rule", "values"):
+        out.add_column(column, overflow="fold")
+    for _, rule in table.entries():
+        text = rule.text
+        if rule.extension:
+            text = f"[extension] {text}\nWhy: {rule.reason}"
+        out.add_row(rule.id, rule.source, text, _values(rule))
+    if table.overrides:
+        out.caption = "Overrides of the classic table: " + "; ".join(
+            f"{rid}.{key} = {_show(value)}" for rid, key, value in table.overrides)
+    return out
+
+
+def render_markdown(table: RuleTable) -> str:
+    lines = [f"# UNO rules — {table.name}", "", table.description, ""]
+    for _, rule in table.entries():
+        tag = " *(extension)*" if rule.extension else ""
+        lines.append(f"- **{rule.id}**{tag} ({rule.source}): {rule.text}")
+        if rule.extension:
+            lines.append(f"  Why: {rule.reason}")
+        lines.append(f"  Values: {_values(rule)}")
+    for rid, key, value in table.overrides:
+        lines.append(f"- override: {rid}.{key} = {_show(value)}")
+    return "\n".join(lines)

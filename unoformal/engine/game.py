@@ -1,0 +1,846 @@
+"""The engine: a game state that plays and referees by interpreting the rule table.
+
+The API follows python-chess and OpenSpiel: a :class:`Game` from players, a seed
+and a rule table; :meth:`Game.legal_actions`; :meth:`Game.apply`; a per-player
+:meth:`Game.view`; :attr:`Game.round_over` / :attr:`Game.game_over` and their
+outcome; a canonical text form (:meth:`Game.to_text` / :meth:`Game.from_text`).
+
+Every value that decides play comes from the table: which cards match, what each
+kind does, how many cards a penalty costs, who deals. Code here only sequences
+those values; rule IDs in comments name the entry being interpreted.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from unoformal.engine.actions import Action, ActionType
+from unoformal.errors import IllegalActionError, InvalidInputError
+from unoformal.spec.cards import Color, Kind
+from unoformal.spec.deck import Deck
+from unoformal.spec.table import CLASSIC, CardEffect, Holding, NextDealer, RuleTable
+
+# Phases of a round. "respond" is the victim's accept/challenge (or stacking) decision.
+START, COLOR, PLAY, DRAWN, RESPOND, OVER = "start", "color", "play", "drawn", "respond", "over"
+PHASES = (START, COLOR, PLAY, DRAWN, RESPOND, OVER)
+
+NAME_FORBIDDEN = set(" \t\n,;:=/[]")
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one player may see (HIDDEN-1): own hand, everyone's hand size, the table."""
+
+    player: str
+    hand: tuple[str, ...]
+    hand_sizes: dict[str, int]
+    top: str | None
+    color: str | None
+    direction: str
+    to_play: str
+    phase: str
+    draw_pile: int
+    scores: dict[str, int]
+    uno_pending: str | None
+    revealed: tuple[str, tuple[str, ...]] | None  # CHAL-1: (offender, hand) for the challenger
+
+
+@dataclass(frozen=True)
+class Refusal:
+    rule_id: str
+    reason: str
+
+
+class Game:
+    """A game of UNO under one rule table, from the first deal to game over."""
+
+    def __init__(self, players: Sequence[str], seed: int = 0, rules: RuleTable = CLASSIC,
+                 dealer: str | None = None, deal: dict[str, Any] | None = None) -> None:
+        self.rules = rules
+        self.deck = Deck.of(rules)
+        self.names = _check_players(players, rules)
+        self.n = len(self.names)
+        self.seed = seed
+        self.shuffles = 0
+        self._tables()
+        self.scores = [0] * self.n
+        self.round = 1
+        self.history: list[Action] = []
+        self.dealer_draws: list[dict[str, str]] = []
+        self.origin: dict[str, Any] = {"dealer": dealer, "deal": deal}
+        if dealer is None:
+            self.dealer = self._choose_dealer()
+        else:
+            self.dealer = self.seat(dealer, "dealer")
+        self.initial_dealer = self.dealer
+        self._start_round(deal)
+
+    # ----------------------------------------------------------------- set-up
+
+    def _tables(self) -> None:
+        """Per-face lookups, read once from the table so the hot path is plain indexing."""
+        faces = self.deck.faces
+        ci = self.deck.color_index
+        self.f_kind = [f.kind for f in faces]
+        self.f_color = [ci[f.color] if f.color is not None else None for f in faces]
+        self.f_rank = [f.rank for f in faces]
+        self.f_effect = [self.rules.effect(f.kind) for f in faces]
+        self.wild_faces = [i for i, f in enumerate(faces) if f.kind.is_wild]
+
+    def seat(self, name: str, what: str = "player") -> int:
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise InvalidInputError(f"unknown {what} {name!r}; players are "
+                                    f"{', '.join(self.names)}", "DECK-2") from None
+
+    def _rng(self) -> random.Random:
+        """Every shuffle gets its own generator from (seed, shuffle number): replayable."""
+        rng = random.Random(f"{self.seed}/{self.shuffles}")
+        self.shuffles += 1
+        return rng
+
+    def _choose_dealer(self) -> int:
+        """DEAL-1: highest number deals; symbols count symbol_value; ties draw again."""
+        rule = self.rules.dealer_draw
+        cards = self.deck.cards()
+        self._rng().shuffle(cards)
+        contenders = list(range(self.n))
+        while True:
+            drawn: dict[int, int] = {}
+            for p in contenders:
+                if not cards:
+                    cards = self.deck.cards()
+                    self._rng().shuffle(cards)
+                drawn[p] = cards.pop()
+            self.dealer_draws.append({self.names[p]: self.deck.code(c) for p, c in drawn.items()})
+            value = {p: self.f_rank[c] if self.f_kind[c] is Kind.NUMBER else rule.symbol_value
+                     for p, c in drawn.items()}
+            best = max(value.values())
+            contenders = [p for p in contenders if value[p] == best]
+            if len(contenders) == 1 or not rule.ties_draw_again:
+                return contenders[0]
+
+    def _start_round(self, deal: dict[str, Any] | None) -> None:
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]
+        self.discard: list[int] = []
+        self.pile: list[int] = []  # top of the pile is the last element
+        self.color: int | None = None
+        self.direction = 1
+        self.turn = 0
+        self.phase = PLAY
+        self.drawn: int | None = None
+        self.pending = 0
+        self.offender: int | None = None
+        self.pending_kind: Kind | None = None
+        self.wd4_legal = True
+        self.prev_color: int | None = None
+        self.uno_window: int | None = None
+        self.reveal: tuple[int, int, tuple[int, ...]] | None = None
+        self.winner: int | None = None
+        self.round_points = 0
+        if deal is not None:
+            self._deal_given(deal)
+        else:
+            self._deal_shuffled()
+        self.initial_deal = self._deal_json()
+        self._turn_start_card()
+
+    def _deal_shuffled(self) -> None:
+        """DEAL-2: shuffle, hand_size cards each, one at a time from the dealer's left."""
+        size = self.rules.deal.hand_size
+        cards = self.deck.cards()
+        if len(cards) <= size * self.n:
+            raise InvalidInputError(f"{self.n} hands of {size} need more than the deck's "
+                                    f"{len(cards)} cards", "DEAL-2")
+        self._rng().shuffle(cards)
+        for _ in range(size):
+            for k in range(1, self.n + 1):
+                self.hands[(self.dealer + k) % self.n].append(cards.pop())
+        self.pile = cards
+
+    def _deal_given(self, deal: dict[str, Any]) -> None:
+        """A position like a FEN: hands and pile given, together exactly the deck."""
+        if not isinstance(deal, dict) or set(deal) - {"hands", "draw_pile"}:
+            raise InvalidInputError("deal must be {\"hands\": {...}, \"draw_pile\": [...]}",
+                                    "DEAL-2")
+        hands = deal.get("hands", {})
+        if not isinstance(hands, dict):
+            raise InvalidInputError("deal.hands must map player names to card lists", "DEAL-2")
+        for name in hands:
+            self.seat(name)
+        for p, name in enumerate(self.names):
+            self.hands[p] = self._codes(hands.get(name, []), f"deal.hands.{name}")
+        pile = self._codes(deal.get("draw_pile", []), "deal.draw_pile")
+        if not pile:
+            raise InvalidInputError("deal.draw_pile is empty: no start card to turn", "DEAL-2")
+        self.pile = pile[::-1]
+        counts = [0] * len(self.deck.faces)
+        for card in [c for h in self.hands for c in h] + pile:
+            counts[card] += 1
+        problems = []
+        for face, (have, want) in enumerate(zip(counts, self.deck.copies, strict=True)):
+            if have != want:
+                word = "missing" if have < want else "extra"
+                problems.append(f"{abs(want - have)} {word} {self.deck.code(face)}")
+        if problems:
+            raise InvalidInputError("deal is not exactly the deck: " + ", ".join(problems),
+                                    "DECK-1")
+
+    def _codes(self, codes: Any, where: str) -> list[int]:
+        if not isinstance(codes, list):
+            raise InvalidInputError(f"{where} must be a list of card codes", "DECK-1")
+        out = []
+        for code in codes:
+            try:
+                out.append(self.deck.face_id(str(code)))
+            except ValueError as err:
+                raise InvalidInputError(f"{where}: {err}", "DECK-1") from None
+        return out
+
+    def _turn_start_card(self) -> None:
+        """DEAL-2/3 and START-*: turn the start card and apply its start rule."""
+        rules = self.rules
+        while True:
+            card = self.pile.pop()
+            self.discard.append(card)
+            start = rules.start_rule(self.f_kind[card])
+            if start is None or not start.turn_another_card:
+                break
+            if all(rules.start_rule(self.f_kind[c]) == start for c in self.pile):
+                if not rules.start_with_only_wd4_left.enabled:
+                    self.phase = START  # EXT-START off: no rule says what to do
+                    return
+                start = rules.start_wild  # EXT-START
+                break
+            self.pile.append(self.discard.pop())
+            self._rng().shuffle(self.pile)
+        first_turn = rules.first_turn
+        seat_offset, direction = first_turn.first_seat, first_turn.direction
+        if start is not None:
+            seat_offset, direction = start.first_seat, start.direction
+        self.direction = direction.step
+        first = (self.dealer + seat_offset) % self.n
+        self.color = self.f_color[card]
+        self.turn = first
+        if start is None:
+            return
+        if start.first_player_draws:
+            self._take(first, start.first_player_draws)
+        if start.first_player_loses_turn:
+            self.turn = self._next(first)
+        if start.first_player_chooses_color:
+            self.phase = COLOR
+
+    # ------------------------------------------------------------- inspection
+
+    @property
+    def to_play(self) -> str:
+        return self.names[self.turn]
+
+    @property
+    def top(self) -> int | None:
+        return self.discard[-1] if self.discard else None
+
+    @property
+    def round_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def game_over(self) -> bool:
+        return self.phase == OVER and max(self.scores) >= self.rules.target.score
+
+    @property
+    def game_winner(self) -> str | None:
+        if not self.game_over:
+            return None
+        return self.names[max(range(self.n), key=lambda p: self.scores[p])]
+
+    def hand(self, player: str) -> list[str]:
+        return self._sorted_codes(self.hands[self.seat(player)])
+
+    def _sorted_codes(self, cards: Iterable[int]) -> list[str]:
+        return [self.deck.code(c) for c in sorted(cards)]
+
+    def available(self) -> int:
+        """Cards a player could draw now: the pile plus what RESHUFFLE-1 would return."""
+        keep = 1 if self.rules.reshuffle.keep_top and self.discard else 0
+        return len(self.pile) + len(self.discard) - keep
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        return (seat + steps * self.direction) % self.n
+
+    # -------------------------------------------------------------- predicates
+
+    def _matches(self, face: int) -> bool:
+        """PLAY-1: same color, same number, same symbol, or a wild."""
+        m = self.rules.matching
+        kind = self.f_kind[face]
+        if kind.is_wild:
+            return m.wild_any_time
+        if m.by_color and self.f_color[face] == self.color:
+            return True
+        top = self.top
+        if top is None or self.f_kind[top] is not kind:
+            return False
+        if kind is Kind.NUMBER:
+            return m.by_number and self.f_rank[top] == self.f_rank[face]
+        return m.by_symbol
+
+    def _wd4_is_legal(self, hand: Iterable[int]) -> bool:
+        """WD4-1, on the hand left after playing it."""
+        if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
+            return not any(self.f_color[c] == self.color for c in hand)
+        return not any(self._matches(c) for c in hand)
+
+    def _can_play(self, p: int, face: int) -> bool:
+        """A legal play of ``face`` by the player to move, in a play phase."""
+        if self.phase == DRAWN:
+            if face != self.drawn or not self.rules.draw.may_play_drawn:
+                return False
+        elif self.phase == RESPOND:
+            return self._can_answer(face)
+        elif self.phase != PLAY:
+            return False
+        if not self._matches(face):
+            return False
+        if self.f_kind[face] is Kind.WILD_DRAW_FOUR and not self.rules.wd4_legality.bluff_playable:
+            rest = list(self.hands[p])
+            rest.remove(face)
+            return self._wd4_is_legal(rest)
+        return self._can_effect(self.f_effect[face])
+
+    def _can_answer(self, face: int) -> bool:
+        """NOSTACK-1 (or its variant): may the victim answer the draw card with this one?"""
+        st = self.rules.no_stacking
+        return (st.victim_may_answer and self.pending_kind in st.answers
+                and self.f_kind[face] in st.answers)
+
+    def _may_draw(self, p: int) -> bool:
+        """DRAW-1: drawing is allowed even with a playable card, unless the table says not."""
+        if self.rules.draw.may_draw_when_able_to_play:
+            return True
+        return not any(self._can_play(p, c) for c in set(self.hands[p]))
+
+    def _can_draw(self, count: int) -> bool:
+        """EXT-SHORT: with it off, an effect needing more cards than are left is not allowed."""
+        return self.rules.draw_what_is_left.enabled or self.available() >= count
+
+    def _can_effect(self, effect: CardEffect) -> bool:
+        return effect.victim_may_challenge or self._can_draw(effect.victim_draws)
+
+    # ---------------------------------------------------------- legal actions
+
+    def legal_actions(self, player: str | None = None) -> list[Action]:
+        """Every legal action of ``player`` (of all players when None), including
+        out-of-turn ones (UNO, catch, advice)."""
+        seats = range(self.n) if player is None else [self.seat(player)]
+        out: list[Action] = []
+        for p in seats:
+            out.extend(self._legal(p))
+        return out
+
+    def _legal(self, p: int) -> list[Action]:
+        if self.phase in (OVER, START):
+            return []
+        name = self.names[p]
+        out = self._out_of_turn(p, name)
+        if p != self.turn:
+            return out
+        if self.phase == COLOR:
+            out += [Action(name, ActionType.CHOOSE_COLOR, color=c.value) for c in self.deck.colors]
+            return out
+        if self.phase == RESPOND:
+            out += self._responses(p, name)
+        hand = self.hands[p]
+        for face in sorted(set(hand)):
+            if self._can_play(p, face):
+                out += self._plays(name, face, len(hand))
+            elif self.phase != RESPOND:
+                out.append(Action(name, ActionType.MISPLAY, self.deck.code(face)))
+        if self.phase == PLAY:
+            if self.available() >= 1 and self._may_draw(p):
+                out.append(Action(name, ActionType.DRAW))
+            elif self.rules.pass_when_nothing_to_draw.enabled:
+                out.append(Action(name, ActionType.PASS))
+        elif self.phase == DRAWN:
+            out.append(Action(name, ActionType.PASS))
+        return out
+
+    def _out_of_turn(self, p: int, name: str) -> list[Action]:
+        out = []
+        rules = self.rules
+        if rules.advice.enabled and self._can_draw(rules.advice.cards):
+            out.append(Action(name, ActionType.ADVISE))
+        target = self.uno_window
+        if target is not None:
+            if p == target and rules.uno.say_before_accusation:
+                out.append(Action(name, ActionType.UNO))
+            if p != target and self._catchable(target):
+                out.append(Action(name, ActionType.CATCH, target=self.names[target]))
+        return out
+
+    def _catchable(self, target: int) -> bool:
+        uno = self.rules.uno
+        if uno.catch_only_with_one_card and len(self.hands[target]) != 1:
+            return False
+        return self._can_draw(uno.penalty)
+
+    def _responses(self, p: int, name: str) -> list[Action]:
+        out = []
+        if self._can_draw(self.pending):
+            out.append(Action(name, ActionType.ACCEPT))
+        if self._challengeable():
+            out.append(Action(name, ActionType.CHALLENGE))
+        return out
+
+    def _challengeable(self) -> bool:
+        if self.offender is None or self.pending_kind is None or \
+                not self.rules.effect(self.pending_kind).victim_may_challenge:
+            return False
+        outcome = self.rules.challenge_failed if self.wd4_legal else self.rules.challenge_upheld
+        return self._can_draw(max(outcome.offender_draws, outcome.challenger_draws))
+
+    def _plays(self, name: str, face: int, hand_size: int) -> list[Action]:
+        code = self.deck.code(face)
+        colors: list[str | None] = [None]
+        if self.f_effect[face].chooses_color:
+            colors = [c.value for c in self.deck.colors]
+        unos = [False, True] if hand_size == 2 and self.rules.uno.say_with_card else [False]
+        return [Action(name, ActionType.PLAY, code, color, uno=u) for color in colors for u in unos]
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, action: Action) -> None:
+        """Play one action. Raises :class:`InvalidInputError` for malformed input and
+        :class:`IllegalActionError` for a rule it breaks; either way the state is unchanged."""
+        p, face, color, target = self._resolve(action)
+        refusal = self.refusal(action, p, face)
+        if refusal is not None:
+            raise IllegalActionError(f"{action}: {refusal.reason}", refusal.rule_id,
+                                     self.to_text())
+        self.reveal = None
+        _HANDLERS[action.type](self, p, face, color, target, action.uno)
+        self.history.append(action)
+
+    def _resolve(self, action: Action) -> tuple[int, int | None, int | None, int | None]:
+        """Check the action's shape and translate names and codes to indices."""
+        if not isinstance(action, Action):
+            raise InvalidInputError(f"{action!r} is not an Action")
+        p = self.seat(action.player)
+        face = color = target = None
+        kind = action.type
+        if kind in (ActionType.PLAY, ActionType.MISPLAY):
+            if action.card is None:
+                raise InvalidInputError(f"{action}: {kind.value} needs a card", "PLAY-1")
+            try:
+                face = self.deck.face_id(action.card)
+            except ValueError as err:
+                raise InvalidInputError(f"{action}: {err}", "DECK-1", self.to_text()) from None
+        elif action.card is not None:
+            raise InvalidInputError(f"{action}: {kind.value} takes no card", "PLAY-1")
+        if action.color is not None:
+            if kind is ActionType.PLAY and face is not None and \
+                    not self.f_effect[face].chooses_color:
+                raise InvalidInputError(f"{action}: a color is named only with a wild card",
+                                        "WILD-1", self.to_text())
+            if kind not in (ActionType.PLAY, ActionType.CHOOSE_COLOR):
+                raise InvalidInputError(f"{action}: {kind.value} takes no color", "WILD-1")
+            color = self._color(action)
+        elif kind is ActionType.CHOOSE_COLOR or (
+                kind is ActionType.PLAY and face is not None
+                and self.f_effect[face].chooses_color):
+            raise InvalidInputError(f"{action}: name a color", "WILD-1", self.to_text())
+        if kind is ActionType.CATCH:
+            if action.target is None:
+                raise InvalidInputError(f"{action}: catch needs a target", "UNO-1")
+            target = self.seat(action.target, "target")
+        elif action.target is not None:
+            raise InvalidInputError(f"{action}: {kind.value} takes no target", "UNO-1")
+        if action.uno and kind is not ActionType.PLAY:
+            raise InvalidInputError(f"{action}: 'uno' goes with a play", "UNO-1")
+        return p, face, color, target
+
+    def _color(self, action: Action) -> int:
+        try:
+            color = Color.parse(action.color or "")
+        except ValueError as err:
+            raise InvalidInputError(f"{action}: {err}", "WILD-1") from None
+        if color not in self.deck.color_index:
+            raise InvalidInputError(f"{action}: {color.value} is not in this deck", "DECK-1")
+        return self.deck.color_index[color]
+
+    def refusal(self, action: Action, p: int, face: int | None) -> Refusal | None:
+        """Why a well-formed action is illegal now (None when it is legal)."""
+        if self.phase == OVER:
+            return Refusal("END-1", "the round is over")
+        if self.phase == START:
+            return Refusal("START-WD4", "the start card is not settled (EXT-START is off)")
+        kind = action.type
+        check = _CHECKS.get(kind)
+        if check is not None:
+            return check(self, action, p, face)
+        return self._turn_check(action, p, face)
+
+    def _turn_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
+        if p != self.turn:
+            return Refusal("PLAY-1", f"it is {self.to_play}'s turn, not {action.player}'s")
+        kind = action.type
+        want = {ActionType.CHOOSE_COLOR: COLOR, ActionType.ACCEPT: RESPOND,
+                ActionType.CHALLENGE: RESPOND}.get(kind)
+        if self.phase == COLOR and kind is not ActionType.CHOOSE_COLOR:
+            return Refusal("START-WILD", "the first player must choose the color first")
+        if self.phase == RESPOND and want is not RESPOND and kind is not ActionType.PLAY:
+            return Refusal("WD4-2", "the victim must accept or challenge first")
+        if want is not None and self.phase != want:
+            return Refusal("START-WILD" if want == COLOR else "WD4-2",
+                           f"nothing to {kind.value} now")
+        if kind is ActionType.PLAY:
+            return self._play_check(action, p, face)
+        if kind is ActionType.MISPLAY:
+            assert face is not None
+            if face not in self.hands[p]:
+                return Refusal("MISPLAY-1", f"{action.card} is not in {action.player}'s hand")
+            if self._can_play(p, face):
+                return Refusal("MISPLAY-1", f"{action.card} is a legal play, not a misplay")
+            return None
+        if kind is ActionType.DRAW:
+            if self.phase == DRAWN:
+                return Refusal("DRAW-1", "one draw per turn")
+            if self.available() < 1:
+                return Refusal("EXT-PASS", "nothing is left to draw")
+            if not self._may_draw(p):
+                return Refusal("DRAW-1", "a player able to play may not draw in these rules")
+            return None
+        if kind is ActionType.PASS:
+            if self.phase == DRAWN:
+                return None
+            if self.available() < 1 and self.rules.pass_when_nothing_to_draw.enabled:
+                return None
+            return Refusal("DRAW-1", "pass only after drawing (keep the drawn card)")
+        if kind is ActionType.ACCEPT:
+            if not self._can_draw(self.pending):
+                return Refusal("EXT-SHORT", f"{self.pending} cards are not left to draw")
+            return None
+        if kind is ActionType.CHALLENGE:
+            if not self._challengeable():
+                return Refusal("WD4-2", "only a Wild Draw Four can be challenged")
+            return None
+        return None
+
+    def _play_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
+        assert face is not None
+        hand = self.hands[p]
+        if face not in hand:
+            return Refusal("PLAY-1", f"{action.card} is not in {action.player}'s hand")
+        if action.uno and (len(hand) != 2 or not self.rules.uno.say_with_card):
+            return Refusal("UNO-1", "UNO is said with the next-to-last card")
+        if self._can_play(p, face):
+            return None
+        if self.phase == DRAWN:
+            return Refusal("DRAW-1", "after drawing only the drawn card may be played")
+        if self.phase == RESPOND:
+            return Refusal("NOSTACK-1", "the victim of a draw card cannot answer it")
+        if self.f_kind[face] is Kind.WILD_DRAW_FOUR:
+            return Refusal("WD4-1", "Wild Draw Four while holding the current color")
+        if not self._matches(face):
+            return Refusal("PLAY-1", f"{action.card} does not match "
+                           f"{self.deck.code(self.top) if self.top is not None else '-'}"
+                           f" / {self._color_name(self.color)}")
+        return Refusal("EXT-SHORT", "its victim cannot draw the cards it names")
+
+    def _check_advise(self, action: Action, p: int, face: int | None) -> Refusal | None:
+        if not self.rules.advice.enabled:
+            return Refusal("ADVICE-1", "advice is not a penalty in these rules")
+        if not self._can_draw(self.rules.advice.cards):
+            return Refusal("EXT-SHORT", "not enough cards are left for the penalty")
+        return None
+
+    def _check_uno(self, action: Action, p: int, face: int | None) -> Refusal | None:
+        if self.uno_window != p or not self.rules.uno.say_before_accusation:
+            return Refusal("UNO-1", f"{action.player} has no UNO left to say")
+        return None
+
+    def _check_catch(self, action: Action, p: int, face: int | None) -> Refusal | None:
+        target = self.seat(action.target or "", "target")
+        if target == p:
+            return Refusal("UNO-1", "a player cannot catch themself")
+        if self.uno_window != target or not self._catchable(target):
+            return Refusal("UNO-1", f"{action.target} cannot be caught now")
+        return None
+
+    # ---------------------------------------------------------------- effects
+
+    def _take(self, p: int, count: int) -> None:
+        """Draw ``count`` cards into ``p``'s hand, reshuffling when the pile runs out."""
+        hand = self.hands[p]
+        pile = self.pile
+        for _ in range(count):
+            if not pile:
+                self._reshuffle()
+                pile = self.pile
+                if not pile:
+                    return  # EXT-SHORT: what is left is drawn, the rest forgiven
+            hand.append(pile.pop())
+
+    def _reshuffle(self) -> None:
+        """RESHUFFLE-1: keep the top discard, shuffle the rest into a new pile."""
+        keep = self.rules.reshuffle.keep_top and bool(self.discard)
+        rest = self.discard[:-1] if keep else self.discard
+        self.discard = self.discard[-1:] if keep else []
+        self._rng().shuffle(rest)
+        self.pile = rest
+
+    def _begin_turn(self) -> None:
+        """UNO-1: a turn begins when its player draws or takes a card to play;
+        that closes any open UNO window."""
+        self.uno_window = None
+
+    def _do_play(self, p: int, face: int | None, color: int | None, target: int | None,
+                 uno: bool) -> None:
+        assert face is not None
+        answering = self.phase == RESPOND
+        self._begin_turn()
+        hand = self.hands[p]
+        hand.remove(face)
+        effect = self.f_effect[face]
+        if effect.victim_may_challenge:
+            self.wd4_legal = self._wd4_is_legal(hand)
+            self.prev_color = self.color
+        self.discard.append(face)
+        self.color = color if effect.chooses_color else self.f_color[face]
+        self.drawn = None
+        if len(hand) == 1 and not uno:
+            self.uno_window = p
+        self._card_effect(p, effect, self.pending if answering else 0)
+
+    def _card_effect(self, p: int, effect: CardEffect, carried: int) -> None:
+        """SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1, NOSTACK-1 and END-1, from the table."""
+        skips = effect.skips
+        if effect.reverses:
+            two = self.rules.two_players
+            if self.n == 2 and two.enabled and two.reverse_acts_as_skip:
+                skips += 1
+            else:
+                self.direction = -self.direction
+        victim = self._next(p)
+        if effect.victim_draws:
+            stack = self.rules.no_stacking
+            if effect.victim_may_challenge or (stack.victim_may_answer
+                                               and effect.kind in stack.answers):
+                self.phase = RESPOND
+                self.turn = victim
+                self.pending = carried + effect.victim_draws
+                self.pending_kind = effect.kind
+                self.offender = p
+                return
+            self._take(victim, effect.victim_draws)
+        self.turn = self._next(p, 1 + skips)
+        self.phase = PLAY
+        self._round_end_check()
+
+    def _do_draw(self, p: int, *_: Any) -> None:
+        self._begin_turn()
+        before = len(self.hands[p])
+        self._take(p, self.rules.draw.cards)
+        self.drawn = self.hands[p][-1] if len(self.hands[p]) > before else None
+        self.phase = DRAWN
+
+    def _do_pass(self, p: int, *_: Any) -> None:
+        self.drawn = None
+        self.phase = PLAY
+        self.turn = self._next(p)
+
+    def _do_accept(self, p: int, *_: Any) -> None:
+        """WD4-2 / D2-1 under stacking: the victim draws what is pending and loses the turn."""
+        self._take(p, self.pending)
+        self._resolved(p, keeps_turn=False)
+
+    def _do_challenge(self, p: int, *_: Any) -> None:
+        """CHAL-1..4: the hand is shown to the challenger; the table says who draws."""
+        offender = self.offender
+        assert offender is not None
+        if self.rules.hidden.challenge_shows_hand_to_challenger:
+            self.reveal = (p, offender, tuple(sorted(self.hands[offender])))
+        outcome = self.rules.challenge_failed if self.wd4_legal else self.rules.challenge_upheld
+        self._take(offender, outcome.offender_draws)
+        self._take(p, outcome.challenger_draws)
+        if not self.rules.challenge_color.named_color_stays:
+            self.color = self.prev_color
+        self._resolved(p, keeps_turn=outcome.challenger_keeps_turn)
+
+    def _resolved(self, victim: int, keeps_turn: bool) -> None:
+        self.pending = 0
+        self.pending_kind = None
+        self.offender = None
+        self.phase = PLAY
+        self.turn = victim if keeps_turn else self._next(victim)
+        self._round_end_check()
+
+    def _do_uno(self, p: int, *_: Any) -> None:
+        self.uno_window = None
+
+    def _do_catch(self, p: int, face: int | None, color: int | None, target: int | None,
+                  uno: bool) -> None:
+        assert target is not None
+        self._take(target, self.rules.uno.penalty)
+        self.uno_window = None
+
+    def _do_choose_color(self, p: int, face: int | None, color: int | None, *_: Any) -> None:
+        self.color = color
+        self.phase = PLAY
+
+    def _do_misplay(self, p: int, *_: Any) -> None:
+        """MISPLAY-1: the card goes back to the hand, penalty cards, the turn passes."""
+        self._begin_turn()
+        self._take(p, self.rules.misplay.cards)
+        self.drawn = None
+        if self.rules.misplay.turn_passes:
+            self.phase = PLAY
+            self.turn = self._next(p)
+
+    def _do_advise(self, p: int, *_: Any) -> None:
+        self._take(p, self.rules.advice.cards)
+
+    # ----------------------------------------------------------- round's end
+
+    def _round_end_check(self) -> None:
+        """END-1: a player with no cards, once every draw is resolved, wins the round."""
+        for p in range(self.n):
+            if not self.hands[p]:
+                self._end_round(p)
+                return
+
+    def _end_round(self, winner: int) -> None:
+        """SCORE-1/2: the winner scores the cards left in the other hands."""
+        points = self.deck.points
+        self.round_points = sum(points[c] for h in self.hands for c in h)
+        self.winner = winner
+        self.scores[winner] += self.round_points
+        self.phase = OVER
+        self.uno_window = None
+
+    def next_round(self) -> None:
+        """END-2: shuffle everything and deal again; the table says who deals."""
+        if self.phase != OVER:
+            raise IllegalActionError("the round is not over", "END-2", self.to_text())
+        if self.game_over:
+            raise IllegalActionError("the game is over", "SCORE-2", self.to_text())
+        assert self.winner is not None
+        if self.rules.next_round.next_dealer is NextDealer.WINNER:
+            self.dealer = self.winner
+        else:
+            self.dealer = (self.dealer + 1) % self.n
+        self.round += 1
+        self._start_round(None)
+
+    # ------------------------------------------------------------------- views
+
+    def view(self, player: str) -> PlayerView:
+        """HIDDEN-1: own hand, hand sizes of all; the challenger alone sees the hand (CHAL-1)."""
+        p = self.seat(player)
+        revealed = None
+        if self.reveal is not None and self.reveal[0] == p:
+            revealed = (self.names[self.reveal[1]], tuple(self._sorted_codes(self.reveal[2])))
+        return PlayerView(
+            player=player, hand=tuple(self._sorted_codes(self.hands[p])),
+            hand_sizes={n: len(h) for n, h in zip(self.names, self.hands, strict=True)},
+            top=self.deck.code(self.top) if self.top is not None else None,
+            color=self._color_name(self.color),
+            direction="left" if self.direction == 1 else "right",
+            to_play=self.to_play, phase=self.phase, draw_pile=len(self.pile),
+            scores=dict(zip(self.names, self.scores, strict=True)),
+            uno_pending=self.names[self.uno_window] if self.uno_window is not None else None,
+            revealed=revealed)
+
+    def _color_name(self, color: int | None) -> str | None:
+        return self.deck.colors[color].value if color is not None else None
+
+    def _deal_json(self) -> dict[str, Any]:
+        return {"hands": {n: [self.deck.code(c) for c in h]
+                          for n, h in zip(self.names, self.hands, strict=True)},
+                "draw_pile": [self.deck.code(c) for c in reversed(self.pile)]}
+
+    def state_json(self) -> dict[str, Any]:
+        """The state as JSON (what ``unoformal replay --json`` prints)."""
+        return {
+            "rules": self.rules.name, "players": list(self.names),
+            "dealer": self.names[self.dealer], "round": self.round,
+            "to_play": self.to_play, "phase": self.phase,
+            "direction": "left" if self.direction == 1 else "right",
+            "color": self._color_name(self.color),
+            "top": self.deck.code(self.top) if self.top is not None else None,
+            "hands": {n: self._sorted_codes(h) for n, h in zip(self.names, self.hands,
+                                                                 strict=True)},
+            "draw_pile": len(self.pile), "discard_pile": len(self.discard),
+            "uno_pending": self.names[self.uno_window] if self.uno_window is not None else None,
+            "round_over": self.round_over,
+            "winner": self.names[self.winner] if self.winner is not None else None,
+            "round_points": self.round_points if self.round_over else 0,
+            "scores": dict(zip(self.names, self.scores, strict=True)),
+            "game_over": self.game_over, "game_winner": self.game_winner,
+            "text": self.to_text(),
+        }
+
+    # -------------------------------------------------------------- text form
+
+    def to_text(self) -> str:
+        """The canonical one-line form of the whole state (see :mod:`.text`)."""
+        from unoformal.engine.text import state_to_text
+        return state_to_text(self)
+
+    @classmethod
+    def from_text(cls, text: str, rules: RuleTable | None = None) -> Game:
+        from unoformal.engine.text import state_from_text
+        return state_from_text(text, rules)
+
+    def copy(self) -> Game:
+        """An independent copy (history shared as a new list)."""
+        new = object.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.hands = [list(h) for h in self.hands]
+        new.pile = list(self.pile)
+        new.discard = list(self.discard)
+        new.scores = list(self.scores)
+        new.history = list(self.history)
+        return new
+
+    def __repr__(self) -> str:
+        return f"Game({self.to_text()!r})"
+
+
+def _check_players(players: Sequence[str], rules: RuleTable) -> list[str]:
+    names = list(players)
+    lo, hi = rules.players.minimum, rules.players.maximum
+    if not lo <= len(names) <= hi:
+        raise InvalidInputError(f"{len(names)} players: the rules allow {lo} to {hi}", "DECK-2")
+    for name in names:
+        if not isinstance(name, str) or not name or NAME_FORBIDDEN & set(name):
+            raise InvalidInputError(f"player name {name!r}: use a non-empty name without "
+                                    "spaces or any of , ; : = / [ ]", "DECK-2")
+    if len(set(names)) != len(names):
+        raise InvalidInputError(f"player names must differ: {names}", "DECK-2")
+    return names
+
+
+_HANDLERS = {
+    ActionType.PLAY: Game._do_play,
+    ActionType.DRAW: Game._do_draw,
+    ActionType.PASS: Game._do_pass,
+    ActionType.ACCEPT: Game._do_accept,
+    ActionType.CHALLENGE: Game._do_challenge,
+    ActionType.UNO: Game._do_uno,
+    ActionType.CATCH: Game._do_catch,
+    ActionType.CHOOSE_COLOR: Game._do_choose_color,
+    ActionType.MISPLAY: Game._do_misplay,
+    ActionType.ADVISE: Game._do_advise,
+}
+
+_CHECKS = {
+    ActionType.ADVISE: Game._check_advise,
+    ActionType.UNO: Game._check_uno,
+    ActionType.CATCH: Game._check_catch,
+}

@@ -1,0 +1,484 @@
+"""The rule table: every rule of ``RULES.md`` stated once, as frozen data.
+
+Each entry cites its rule ID and the seed section it comes from, states the
+rule in words, and carries the values that the interpreters read: the engine
+(:mod:`unoformal.engine`) plays them and the verifier
+(:mod:`unoformal.verification`) compiles them to Z3. Neither restates a rule.
+
+Entries marked ``extension=True`` are not in the seeds: they settle situations
+the rulebook is silent on, say why, and can be switched off (``enabled``) so
+the explorer shows what goes wrong without them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from unoformal.spec.cards import Color, Kind
+
+
+class Direction(Enum):
+    """Seat order. ``left`` is the next name in the players list (clockwise)."""
+
+    LEFT = "left"
+    RIGHT = "right"
+
+    @property
+    def step(self) -> int:
+        return 1 if self is Direction.LEFT else -1
+
+
+class Holding(Enum):
+    """What the Wild Draw Four legality check looks for in the player's hand."""
+
+    CARD_OF_CURRENT_COLOR = "card-of-current-color"
+    PLAYABLE_CARD = "playable-card"
+
+
+class NextDealer(Enum):
+    LEFT = "left"
+    WINNER = "winner"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Common head of every entry: its ID, where it comes from, and the rule in words."""
+
+    id: str
+    source: str
+    text: str
+    extension: bool = False
+    reason: str = ""
+    enabled: bool = True
+
+    def values(self) -> dict[str, Any]:
+        """The entry's own values (everything but the common head)."""
+        head = {f.name for f in dataclasses.fields(Rule)} - {"enabled"}
+        return {
+            f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in head
+        }
+
+
+# --- Deck and players (000 §01, §08) -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeckRule(Rule):
+    colors: tuple[Color, ...] = ()
+    number_copies: tuple[int, ...] = ()  # copies of rank i, per color
+    skip_copies: int = 0
+    reverse_copies: int = 0
+    draw_two_copies: int = 0
+    wild_copies: int = 0
+    wild_draw_four_copies: int = 0
+
+
+@dataclass(frozen=True)
+class PlayerCount(Rule):
+    minimum: int = 2
+    maximum: int = 10
+
+
+@dataclass(frozen=True)
+class Scope(Rule):
+    excluded: tuple[str, ...] = ()
+
+
+# --- Deal and start (000 §02) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealerDraw(Rule):
+    symbol_value: int = 0
+    ties_draw_again: bool = True
+
+
+@dataclass(frozen=True)
+class DealRule(Rule):
+    hand_size: int = 7
+
+
+@dataclass(frozen=True)
+class FirstTurn(Rule):
+    first_seat: int = 1  # seats to the left of the dealer
+    direction: Direction = Direction.LEFT
+
+
+@dataclass(frozen=True)
+class StartRule(Rule):
+    kind: Kind = Kind.NUMBER
+    first_seat: int = 1
+    direction: Direction = Direction.LEFT
+    first_player_draws: int = 0
+    first_player_loses_turn: bool = False
+    first_player_chooses_color: bool = False
+    turn_another_card: bool = False
+
+
+# --- Turn (000 §03) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Matching(Rule):
+    by_color: bool = True
+    by_number: bool = True
+    by_symbol: bool = True
+    wild_any_time: bool = True
+
+
+@dataclass(frozen=True)
+class DrawRule(Rule):
+    cards: int = 1
+    may_play_drawn: bool = True
+    may_draw_when_able_to_play: bool = True
+
+
+@dataclass(frozen=True)
+class Reshuffle(Rule):
+    keep_top: bool = True
+
+
+@dataclass(frozen=True)
+class Hidden(Rule):
+    hand_sizes_public: bool = True
+    challenge_shows_hand_to_challenger: bool = True
+
+
+# --- Card effects and two players (000 §04, §05) -----------------------------------
+
+
+@dataclass(frozen=True)
+class CardEffect(Rule):
+    kind: Kind = Kind.NUMBER
+    skips: int = 0  # players after the next one who lose their turn
+    reverses: bool = False
+    victim_draws: int = 0
+    victim_may_challenge: bool = False
+    chooses_color: bool = False
+
+
+@dataclass(frozen=True)
+class Stacking(Rule):
+    victim_may_answer: bool = False
+    answers: tuple[Kind, ...] = ()
+
+
+@dataclass(frozen=True)
+class TwoPlayer(Rule):
+    reverse_acts_as_skip: bool = True
+
+
+@dataclass(frozen=True)
+class Penalty(Rule):
+    cards: int = 2
+    turn_passes: bool = False
+
+
+@dataclass(frozen=True)
+class Wd4Legality(Rule):
+    illegal_when_holding: Holding = Holding.CARD_OF_CURRENT_COLOR
+    bluff_playable: bool = True
+
+
+@dataclass(frozen=True)
+class ChallengeOutcome(Rule):
+    offender_draws: int = 0
+    challenger_draws: int = 0
+    challenger_keeps_turn: bool = False
+
+
+@dataclass(frozen=True)
+class ChallengeColor(Rule):
+    named_color_stays: bool = True
+
+
+# --- UNO, end of round, scoring (000 §06, §07) -------------------------------------
+
+
+@dataclass(frozen=True)
+class UnoRule(Rule):
+    penalty: int = 2
+    say_with_card: bool = True
+    say_before_accusation: bool = True
+    catch_only_with_one_card: bool = True
+
+
+@dataclass(frozen=True)
+class EndRule(Rule):
+    resolve_final_draw: bool = True
+
+
+@dataclass(frozen=True)
+class NextRound(Rule):
+    next_dealer: NextDealer = NextDealer.LEFT
+
+
+@dataclass(frozen=True)
+class Points(Rule):
+    number_face_value: bool = True
+    action_points: int = 20
+    wild_points: int = 50
+
+
+@dataclass(frozen=True)
+class Target(Rule):
+    score: int = 500
+
+
+@dataclass(frozen=True)
+class RuleTable:
+    """The whole rulebook as data. ``name`` is the variant's name."""
+
+    name: str
+    description: str
+    deck: DeckRule
+    players: PlayerCount
+    scope: Scope
+    dealer_draw: DealerDraw
+    deal: DealRule
+    first_turn: FirstTurn
+    start_draw_two: StartRule
+    start_skip: StartRule
+    start_reverse: StartRule
+    start_wild: StartRule
+    start_wild_draw_four: StartRule
+    matching: Matching
+    draw: DrawRule
+    reshuffle: Reshuffle
+    hidden: Hidden
+    number: CardEffect
+    skip: CardEffect
+    reverse: CardEffect
+    draw_two: CardEffect
+    wild: CardEffect
+    wild_draw_four: CardEffect
+    no_stacking: Stacking
+    two_players: TwoPlayer
+    misplay: Penalty
+    advice: Penalty
+    wd4_legality: Wd4Legality
+    challenge_upheld: ChallengeOutcome
+    challenge_failed: ChallengeOutcome
+    challenge_color: ChallengeColor
+    uno: UnoRule
+    end_of_round: EndRule
+    next_round: NextRound
+    points: Points
+    target: Target
+    pass_when_nothing_to_draw: Rule
+    draw_what_is_left: Rule
+    start_with_only_wd4_left: Rule
+    overrides: tuple[tuple[str, str, Any], ...] = field(default=())
+
+    def entries(self) -> Iterator[tuple[str, Rule]]:
+        """Every entry, in rulebook order, with its attribute name."""
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Rule):
+                yield f.name, value
+
+    def entry(self, rule_id: str) -> Rule:
+        """The entry with this rule ID (the first, if sub-entries share an ID)."""
+        for _, rule in self.entries():
+            if rule.id == rule_id:
+                return rule
+        raise KeyError(f"no rule {rule_id!r} in table {self.name!r}")
+
+    def effect(self, kind: Kind) -> CardEffect:
+        return _EFFECTS[kind](self)
+
+    def start_rule(self, kind: Kind) -> StartRule | None:
+        for name in ("start_draw_two", "start_skip", "start_reverse", "start_wild",
+                     "start_wild_draw_four"):
+            rule: StartRule = getattr(self, name)
+            if rule.kind is kind and rule.enabled:
+                return rule
+        return None
+
+
+_EFFECTS = {
+    Kind.NUMBER: lambda t: t.number,
+    Kind.SKIP: lambda t: t.skip,
+    Kind.REVERSE: lambda t: t.reverse,
+    Kind.DRAW_TWO: lambda t: t.draw_two,
+    Kind.WILD: lambda t: t.wild,
+    Kind.WILD_DRAW_FOUR: lambda t: t.wild_draw_four,
+}
+
+_ALL_COLORS = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
+
+CLASSIC = RuleTable(
+    name="classic",
+    description="The classic 108-card manual, as decided in RULES.md (seed 000 governs).",
+    deck=DeckRule(
+        "DECK-1", "000 §01",
+        "108 cards: four colors; per color one 0, two each of 1-9, two each of Draw Two, "
+        "Skip and Reverse; plus 4 Wild and 4 Wild Draw Four.",
+        colors=_ALL_COLORS, number_copies=(1, 2, 2, 2, 2, 2, 2, 2, 2, 2),
+        skip_copies=2, reverse_copies=2, draw_two_copies=2,
+        wild_copies=4, wild_draw_four_copies=4),
+    players=PlayerCount("DECK-2", "000 §01", "2 to 10 players.", minimum=2, maximum=10),
+    scope=Scope(
+        "DECK-3", "000 §08",
+        "Nothing from later editions.",
+        excluded=("112-card extras", "stacking", "hand swapping", "7-0", "edition cards")),
+    dealer_draw=DealerDraw(
+        "DEAL-1", "000 §02",
+        "Every player draws a card; the highest number deals; action and wild cards count "
+        "as symbol_value; players tied for highest draw again among themselves.",
+        symbol_value=0, ties_draw_again=True),
+    deal=DealRule(
+        "DEAL-2", "000 §02",
+        "Shuffle, deal hand_size cards to each player; the rest is the draw pile; turn its "
+        "top card face up to start the discard pile.", hand_size=7),
+    first_turn=FirstTurn(
+        "DEAL-3", "000 §02",
+        "The player first_seat seats left of the dealer plays first; play goes in direction.",
+        first_seat=1, direction=Direction.LEFT),
+    start_draw_two=StartRule(
+        "START-D2", "000 §02", "Start card Draw Two: the first player draws 2 and loses the turn.",
+        kind=Kind.DRAW_TWO, first_player_draws=2, first_player_loses_turn=True),
+    start_skip=StartRule(
+        "START-SKIP", "000 §02", "Start card Skip: the first player is skipped.",
+        kind=Kind.SKIP, first_player_loses_turn=True),
+    start_reverse=StartRule(
+        "START-REV", "000 §02", "Start card Reverse: the dealer plays first and play goes right.",
+        kind=Kind.REVERSE, first_seat=0, direction=Direction.RIGHT),
+    start_wild=StartRule(
+        "START-WILD", "000 §02", "Start card Wild: the first player chooses the color, then plays.",
+        kind=Kind.WILD, first_player_chooses_color=True),
+    start_wild_draw_four=StartRule(
+        "START-WD4", "000 §02",
+        "Start card Wild Draw Four: it goes back into the deck and another card is turned.",
+        kind=Kind.WILD_DRAW_FOUR, turn_another_card=True),
+    matching=Matching(
+        "PLAY-1", "000 §03",
+        "On your turn play exactly one card matching the discard's current color, number or "
+        "symbol, or a Wild / Wild Draw Four; never more than one, never out of turn.",
+        by_color=True, by_number=True, by_symbol=True, wild_any_time=True),
+    draw=DrawRule(
+        "DRAW-1", "000 §03",
+        "If you cannot or will not play, draw cards (1). You may play that drawn card at once "
+        "if it is legal, or keep it and end your turn; no other card after drawing.",
+        cards=1, may_play_drawn=True, may_draw_when_able_to_play=True),
+    reshuffle=Reshuffle(
+        "RESHUFFLE-1", "000 §03",
+        "When the draw pile is empty, keep the top discard and shuffle the rest into a new "
+        "draw pile.", keep_top=True),
+    hidden=Hidden(
+        "HIDDEN-1", "000 §03, §05",
+        "Faces of hands are hidden; hand sizes are public. A challenged player shows the hand "
+        "to the challenger only (CHAL-1).",
+        hand_sizes_public=True, challenge_shows_hand_to_challenger=True),
+    number=CardEffect(
+        "PLAY-1", "000 §03", "A number card has no effect beyond matching: the turn passes on.",
+        kind=Kind.NUMBER),
+    skip=CardEffect(
+        "SKIP-1", "000 §04", "Skip: the next player loses the turn.", kind=Kind.SKIP, skips=1),
+    reverse=CardEffect(
+        "REV-1", "000 §04", "Reverse: the direction of play flips.",
+        kind=Kind.REVERSE, reverses=True),
+    draw_two=CardEffect(
+        "D2-1", "000 §04", "Draw Two: the next player draws 2 and loses the turn.",
+        kind=Kind.DRAW_TWO, skips=1, victim_draws=2),
+    wild=CardEffect(
+        "WILD-1", "000 §04",
+        "A Wild is legal even when other cards are playable; its player names any color "
+        "(the current one included).", kind=Kind.WILD, chooses_color=True),
+    wild_draw_four=CardEffect(
+        "WD4-2", "000 §05",
+        "Wild Draw Four: its player names the color; the next player accepts (draws 4, loses "
+        "the turn) or challenges before drawing.",
+        kind=Kind.WILD_DRAW_FOUR, skips=1, victim_draws=4, victim_may_challenge=True,
+        chooses_color=True),
+    no_stacking=Stacking(
+        "NOSTACK-1", "000 §04",
+        "The victim of a Draw Two or Wild Draw Four cannot answer it with another draw card: "
+        "penalties never accumulate. A Draw Two on a Draw Two only on a normal turn.",
+        victim_may_answer=False, answers=()),
+    two_players=TwoPlayer(
+        "TWO-1", "000 §04",
+        "With two players, Reverse acts as Skip: the turn comes back to whoever played it. "
+        "(Skip, Draw Two and Wild Draw Four give the turn back by their own effect.)",
+        reverse_acts_as_skip=True),
+    misplay=Penalty(
+        "MISPLAY-1", "000 §04",
+        "An incorrect card, when detected, is taken back; its player draws cards (2) and the "
+        "turn passes.", cards=2, turn_passes=True),
+    advice=Penalty(
+        "ADVICE-1", "000 §04", "A player who advises another draws cards (2).", cards=2),
+    wd4_legality=Wd4Legality(
+        "WD4-1", "000 §05, §09",
+        "A Wild Draw Four is legal only when its player holds no card of the current color; "
+        "same number or symbol in another color does not count. It may still be played "
+        "illegally, as a bluff: that is what the challenge is for.",
+        illegal_when_holding=Holding.CARD_OF_CURRENT_COLOR, bluff_playable=True),
+    challenge_upheld=ChallengeOutcome(
+        "CHAL-2", "000 §05",
+        "If the challenged player held a card of the color current when the card was played, "
+        "the offender draws 4 and the challenger keeps the turn.",
+        offender_draws=4, challenger_draws=0, challenger_keeps_turn=True),
+    challenge_failed=ChallengeOutcome(
+        "CHAL-3", "000 §05",
+        "If the card was legal, the challenger draws 6 instead of 4 and loses the turn.",
+        offender_draws=0, challenger_draws=6, challenger_keeps_turn=False),
+    challenge_color=ChallengeColor(
+        "CHAL-4", "000 §05", "In both cases the named color stays.", named_color_stays=True),
+    uno=UnoRule(
+        "UNO-1", "000 §06",
+        "Say UNO when playing your next-to-last card, or afterwards before an accusation. "
+        "Caught before the next turn begins (its player draws or plays), draw penalty cards. "
+        "A catch needs the accused to still hold one card (our reading: the call is about "
+        "the last card).",
+        penalty=2, say_with_card=True, say_before_accusation=True,
+        catch_only_with_one_card=True),
+    end_of_round=EndRule(
+        "END-1", "000 §06",
+        "Playing your last card ends the round; a final Draw Two or Wild Draw Four is resolved "
+        "first (draw and any challenge), and those cards count. If the challenge sends cards "
+        "back to the player who went out, the round goes on.", resolve_final_draw=True),
+    next_round=NextRound(
+        "END-2", "000 §06",
+        "Count the hands; if nobody reached the target, shuffle everything and deal again; "
+        "the dealer role passes to the left.", next_dealer=NextDealer.LEFT),
+    points=Points(
+        "SCORE-1", "000 §07",
+        "The round winner scores the cards left in the other hands: numbers at face value, "
+        "Draw Two / Skip / Reverse 20, any wild 50. Everyone else scores 0.",
+        number_face_value=True, action_points=20, wild_points=50),
+    target=Target(
+        "SCORE-2", "000 §07",
+        "Scores accumulate; the first to reach the target or more wins the game. Exactly one "
+        "player scores per round.", score=500),
+    pass_when_nothing_to_draw=Rule(
+        "EXT-PASS", "extension",
+        "A player to move who must draw when the draw pile and the discard pile below the top "
+        "are both empty passes the turn instead.",
+        extension=True,
+        reason="DRAW-1 and RESHUFFLE-1 assume a card is left to draw; with many cards held "
+               "nothing may be, and a player who cannot play would have no move."),
+    draw_what_is_left=Rule(
+        "EXT-SHORT", "extension",
+        "A penalty or effect that makes a player draw more cards than are left (after the "
+        "reshuffle) draws what is left; the rest is forgiven.",
+        extension=True,
+        reason="D2-1, WD4-2, CHAL-2/3, UNO-1, MISPLAY-1 and ADVICE-1 name a number of cards; "
+               "the rulebook does not say what happens when fewer are left."),
+    start_with_only_wd4_left=Rule(
+        "EXT-START", "extension",
+        "If a Wild Draw Four is turned as start card and only Wild Draw Fours are left in the "
+        "draw pile, it stays and is treated like a Wild start card (START-WILD).",
+        extension=True,
+        reason="START-WD4 turns another card; when every card left is a Wild Draw Four it "
+               "would turn cards forever."),
+)
+
+
+def kind_copies(deck: DeckRule) -> dict[Kind, int]:
+    """Copies per color of each colored action kind."""
+    return {Kind.SKIP: deck.skip_copies, Kind.REVERSE: deck.reverse_copies,
+            Kind.DRAW_TWO: deck.draw_two_copies}
