@@ -577,14 +577,22 @@ class Game:
     def _take(self, p: int, count: int) -> None:
         """Draw ``count`` cards into ``p``'s hand, reshuffling when the pile runs out."""
         hand = self.hands[p]
-        pile = self.pile
         for _ in range(count):
-            if not pile:
-                self._reshuffle()
-                pile = self.pile
-                if not pile:
-                    return  # EXT-SHORT: what is left is drawn, the rest forgiven
-            hand.append(pile.pop())
+            card = self._pop_card()
+            if card is None:
+                return  # EXT-SHORT: what is left is drawn, the rest forgiven
+            hand.append(card)
+
+    def _pop_card(self) -> int | None:
+        """Chance: the top card of the draw pile, after RESHUFFLE-1 if the pile is empty.
+
+        The one place a card leaves the pile; the explorer overrides it to branch over
+        every card that could be on top."""
+        if not self.pile:
+            self._reshuffle()
+            if not self.pile:
+                return None
+        return self.pile.pop()
 
     def _reshuffle(self) -> None:
         """RESHUFFLE-1: keep the top discard, shuffle the rest into a new pile."""
