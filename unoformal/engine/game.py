@@ -117,12 +117,15 @@ class Game:
                     self._rng().shuffle(cards)
                 drawn[p] = cards.pop()
             self.dealer_draws.append({self.names[p]: self.deck.code(c) for p, c in drawn.items()})
-            value = {p: self.f_rank[c] if self.f_kind[c] is Kind.NUMBER else rule.symbol_value
-                     for p, c in drawn.items()}
+            value = {p: self._dealer_value(c, rule.symbol_value) for p, c in drawn.items()}
             best = max(value.values())
             contenders = [p for p in contenders if value[p] == best]
             if len(contenders) == 1 or not rule.ties_draw_again:
                 return contenders[0]
+
+    def _dealer_value(self, card: int, symbol_value: int) -> int:
+        rank = self.f_rank[card]
+        return rank if rank is not None else symbol_value
 
     def _start_round(self, deal: dict[str, Any] | None) -> None:
         self.hands: list[list[int]] = [[] for _ in range(self.n)]

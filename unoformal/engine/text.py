@@ -136,7 +136,7 @@ def state_from_text(text: str, rules: RuleTable | None = None) -> Game:
     g.prev_color = color(fields["prev"], "prev")
     g.reveal = None
     if fields["reveal"] != "-":
-        a, b, hand = (fields["reveal"].split(":") + ["", ""])[:3]
+        a, b, hand = [*fields["reveal"].split(":"), "", ""][:3]
         ra, rb = seat(a, "reveal"), seat(b, "reveal")
         if ra is None or rb is None:
             raise InvalidInputError("state text: reveal must be challenger:offender:cards")

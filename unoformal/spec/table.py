@@ -289,7 +289,8 @@ class RuleTable:
         raise KeyError(f"no rule {rule_id!r} in table {self.name!r}")
 
     def effect(self, kind: Kind) -> CardEffect:
-        return _EFFECTS[kind](self)
+        effect: CardEffect = getattr(self, _EFFECTS[kind])
+        return effect
 
     def start_rule(self, kind: Kind) -> StartRule | None:
         for name in ("start_draw_two", "start_skip", "start_reverse", "start_wild",
@@ -301,12 +302,8 @@ class RuleTable:
 
 
 _EFFECTS = {
-    Kind.NUMBER: lambda t: t.number,
-    Kind.SKIP: lambda t: t.skip,
-    Kind.REVERSE: lambda t: t.reverse,
-    Kind.DRAW_TWO: lambda t: t.draw_two,
-    Kind.WILD: lambda t: t.wild,
-    Kind.WILD_DRAW_FOUR: lambda t: t.wild_draw_four,
+    Kind.NUMBER: "number", Kind.SKIP: "skip", Kind.REVERSE: "reverse",
+    Kind.DRAW_TWO: "draw_two", Kind.WILD: "wild", Kind.WILD_DRAW_FOUR: "wild_draw_four",
 }
 
 _ALL_COLORS = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)

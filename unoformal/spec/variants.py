@@ -52,7 +52,8 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides) -
         for attr in attrs[:1]:
             entry: Rule = getattr(table, attr)
             changes = {key: _coerce(entry, key, value, name) for key, value in values.items()}
-            table = dataclasses.replace(table, **{attr: dataclasses.replace(entry, **changes)})
+            new_entry: Any = dataclasses.replace(entry, **changes)
+            table = dataclasses.replace(table, **{attr: new_entry})
             log.extend((rule_id, key, value) for key, value in changes.items())
     return dataclasses.replace(table, name=name, description=description,
                                overrides=tuple(log))
