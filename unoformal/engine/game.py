@@ -81,19 +81,17 @@ class Game:
     # ----------------------------------------------------------------- set-up
 
     def _tables(self) -> None:
-        """Per-face lookups, read once from the table so the hot path is plain indexing."""
-        faces = self.deck.faces
-        ci = self.deck.color_index
-        self.f_kind = [f.kind for f in faces]
-        self.f_color = [ci[f.color] if f.color is not None else None for f in faces]
-        self.f_rank = [f.rank for f in faces]
-        self.f_effect = [self.rules.effect(f.kind) for f in faces]
-        self.wild_faces = [i for i, f in enumerate(faces) if f.kind.is_wild]
+        """Per-face and per-seat lookups, built once per (table, players) and shared by
+        every game and copy, so the hot path is plain indexing."""
+        t = _lookups(self.rules, self.deck, tuple(self.names))
+        self.t = t
+        self.f_kind, self.f_color, self.f_rank = t.kind, t.color, t.rank
+        self.f_effect = t.effect
 
     def seat(self, name: str, what: str = "player") -> int:
         try:
-            return self.names.index(name)
-        except ValueError:
+            return self.t.seats[name]
+        except KeyError:
             raise InvalidInputError(f"unknown {what} {name!r}; players are "
                                     f"{', '.join(self.names)}", "DECK-2") from None
 
@@ -282,12 +280,14 @@ class Game:
         """PLAY-1: same color, same number, same symbol, or a wild."""
         m = self.rules.matching
         kind = self.f_kind[face]
-        if kind.is_wild:
+        if self.t.wild[face]:
             return m.wild_any_time
         if m.by_color and self.f_color[face] == self.color:
             return True
-        top = self.top
-        if top is None or self.f_kind[top] is not kind:
+        if not self.discard:
+            return False
+        top = self.discard[-1]
+        if self.f_kind[top] is not kind:
             return False
         if kind is Kind.NUMBER:
             return m.by_number and self.f_rank[top] == self.f_rank[face]
@@ -340,51 +340,52 @@ class Game:
     def legal_actions(self, player: str | None = None) -> list[Action]:
         """Every legal action of ``player`` (of all players when None), including
         out-of-turn ones (UNO, catch, advice)."""
-        seats = range(self.n) if player is None else [self.seat(player)]
+        if self.phase == OVER or self.phase == START:
+            return []
+        seats = range(self.n) if player is None else (self.seat(player),)
+        advise = self.rules.advice.enabled and self._can_draw(self.rules.advice.cards)
+        target = self.uno_window
+        catch = target is not None and self._catchable(target)
         out: list[Action] = []
         for p in seats:
-            out.extend(self._legal(p))
+            self._out_of_turn(p, out, advise, catch)
+            if p == self.turn:
+                self._on_turn(p, out)
         return out
 
-    def _legal(self, p: int) -> list[Action]:
-        if self.phase in (OVER, START):
-            return []
-        name = self.names[p]
-        out = self._out_of_turn(p, name)
-        if p != self.turn:
-            return out
+    def _on_turn(self, p: int, out: list[Action]) -> None:
+        t = self.t
         if self.phase == COLOR:
-            out += [Action(name, ActionType.CHOOSE_COLOR, color=c.value) for c in self.deck.colors]
-            return out
+            out += t.choose_color[p]
+            return
         if self.phase == RESPOND:
-            out += self._responses(p, name)
+            self._responses(p, out)
         hand = self.hands[p]
+        plays, misplays = t.plays[p], t.misplay[p]
+        with_uno = len(hand) == 2
         for face in sorted(set(hand)):
             if self._can_play(p, face):
-                out += self._plays(name, face, len(hand))
+                out += plays[face][with_uno]
             elif self.phase != RESPOND:
-                out.append(Action(name, ActionType.MISPLAY, self.deck.code(face)))
+                out.append(misplays[face])
         if self.phase == PLAY:
             if self.available() >= 1 and self._may_draw(p):
-                out.append(Action(name, ActionType.DRAW))
+                out.append(t.draw[p])
             elif self.rules.pass_when_nothing_to_draw.enabled:
-                out.append(Action(name, ActionType.PASS))
+                out.append(t.pass_[p])
         elif self.phase == DRAWN:
-            out.append(Action(name, ActionType.PASS))
-        return out
+            out.append(t.pass_[p])
 
-    def _out_of_turn(self, p: int, name: str) -> list[Action]:
-        out = []
-        rules = self.rules
-        if rules.advice.enabled and self._can_draw(rules.advice.cards):
-            out.append(Action(name, ActionType.ADVISE))
+    def _out_of_turn(self, p: int, out: list[Action], advise: bool, catch: bool) -> None:
+        if advise:
+            out.append(self.t.advise[p])
         target = self.uno_window
         if target is not None:
-            if p == target and rules.uno.say_before_accusation:
-                out.append(Action(name, ActionType.UNO))
-            if p != target and self._catchable(target):
-                out.append(Action(name, ActionType.CATCH, target=self.names[target]))
-        return out
+            if p == target:
+                if self.rules.uno.say_before_accusation:
+                    out.append(self.t.uno[p])
+            elif catch:
+                out.append(self.t.catch[p][target])
 
     def _catchable(self, target: int) -> bool:
         uno = self.rules.uno
@@ -392,13 +393,11 @@ class Game:
             return False
         return self._can_draw(uno.penalty)
 
-    def _responses(self, p: int, name: str) -> list[Action]:
-        out = []
+    def _responses(self, p: int, out: list[Action]) -> None:
         if self._can_draw(self.pending):
-            out.append(Action(name, ActionType.ACCEPT))
+            out.append(self.t.accept[p])
         if self._challengeable():
-            out.append(Action(name, ActionType.CHALLENGE))
-        return out
+            out.append(self.t.challenge[p])
 
     def _challengeable(self) -> bool:
         if self.offender is None or self.pending_kind is None or \
@@ -407,20 +406,16 @@ class Game:
         outcome = self.rules.challenge_failed if self.wd4_legal else self.rules.challenge_upheld
         return self._can_draw(max(outcome.offender_draws, outcome.challenger_draws))
 
-    def _plays(self, name: str, face: int, hand_size: int) -> list[Action]:
-        code = self.deck.code(face)
-        colors: list[str | None] = [None]
-        if self.f_effect[face].chooses_color:
-            colors = [c.value for c in self.deck.colors]
-        unos = [False, True] if hand_size == 2 and self.rules.uno.say_with_card else [False]
-        return [Action(name, ActionType.PLAY, code, color, uno=u) for color in colors for u in unos]
-
     # ------------------------------------------------------------------ apply
 
     def apply(self, action: Action) -> None:
         """Play one action. Raises :class:`InvalidInputError` for malformed input and
         :class:`IllegalActionError` for a rule it breaks; either way the state is unchanged."""
-        p, face, color, target = self._resolve(action)
+        resolved = self.t.resolved.get(action)
+        if resolved is None:
+            resolved = self._resolve(action)
+            self.t.resolved[action] = resolved
+        p, face, color, target = resolved
         refusal = self.refusal(action, p, face)
         if refusal is not None:
             raise IllegalActionError(f"{action}: {refusal.reason}", refusal.rule_id,
@@ -855,3 +850,71 @@ _CHECKS = {
     ActionType.UNO: Game._check_uno,
     ActionType.CATCH: Game._check_catch,
 }
+
+
+@dataclass
+class _Lookups:
+    """Everything about a (table, players) pair that does not change during play."""
+
+    kind: list[Kind]
+    wild: list[bool]
+    color: list[int | None]
+    rank: list[int | None]
+    effect: list[CardEffect]
+    seats: dict[str, int]
+    draw: list[Action]
+    pass_: list[Action]
+    accept: list[Action]
+    challenge: list[Action]
+    uno: list[Action]
+    advise: list[Action]
+    catch: list[list[Action]]
+    choose_color: list[list[Action]]
+    misplay: list[list[Action]]
+    plays: list[list[tuple[list[Action], list[Action]]]]
+    resolved: dict[Action, tuple[int, int | None, int | None, int | None]]
+
+
+_LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
+
+
+def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
+    key = (id(rules), names)
+    hit = _LOOKUPS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    faces = deck.faces
+    ci = deck.color_index
+    codes = [f.code for f in faces]
+    colors = [c.value for c in deck.colors]
+    effects = [rules.effect(f.kind) for f in faces]
+    say_with_card = rules.uno.say_with_card
+
+    def plays(name: str, face: int) -> tuple[list[Action], list[Action]]:
+        named: list[str | None] = list(colors) if effects[face].chooses_color else [None]
+        one = [Action(name, ActionType.PLAY, codes[face], c) for c in named]
+        two = [Action(name, ActionType.PLAY, codes[face], c, uno=u) for c in named
+               for u in ((False, True) if say_with_card else (False,))]
+        return one, two
+
+    table = _Lookups(
+        kind=[f.kind for f in faces], wild=[f.kind.is_wild for f in faces],
+        color=[ci[f.color] if f.color is not None else None for f in faces],
+        rank=[f.rank for f in faces], effect=effects,
+        seats={name: i for i, name in enumerate(names)},
+        draw=[Action(name, ActionType.DRAW) for name in names],
+        pass_=[Action(name, ActionType.PASS) for name in names],
+        accept=[Action(name, ActionType.ACCEPT) for name in names],
+        challenge=[Action(name, ActionType.CHALLENGE) for name in names],
+        uno=[Action(name, ActionType.UNO) for name in names],
+        advise=[Action(name, ActionType.ADVISE) for name in names],
+        catch=[[Action(name, ActionType.CATCH, target=t) for t in names] for name in names],
+        choose_color=[[Action(name, ActionType.CHOOSE_COLOR, color=c) for c in colors]
+                      for name in names],
+        misplay=[[Action(name, ActionType.MISPLAY, code) for code in codes] for name in names],
+        plays=[[plays(name, face) for face in range(len(faces))] for name in names],
+        resolved={})
+    if len(_LOOKUPS) > 256:
+        _LOOKUPS.clear()
+    _LOOKUPS[key] = (rules, table)
+    return table
