@@ -293,6 +293,15 @@ class Game:
             return m.by_number and self.f_rank[top] == self.f_rank[face]
         return m.by_symbol
 
+    def _match_row(self) -> list[bool]:
+        """PLAY-1 for every face at once; it depends only on (color, top), so it is cached."""
+        key = (self.color, self.discard[-1] if self.discard else None)
+        row = self.t.match_rows.get(key)
+        if row is None:
+            row = [self._matches(face) for face in range(len(self.f_kind))]
+            self.t.match_rows[key] = row
+        return row
+
     def _wd4_is_legal(self, hand: Iterable[int]) -> bool:
         """WD4-1, on the hand left after playing it."""
         if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
@@ -308,7 +317,7 @@ class Game:
             return self._can_answer(face)
         elif self.phase != PLAY:
             return False
-        if not self._matches(face):
+        if not self._match_row()[face]:
             return False
         if self.f_kind[face] is Kind.WILD_DRAW_FOUR and not self.rules.wd4_legality.bluff_playable:
             rest = list(self.hands[p])
@@ -337,23 +346,27 @@ class Game:
 
     # ---------------------------------------------------------- legal actions
 
-    def legal_actions(self, player: str | None = None) -> list[Action]:
+    def legal_actions(self, player: str | None = None, *,
+                      penalties: bool = True) -> list[Action]:
         """Every legal action of ``player`` (of all players when None), including
-        out-of-turn ones (UNO, catch, advice)."""
+        out-of-turn ones (UNO, catch, advice). ``penalties=False`` leaves out the actions
+        that only exist to be penalised (MISPLAY-1, ADVICE-1), as bots want."""
         if self.phase == OVER or self.phase == START:
             return []
         seats = range(self.n) if player is None else (self.seat(player),)
-        advise = self.rules.advice.enabled and self._can_draw(self.rules.advice.cards)
+        advise = penalties and self.rules.advice.enabled and \
+            self._can_draw(self.rules.advice.cards)
         target = self.uno_window
         catch = target is not None and self._catchable(target)
         out: list[Action] = []
         for p in seats:
-            self._out_of_turn(p, out, advise, catch)
+            if advise or target is not None:
+                self._out_of_turn(p, out, advise, catch)
             if p == self.turn:
-                self._on_turn(p, out)
+                self._on_turn(p, out, penalties)
         return out
 
-    def _on_turn(self, p: int, out: list[Action]) -> None:
+    def _on_turn(self, p: int, out: list[Action], penalties: bool) -> None:
         t = self.t
         if self.phase == COLOR:
             out += t.choose_color[p]
@@ -363,11 +376,19 @@ class Game:
         hand = self.hands[p]
         plays, misplays = t.plays[p], t.misplay[p]
         with_uno = len(hand) == 2
-        for face in sorted(set(hand)):
-            if self._can_play(p, face):
-                out += plays[face][with_uno]
-            elif self.phase != RESPOND:
-                out.append(misplays[face])
+        if self.phase == PLAY and t.play_is_match:
+            row = self._match_row()
+            for face in sorted(set(hand)):
+                if row[face]:
+                    out += plays[face][with_uno]
+                elif penalties:
+                    out.append(misplays[face])
+        else:
+            for face in sorted(set(hand)):
+                if self._can_play(p, face):
+                    out += plays[face][with_uno]
+                elif penalties and self.phase != RESPOND:
+                    out.append(misplays[face])
         if self.phase == PLAY:
             if self.available() >= 1 and self._may_draw(p):
                 out.append(t.draw[p])
@@ -420,6 +441,19 @@ class Game:
         if refusal is not None:
             raise IllegalActionError(f"{action}: {refusal.reason}", refusal.rule_id,
                                      self.to_text())
+        self.reveal = None
+        _HANDLERS[action.type](self, p, face, color, target, action.uno)
+        self.history.append(action)
+
+    def push(self, action: Action) -> None:
+        """Apply an action taken from :meth:`legal_actions` of this very state, without
+        checking it again (like python-chess's ``Board.push``). Use :meth:`apply` for
+        anything else: an illegal action pushed here corrupts the game."""
+        resolved = self.t.resolved.get(action)
+        if resolved is None:
+            resolved = self._resolve(action)
+            self.t.resolved[action] = resolved
+        p, face, color, target = resolved
         self.reveal = None
         _HANDLERS[action.type](self, p, face, color, target, action.uno)
         self.history.append(action)
@@ -873,6 +907,10 @@ class _Lookups:
     misplay: list[list[Action]]
     plays: list[list[tuple[list[Action], list[Action]]]]
     resolved: dict[Action, tuple[int, int | None, int | None, int | None]]
+    match_rows: dict[tuple[int | None, int | None], list[bool]]
+    # When every effect can be carried out (EXT-SHORT) and bluffs are playable (WD4-1), a
+    # legal play on a normal turn is exactly a matching card: the fast path in _on_turn.
+    play_is_match: bool
 
 
 _LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
@@ -913,7 +951,8 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
                       for name in names],
         misplay=[[Action(name, ActionType.MISPLAY, code) for code in codes] for name in names],
         plays=[[plays(name, face) for face in range(len(faces))] for name in names],
-        resolved={})
+        resolved={}, match_rows={},
+        play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable)
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)
