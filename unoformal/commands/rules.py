@@ -35,7 +35,9 @@ def run(args: argparse.Namespace) -> int:
 def _values(rule: Rule) -> str:
     parts = []
     for key, value in rule.values().items():
-        if key == "extension":
+        # "enabled" matters only where it is switched: extensions, or an entry a variant
+        # turned off.
+        if key == "extension" or (key == "enabled" and value and not rule.extension):
             continue
         parts.append(f"{key}={_show(value)}")
     return ", ".join(parts)
