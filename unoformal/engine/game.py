@@ -342,7 +342,12 @@ class Game:
         return self.rules.draw_what_is_left.enabled or self.available() >= count
 
     def _can_effect(self, effect: CardEffect) -> bool:
-        return effect.victim_may_challenge or self._can_draw(effect.victim_draws)
+        """EXT-SHORT off: the victim must be able to draw what the card names, counted
+        once the card is played (the old top then joins what RESHUFFLE-1 returns)."""
+        if effect.victim_may_challenge or self.rules.draw_what_is_left.enabled:
+            return True
+        keep = 1 if self.rules.reshuffle.keep_top else 0
+        return len(self.pile) + len(self.discard) + 1 - keep >= effect.victim_draws
 
     # ---------------------------------------------------------- legal actions
 
@@ -387,7 +392,8 @@ class Game:
             for face in sorted(set(hand)):
                 if self._can_play(p, face):
                     out += plays[face][with_uno]
-                elif penalties and self.phase != RESPOND:
+                elif penalties and self.phase != RESPOND and \
+                        self._can_draw(self.rules.misplay.cards):
                     out.append(misplays[face])
         if self.phase == PLAY:
             if self.available() >= 1 and self._may_draw(p):
@@ -538,6 +544,8 @@ class Game:
                 return Refusal("MISPLAY-1", f"{action.card} is not in {action.player}'s hand")
             if self._can_play(p, face):
                 return Refusal("MISPLAY-1", f"{action.card} is a legal play, not a misplay")
+            if not self._can_draw(self.rules.misplay.cards):
+                return Refusal("EXT-SHORT", "not enough cards are left for the penalty")
             return None
         if kind is ActionType.DRAW:
             if self.phase == DRAWN:
@@ -572,7 +580,7 @@ class Game:
             return Refusal("UNO-1", "UNO is said with the next-to-last card")
         if self._can_play(p, face):
             return None
-        if self.phase == DRAWN:
+        if self.phase == DRAWN and (face != self.drawn or not self.rules.draw.may_play_drawn):
             return Refusal("DRAW-1", "after drawing only the drawn card may be played")
         if self.phase == RESPOND:
             return Refusal("NOSTACK-1", "the victim of a draw card cannot answer it")

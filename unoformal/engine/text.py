@@ -29,10 +29,11 @@ KEYS = ("rules", "players", "dealer", "round", "turn", "dir", "color", "phase", 
 
 
 def state_to_text(g: Game) -> str:
+    codes = g.deck.codes
     code = g.deck.code
 
     def cards(cs: list[int]) -> str:
-        return ",".join(code(c) for c in cs)
+        return ",".join([codes[c] for c in cs])
 
     def seat(s: int | None) -> str:
         return g.names[s] if s is not None else "-"

@@ -49,8 +49,16 @@ class Deck:
     def size(self) -> int:
         return sum(self.copies)
 
+    @cached_property
+    def codes(self) -> tuple[str, ...]:
+        """The code of every face, by index (the state text writes thousands of them)."""
+        return tuple(face.code for face in self.faces)
+
     def face_id(self, code: str) -> int:
         """Index of a card code in this deck; ``ValueError`` names the code and DECK-1."""
+        known = self.index.get(code)
+        if known is not None:
+            return known
         face = parse_face(code)
         try:
             return self.index[face.code]
@@ -62,7 +70,7 @@ class Deck:
         return [i for i, n in enumerate(self.copies) for _ in range(n)]
 
     def code(self, face: int) -> str:
-        return self.faces[face].code
+        return self.codes[face]
 
 
 def _points(rules: RuleTable, face: Face) -> int:

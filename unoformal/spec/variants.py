@@ -15,6 +15,7 @@ table says where it departs from the rulebook.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import tomllib
 import typing
 from enum import Enum
@@ -95,14 +96,21 @@ def load_rules(name_or_path: str | None = None) -> RuleTable:
     if name_or_path is None:
         return CLASSIC
     if name_or_path in VARIANTS:
-        description, overrides = VARIANTS[name_or_path]
-        return derive(CLASSIC, name_or_path, description, overrides)
+        return _named(name_or_path)
     path = Path(name_or_path)
     if path.suffix == ".toml" and path.exists():
         return load_toml(path)
     known = ", ".join(VARIANTS)
     raise VariantError(f"unknown rules {name_or_path!r}: expected one of {known}, "
                        "or the path of a .toml variant file")
+
+
+@functools.cache
+def _named(name: str) -> RuleTable:
+    """A shipped variant, built once: the same name gives the same (frozen) table, so
+    games and state texts read back with it share the engine's per-table lookups."""
+    description, overrides = VARIANTS[name]
+    return derive(CLASSIC, name, description, overrides)
 
 
 def load_toml(path: Path) -> RuleTable:

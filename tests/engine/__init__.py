@@ -1,0 +1,1 @@
+"""Engine tests: one per rule ID, seed records, stateful and variant tests."""

@@ -1,0 +1,95 @@
+"""Shared builders for the engine tests: positions written as game records.
+
+A position is given like a FEN: the hands that matter and the top of the draw
+pile (top first; its first card is turned as the start card). Every other card
+of the deck is appended, in the deck's canonical order, to the end of the draw
+pile (or to one player's hand with ``rest_to``), so hands and pile together are
+exactly the deck, as DECK-1 requires of a record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from unoformal.engine.actions import Action
+from unoformal.engine.game import Game
+from unoformal.engine.record import game_from_record, to_record
+from unoformal.errors import IllegalActionError, UnoError
+from unoformal.spec.deck import Deck
+from unoformal.spec.table import CLASSIC, RuleTable
+
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+
+
+def deck_codes(rules: RuleTable = CLASSIC) -> list[str]:
+    """Every card of the deck as a code, in canonical order."""
+    deck = Deck.of(rules)
+    return [deck.code(c) for c in deck.cards()]
+
+
+def full_deal(hands: Mapping[str, Sequence[str]], pile: Sequence[str], rest_to: str | None = None,
+              rules: RuleTable = CLASSIC) -> dict[str, Any]:
+    """A deal holding exactly the deck: the given cards, the rest after them."""
+    rest = deck_codes(rules)
+    for card in [c for h in hands.values() for c in h] + list(pile):
+        if card not in rest:
+            raise AssertionError(f"test position uses more {card} than the deck holds")
+        rest.remove(card)
+    out_hands = {name: list(cards) for name, cards in hands.items()}
+    out_pile = list(pile)
+    if rest_to is None:
+        out_pile += rest
+    else:
+        out_hands.setdefault(rest_to, [])
+        out_hands[rest_to] += rest
+    return {"hands": out_hands, "draw_pile": out_pile}
+
+
+def make_record(players: Sequence[str], dealer: str, hands: Mapping[str, Sequence[str]],
+                pile: Sequence[str], actions: Iterable[str] = (), rules: str = "classic",
+                rest_to: str | None = None, seed: int = 0) -> dict[str, Any]:
+    """A game record; actions are written in their canonical text form."""
+    deal = full_deal(hands, pile, rest_to)  # every shipped variant keeps DECK-1
+    return {"rules": rules, "players": list(players), "dealer": dealer, "seed": seed,
+            "deal": deal, "actions": [Action.parse(a).to_json() for a in actions]}
+
+
+def make_game(players: Sequence[str], dealer: str, hands: Mapping[str, Sequence[str]],
+              pile: Sequence[str], rules: RuleTable = CLASSIC, rest_to: str | None = None,
+              seed: int = 0) -> Game:
+    """The game at the start of a given position, under ``rules``."""
+    record = {"players": list(players), "dealer": dealer, "seed": seed,
+              "deal": full_deal(hands, pile, rest_to, rules)}
+    return game_from_record(record, rules)
+
+
+def play(game: Game, *actions: str) -> Game:
+    """Apply actions written in canonical text; a refusal fails with the replayable record."""
+    for text in actions:
+        try:
+            game.apply(Action.parse(text))
+        except UnoError as err:
+            raise AssertionError(f"{text!r} refused: {err}\nrecord: {to_record(game)}") from err
+    return game
+
+
+def refused(game: Game, text: str, rule_id: str,
+            error: type[UnoError] = IllegalActionError) -> UnoError:
+    """Assert the action is refused citing ``rule_id`` and the state is exactly unchanged."""
+    before = game.to_text()
+    history = list(game.history)
+    with pytest.raises(error) as info:
+        game.apply(Action.parse(text))
+    assert info.value.rule_id == rule_id, f"{text}: {info.value}"
+    assert game.to_text() == before
+    assert game.history == history
+    return info.value
+
+
+def sorted_codes(codes: Iterable[str], rules: RuleTable = CLASSIC) -> list[str]:
+    deck = Deck.of(rules)
+    return [deck.code(i) for i in sorted(deck.face_id(c) for c in codes)]

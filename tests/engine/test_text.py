@@ -1,0 +1,167 @@
+"""Text forms round-trip (cards, actions, states) and ``unoformal rules`` prints every rule."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from unoformal.cli import main
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.game import Game
+from unoformal.errors import InvalidInputError
+from unoformal.spec.cards import parse_face
+from unoformal.spec.deck import Deck
+from unoformal.spec.table import CLASSIC
+from unoformal.spec.variants import load_rules
+
+from .helpers import make_game, play
+
+# Every rule ID of RULES.md, and the extensions the table adds.
+RULE_IDS = (
+    "DECK-1", "DECK-2", "DECK-3", "DEAL-1", "DEAL-2", "DEAL-3", "START-D2", "START-SKIP",
+    "START-REV", "START-WILD", "START-WD4", "PLAY-1", "DRAW-1", "RESHUFFLE-1", "HIDDEN-1",
+    "SKIP-1", "REV-1", "D2-1", "NOSTACK-1", "WILD-1", "TWO-1", "MISPLAY-1", "ADVICE-1",
+    "WD4-1", "WD4-2", "CHAL-1", "CHAL-2", "CHAL-3", "CHAL-4", "UNO-1", "END-1", "END-2",
+    "SCORE-1", "SCORE-2", "EXT-PASS", "EXT-SHORT", "EXT-START",
+)
+
+
+def test_deck_1_the_table_traces_every_rule_id() -> None:
+    ids = {rule.id for _, rule in CLASSIC.entries()}
+    # An ID is an entry's own, or cited by the entry that carries its value (CHAL-1's
+    # "shown to the challenger only" is a value of HIDDEN-1).
+    cited = {i for _, rule in CLASSIC.entries() for i in RULE_IDS if f"({i})" in rule.text}
+    missing = set(RULE_IDS) - ids - cited
+    assert not missing, f"rule IDs without a table entry: {sorted(missing)}"
+    assert ids <= set(RULE_IDS)
+    assert all(rule.extension == rule.id.startswith("EXT-") for _, rule in CLASSIC.entries())
+
+
+def test_deck_1_card_codes_round_trip() -> None:
+    deck = Deck.of(CLASSIC)
+    assert len(deck.faces) == 54
+    for face in deck.faces:
+        assert parse_face(face.code) == face
+        assert parse_face(face.code.lower()) == face
+        assert deck.face_id(face.code) == deck.faces.index(face)
+    for bad in ("", "R", "R10", "Z5", "W+2", "+4", "RSS"):
+        with pytest.raises(ValueError, match="unknown card code"):
+            parse_face(bad)
+
+
+def _sample_actions() -> list[Action]:
+    game = Game(["Ann", "Bob", "Cy"], seed=3)
+    rng = random.Random(3)
+    seen: list[Action] = []
+    for _ in range(120):
+        legal = game.legal_actions()
+        seen += legal
+        if game.round_over:
+            break
+        game.apply(rng.choice(game.legal_actions(penalties=False)))
+    seen += [Action("Ann", ActionType.PLAY, "W+4", "green", uno=True),
+             Action("Bob", ActionType.CATCH, target="Ann"),
+             Action("Cy", ActionType.CHOOSE_COLOR, color="blue"),
+             Action("Cy", ActionType.MISPLAY, "R+2")]
+    return seen
+
+
+def test_play_1_actions_round_trip_through_text_and_json() -> None:
+    actions = _sample_actions()
+    assert {a.type for a in actions} >= {ActionType.PLAY, ActionType.DRAW, ActionType.PASS,
+                                         ActionType.CATCH, ActionType.MISPLAY}
+    for action in actions:
+        assert Action.parse(str(action)) == action
+        assert Action.from_json(action.to_json()) == action
+    assert str(Action("Ada", ActionType.PLAY, "W+4", "green", uno=True)) == \
+        "Ada play W+4 green uno"
+
+
+@pytest.mark.parametrize("text", ["Ada", "Ada fly", "Ada draw R1", "Ada play R1 red blue"])
+def test_play_1_malformed_action_text_is_refused(text: str) -> None:
+    with pytest.raises(InvalidInputError):
+        Action.parse(text)
+
+
+@pytest.mark.parametrize("data", [
+    "Ada draw", {"player": "Ada"}, {"player": "Ada", "action": "draw", "x": 1},
+    {"player": "Ada", "action": "play", "card": 5}, {"player": "Ada", "action": "play",
+                                                     "card": "R1", "uno": "yes"},
+])
+def test_play_1_malformed_action_json_is_refused(data: object) -> None:
+    with pytest.raises(InvalidInputError):
+        Action.from_json(data)
+
+
+def test_hidden_1_states_round_trip_through_text_in_every_phase() -> None:
+    phases: set[str] = set()
+    for seed in range(6):
+        rng = random.Random(seed)
+        game = Game([f"P{i}" for i in range(2 + seed)], seed=seed)
+        for _ in range(150):
+            text = game.to_text()
+            again = Game.from_text(text)
+            assert again.to_text() == text
+            assert again.legal_actions() == game.legal_actions()
+            phases.add(game.phase)
+            if game.round_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+    assert {"play", "drawn"} <= phases
+
+
+def test_chal_1_a_state_with_a_reveal_round_trips() -> None:
+    game = make_game(("A", "B", "C"), "C", {"A": ["R2", "G5", "W+4"], "B": ["G8"]}, ("R7",))
+    play(game, "A play W+4 blue", "B challenge")
+    text = game.to_text()
+    assert "reveal=B:A:R2,G5" in text
+    again = Game.from_text(text)
+    assert again.to_text() == text and again.view("B").revealed == ("A", ("R2", "G5"))
+
+
+def test_start_wild_a_state_in_the_color_phase_round_trips() -> None:
+    game = make_game(("A", "B"), "B", {"A": ["R2"]}, ("W",))
+    text = game.to_text()
+    assert "phase=color" in text and "color=-" in text
+    assert Game.from_text(text).to_text() == text
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    (lambda t: t.replace("phase=play", "phase=dance"), "phase"),
+    (lambda t: t.replace("dir=left", "dir=up"), "dir"),
+    (lambda t: t.replace(" seed=0", ""), "missing seed"),
+    (lambda t: t + " extra=1", "extra=1"),
+    (lambda t: re.sub(r"hands=\S+", "hands=R1", t), "hands"),
+])
+def test_deck_1_bad_state_text_is_refused(edit: object, words: str) -> None:
+    text = make_game(("A", "B"), "B", {"A": ["R2"]}, ("R7",)).to_text()
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(edit(text))  # type: ignore[operator]
+    assert words in info.value.message
+
+
+@pytest.mark.parametrize("args", [[], ["--rules", "stacking"], ["--markdown"],
+                                  ["--rules", "seed004", "--markdown"]])
+def test_deck_1_rules_command_prints_every_rule_id(capsys: pytest.CaptureFixture[str],
+                                                   args: list[str]) -> None:
+    assert main(["rules", *args]) == 0
+    out = capsys.readouterr().out
+    missing = [rule_id for rule_id in RULE_IDS if not re.search(rf"\b{re.escape(rule_id)}\b",
+                                                                out)]
+    assert not missing, f"not printed: {missing}"
+
+
+def test_nostack_1_rules_command_shows_the_variants_override(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--rules", "stacking", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "stacking" in out and "NOSTACK-1.victim_may_answer = True" in out
+    assert load_rules("stacking").no_stacking.victim_may_answer
+
+
+def test_deck_1_rules_command_refuses_an_unknown_variant(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--rules", "nonesuch"]) == 2
+    assert "nonesuch" in capsys.readouterr().out
