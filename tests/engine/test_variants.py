@@ -162,3 +162,17 @@ def test_deck_1_an_unknown_variant_name_or_missing_file_is_refused(tmp_path: Pat
     for name in ("nonesuch", str(tmp_path / "missing.toml")):
         with pytest.raises(VariantError, match="unknown rules"):
             load_rules(name)
+
+
+def test_end_1_stacking_the_first_player_out_wins_when_the_stack_resolves() -> None:
+    # C goes out with a Draw Two, A answers with its last card, B takes the stack:
+    # the round is C's, who went out first, not the first empty hand in seat order.
+    record = make_record(["A", "B", "C"], "B",
+                         {"A": ["B+2"], "B": ["G2", "G3"], "C": ["R+2"]},
+                         ["R7", "Y1", "Y2", "Y3", "Y4"], rules="stacking", rest_to="B",
+                         actions=["C play R+2", "A play B+2", "B accept"])
+    result = replay(record)
+    assert result.error is None, result.error
+    game = result.game
+    assert game.round_over
+    assert game.names[game.winner or 0] == "C"

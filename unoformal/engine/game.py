@@ -75,7 +75,6 @@ class Game:
             self.dealer = self._choose_dealer()
         else:
             self.dealer = self.seat(dealer, "dealer")
-        self.initial_dealer = self.dealer
         self._start_round(deal)
 
     # ----------------------------------------------------------------- set-up
@@ -147,7 +146,6 @@ class Game:
             self._deal_given(deal)
         else:
             self._deal_shuffled()
-        self.initial_deal = self._deal_json()
         self._turn_start_card()
 
     def _deal_shuffled(self) -> None:
@@ -381,7 +379,11 @@ class Game:
         hand = self.hands[p]
         plays, misplays = t.plays[p], t.misplay[p]
         with_uno = len(hand) == 2
-        if self.phase == PLAY and t.play_is_match:
+        if self.phase == DRAWN and not penalties:
+            drawn = self.drawn
+            if drawn is not None and self._can_play(p, drawn):
+                out += plays[drawn][with_uno]
+        elif self.phase == PLAY and t.play_is_match:
             row = self._match_row()
             for face in sorted(set(hand)):
                 if row[face]:
@@ -398,7 +400,7 @@ class Game:
         if self.phase == PLAY:
             if self.available() >= 1 and self._may_draw(p):
                 out.append(t.draw[p])
-            elif self.rules.pass_when_nothing_to_draw.enabled:
+            elif self.available() < 1 and self.rules.pass_when_nothing_to_draw.enabled:
                 out.append(t.pass_[p])
         elif self.phase == DRAWN:
             out.append(t.pass_[p])
@@ -527,8 +529,7 @@ class Game:
         if p != self.turn:
             return Refusal("PLAY-1", f"it is {self.to_play}'s turn, not {action.player}'s")
         kind = action.type
-        want = {ActionType.CHOOSE_COLOR: COLOR, ActionType.ACCEPT: RESPOND,
-                ActionType.CHALLENGE: RESPOND}.get(kind)
+        want = _PHASE_OF.get(kind)
         if self.phase == COLOR and kind is not ActionType.CHOOSE_COLOR:
             return Refusal("START-WILD", "the first player must choose the color first")
         if self.phase == RESPOND and want is not RESPOND and kind is not ActionType.PLAY:
@@ -663,6 +664,8 @@ class Game:
         self.drawn = None
         if len(hand) == 1 and not uno:
             self.uno_window = p
+        if not hand and self.winner is None:
+            self.winner = p  # went out first; wins when the draws are resolved (END-1)
         self._card_effect(p, effect, self.pending if answering else 0)
 
     def _card_effect(self, p: int, effect: CardEffect, carried: int) -> None:
@@ -756,11 +759,15 @@ class Game:
     # ----------------------------------------------------------- round's end
 
     def _round_end_check(self) -> None:
-        """END-1: a player with no cards, once every draw is resolved, wins the round."""
-        for p in range(self.n):
-            if not self.hands[p]:
-                self._end_round(p)
-                return
+        """END-1: the player who went out wins once every draw is resolved; if a challenge
+        sent cards back to them, the round goes on."""
+        w = self.winner
+        if w is None:
+            return
+        if self.hands[w]:
+            self.winner = None
+            return
+        self._end_round(w)
 
     def _end_round(self, winner: int) -> None:
         """SCORE-1/2: the winner scores the cards left in the other hands."""
@@ -826,7 +833,8 @@ class Game:
             "draw_pile": len(self.pile), "discard_pile": len(self.discard),
             "uno_pending": self.names[self.uno_window] if self.uno_window is not None else None,
             "round_over": self.round_over,
-            "winner": self.names[self.winner] if self.winner is not None else None,
+            "winner": self.names[self.winner] if self.round_over and self.winner is not None
+            else None,
             "round_points": self.round_points if self.round_over else 0,
             "scores": dict(zip(self.names, self.scores, strict=True)),
             "game_over": self.game_over, "game_winner": self.game_winner,
@@ -886,6 +894,10 @@ _HANDLERS = {
     ActionType.MISPLAY: Game._do_misplay,
     ActionType.ADVISE: Game._do_advise,
 }
+
+# The phase in which an on-turn action that belongs to one phase only is allowed.
+_PHASE_OF = {ActionType.CHOOSE_COLOR: COLOR, ActionType.ACCEPT: RESPOND,
+             ActionType.CHALLENGE: RESPOND}
 
 _CHECKS = {
     ActionType.ADVISE: Game._check_advise,

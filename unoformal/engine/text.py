@@ -112,7 +112,6 @@ def state_from_text(text: str, rules: RuleTable | None = None) -> Game:
     g.discard = cards(fields["discard"], "discard")
     _check_deck(g)
     g.dealer = seat(fields["dealer"], "dealer") or 0
-    g.initial_dealer = g.dealer
     g.round = integer("round")
     g.turn = seat(fields["turn"], "turn") or 0
     if fields["dir"] not in ("left", "right"):
@@ -148,7 +147,6 @@ def state_from_text(text: str, rules: RuleTable | None = None) -> Game:
     g.shuffles = integer("shuffles")
     g.history = []
     g.dealer_draws = []
-    g.initial_deal = g._deal_json()
     g.origin = {"dealer": None, "deal": None}
     return g
 
