@@ -1,16 +1,172 @@
-"""``unoformal verify``: not yet built (see the project's open issues)."""
+"""``unoformal verify``: prove the rule table's properties with Z3 (see docs/verification.md)."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from typing import Any
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from unoformal.spec.table import RuleTable
+from unoformal.spec.variants import VariantError, load_rules
+from unoformal.verification.z3.manifest import expected
+from unoformal.verification.z3.properties import PROPERTIES
+from unoformal.verification.z3.prover import DEFAULT_TIMEOUT_MS, REFUTED, Result, check
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("verify", help="(not yet available)")
+    p = sub.add_parser("verify", help="prove the rule table's properties with Z3")
+    p.add_argument("--rules", default=None, help="variant name or .toml file (default classic)")
+    p.add_argument("--players", type=int, default=None,
+                   help="one player count (default: every count the table allows)")
+    p.add_argument("--property", action="append", default=None, dest="properties",
+                   help="only this property (repeatable)")
+    p.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT_MS,
+                   help="per-query solver time-out in ms (verdict unknown when reached)")
+    p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    p.add_argument("--mutants", action="store_true",
+                   help="mutate the table and report which property kills each mutant")
+    p.add_argument("--check-equivalents", action="store_true",
+                   help="with --mutants: also run the mutants the manifest calls equivalent")
+    p.add_argument("--no-witness", action="store_true",
+                   help="do not search a replayable record for refutations")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    print("unoformal verify is not available yet")
-    return 2
+    try:
+        rules = load_rules(args.rules)
+    except VariantError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    lo, hi = rules.players.minimum, rules.players.maximum
+    if args.players is not None and not lo <= args.players <= hi:
+        print(f"error: {args.players} players: the rules allow {lo} to {hi} (DECK-2)",
+              file=sys.stderr)
+        return 2
+    names = {p.name for p in PROPERTIES}
+    unknown = [p for p in args.properties or [] if p not in names]
+    if unknown:
+        print(f"error: unknown property {', '.join(unknown)}; known: {', '.join(sorted(names))}",
+              file=sys.stderr)
+        return 2
+    if args.mutants:
+        return _mutants(rules, args)
+    counts = [args.players] if args.players is not None else list(range(lo, hi + 1))
+    return _verify(rules, counts, args)
+
+
+def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> int:
+    props = [p for p in PROPERTIES if args.properties is None or p.name in args.properties]
+    console = Console(stderr=args.json)
+    results: list[tuple[Result, str]] = []
+    bad = 0
+    for n in counts:
+        for prop in props:
+            if not prop.players(n):
+                continue
+            result = check(rules, prop, n, args.timeout)
+            want = expected(rules.name, prop.name, n).verdict
+            results.append((result, want))
+            bad += result.verdict != want
+    witnesses = {} if args.no_witness else _witnesses(rules, results)
+    if args.json:
+        print(json.dumps([_row(r, w, witnesses.get(id(r))) for r, w in results], indent=2))
+    else:
+        _table(console, rules, results)
+        for result, want in results:
+            if result.verdict == REFUTED:
+                _counterexample(console, rules, result, want, witnesses.get(id(result)))
+    return 1 if bad else 0
+
+
+def _witnesses(rules: RuleTable, results: list[tuple[Result, str]]) -> dict[int, Any]:
+    """A replayable record for the first refutation of each property (smallest n)."""
+    from unoformal.verification.z3.witness import find_record
+    out: dict[int, Any] = {}
+    done: set[str] = set()
+    for result, _ in results:
+        if result.verdict != REFUTED or result.prop.name in done or result.label is None:
+            continue
+        done.add(result.prop.name)
+        out[id(result)] = find_record(rules, result.prop, result.n, result.label)
+    return out
+
+
+def _row(result: Result, want: str, witness: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "property": result.prop.name, "rules": list(result.prop.rule_ids),
+        "players": result.n, "verdict": result.verdict, "expected": want,
+        "seconds": round(result.seconds, 3), "queries": result.queries,
+        "action": result.label}
+    if result.verdict == REFUTED and result.model is not None:
+        from unoformal.verification.z3.witness import describe, state_text
+        assert result.spec is not None and result.pre is not None and result.query is not None
+        row["state"] = state_text(result.spec, result.model, result.pre, result.spec.rules)
+        row["steps"] = describe(result.spec, result.model, result.query.steps)
+        if witness is not None:
+            row["record"] = witness.record
+            row["replayable"] = witness.replayable
+    return row
+
+
+def _table(console: Console, rules: RuleTable, results: list[tuple[Result, str]]) -> None:
+    table = Table(title=f"unoformal verify — rules {rules.name}")
+    for col in ("property", "rule IDs", "players", "verdict", "expected", "time", "action"):
+        table.add_column(col)
+    for result, want in results:
+        style = "green" if result.verdict == want else "bold red"
+        table.add_row(result.prop.name, " ".join(result.prop.rule_ids), str(result.n),
+                      f"[{style}]{result.verdict}[/]", want, f"{result.seconds:.2f}s",
+                      result.label or "")
+    console.print(table)
+
+
+def _counterexample(console: Console, rules: RuleTable, result: Result, want: str,
+                    witness: Any) -> None:
+    from unoformal.verification.z3.witness import describe, state_text
+    assert result.spec is not None and result.pre is not None and result.query is not None
+    assert result.model is not None
+    tag = "expected" if want == REFUTED else "UNEXPECTED"
+    console.print(f"\n[bold]{result.prop.name}[/] refuted with {result.n} players "
+                  f"at {result.label} ({tag})")
+    console.print("  state:  " + state_text(result.spec, result.model, result.pre, rules),
+                  soft_wrap=True)
+    console.print("  steps:  " + "; ".join(describe(result.spec, result.model,
+                                                    result.query.steps)))
+    if witness is None:
+        return
+    word = "replayable" if witness.replayable else f"not replayable ({witness.mismatch})"
+    console.print(f"  record ({word}): " + json.dumps(witness.record), soft_wrap=True)
+
+
+def _mutants(rules: RuleTable, args: argparse.Namespace) -> int:
+    from unoformal.verification.z3.mutants import mutants, run, score
+    total = sum(1 for _ in mutants(rules))
+    console = Console(stderr=args.json)
+    players = (args.players,) if args.players is not None else (2, 3)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task("mutants", total=total)
+        outcomes = run(rules, players, args.timeout, lambda o: progress.advance(task),
+                       args.check_equivalents)
+    if args.json:
+        print(json.dumps({"score": score(outcomes), "mutants": [
+            {"mutant": o.mutant.name, "killed_by": o.killed_by, "equivalent": o.equivalent,
+             "seconds": round(o.seconds, 3)} for o in outcomes]}, indent=2))
+    else:
+        table = Table(title=f"mutants of {rules.name}")
+        for col in ("mutant", "killed by", "time"):
+            table.add_column(col)
+        for o in outcomes:
+            killer = o.killed_by or (f"[yellow]equivalent: {o.equivalent}[/]" if o.equivalent
+                                     else "[bold red]SURVIVED[/]")
+            table.add_row(o.mutant.name, killer, f"{o.seconds:.2f}s")
+        console.print(table)
+        console.print(f"mutation score: {score(outcomes):.0%} "
+                      "(killed / mutants not explained as equivalent)")
+    survivors = [o for o in outcomes if o.killed_by is None and o.equivalent is None]
+    return 1 if survivors else 0

@@ -1,0 +1,66 @@
+"""The manifest of expected verdicts names real properties, variants, rules and counts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from unoformal.spec.table import CLASSIC
+from unoformal.spec.variants import VARIANTS, derive
+from unoformal.verification.z3.manifest import equivalents, expected, load, mutants
+from unoformal.verification.z3.properties import PROPERTIES
+from unoformal.verification.z3.prover import PROVED, REFUTED
+
+NAMES = {p.name for p in PROPERTIES}
+IDS = {rule.id for _, rule in CLASSIC.entries()}
+TEXTS = " ".join(rule.text for _, rule in CLASSIC.entries())  # CHAL-1 is cited in HIDDEN-1
+
+
+def test_manifest_entries_name_known_things() -> None:
+    for entry in load()["expect"]:
+        assert entry["rules"] in VARIANTS
+        assert entry["property"] in NAMES
+        assert entry["verdict"] in (PROVED, REFUTED)
+        assert entry["reason"]
+    for m in mutants():
+        assert m["killed_by"] in NAMES
+        derive(CLASSIC, m["name"], "", {m["rule"]: m["values"]})  # a real table value
+    for key in equivalents():
+        rule_id, _, field = key.partition(".")
+        assert rule_id in IDS, key
+        assert not field or field in CLASSIC.entry(rule_id).values(), key
+
+
+def test_every_property_cites_rule_ids_of_the_table() -> None:
+    for prop in PROPERTIES:
+        assert prop.rule_ids, prop.name
+        assert all(r in IDS or r in TEXTS for r in prop.rule_ids), prop.name
+
+
+def test_default_expectation_is_proved() -> None:
+    assert expected("classic", "challenge", 2).verdict == PROVED
+    assert expected("classic", "two-player-reverse-is-skip", 4).verdict == REFUTED
+
+
+def _verify(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "unoformal.cli", "verify", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_refuses_unknown_variant_and_player_count() -> None:
+    bad = _verify("--rules", "nonesuch")
+    assert bad.returncode == 2 and "unknown rules" in bad.stderr
+    many = _verify("--players", "11")
+    assert many.returncode == 2 and "DECK-2" in many.stderr
+
+
+def test_cli_json_verdicts_and_exit_status() -> None:
+    import json
+    ok = _verify("--players", "2", "--property", "challenge", "--json")
+    assert ok.returncode == 0, ok.stderr
+    rows = json.loads(ok.stdout)
+    assert rows[0]["verdict"] == "proved" and rows[0]["rules"][0] == "CHAL-1"
+    stacked = _verify("--rules", "stacking", "--players", "2", "--property", "no-stacking",
+                      "--json", "--no-witness")
+    assert stacked.returncode == 0  # refuted, as the manifest expects
+    assert json.loads(stacked.stdout)[0]["verdict"] == "refuted"

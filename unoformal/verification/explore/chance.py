@@ -1,0 +1,245 @@
+"""The engine's own successor function, with chance made a nondeterministic choice.
+
+:class:`ExploreGame` is the engine's :class:`~unoformal.engine.game.Game` with its two
+chance hooks overridden: ``_pop_card`` (every card leaving the draw pile, RESHUFFLE-1
+inside it) takes a *chosen* face instead of the top card, and ``_rng`` returns a
+shuffler that leaves the choice to ``_pop_card`` (or, while the start card is turned
+again under START-WD4, puts a chosen face on top). Every rule is still the engine's.
+
+Choices are made by a *script*: a tuple of faces, one per point where more than one
+distinct face could come. Running an action with a script that is too short raises
+:class:`NeedChoice` with the options; :func:`outcomes` backtracks over every script.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, MutableSequence, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from unoformal.engine.actions import Action
+from unoformal.engine.game import Game
+from unoformal.spec.cards import Color
+from unoformal.spec.deck import Deck
+from unoformal.spec.table import RuleTable
+
+# Events the coverage analysis reads (bit flags set while an action runs).
+RESHUFFLED = 1  # RESHUFFLE-1 happened
+SHORT = 2  # a draw found no card left (EXT-SHORT: the rest is forgiven)
+START_AGAIN = 4  # START-WD4: the start card went back and another was turned
+
+
+class NeedChoice(Exception):
+    """More than one distinct face could come next; the script says none yet."""
+
+    def __init__(self, options: list[int]) -> None:
+        super().__init__(options)
+        self.options = options
+
+
+class _Shuffler(random.Random):
+    """What ``ExploreGame._rng`` hands to the engine's shuffles: no randomness.
+
+    After RESHUFFLE-1 the order does not matter (``_pop_card`` chooses); while the
+    start card is turned again (START-WD4) the chosen face is put on top."""
+
+    def __init__(self, game: ExploreGame) -> None:
+        super().__init__(0)
+        self.game = game
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        game = self.game
+        if not (game.dealing and x is game.pile):
+            # RESHUFFLE-1 (even during the deal, for START-D2's draw) shuffles a new
+            # list; only START-WD4 shuffles the pile itself
+            return
+        game.events |= START_AGAIN
+        again = {i for i, k in enumerate(game.f_kind)
+                 if (s := game.rules.start_rule(k)) is not None and s.turn_another_card}
+        face = game.choose(sorted(set(x) - again), floor=False)
+        x.remove(face)
+        x.append(face)
+
+
+@dataclass(frozen=True)
+class CachedDeck(Deck):
+    """The same deck, with card codes looked up instead of rebuilt from enums each time
+    (input parsing and action text are the explorer's hot path, not rules)."""
+
+    @cached_property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(face.code for face in self.faces)
+
+    @cached_property
+    def _ids(self) -> dict[str, int]:
+        return {code: i for i, code in enumerate(self.codes)}
+
+    def code(self, face: int) -> str:
+        return self.codes[face]
+
+    def face_id(self, code: str) -> int:
+        face = self._ids.get(code)
+        return super().face_id(code) if face is None else face
+
+    @classmethod
+    def wrap(cls, deck: Deck) -> CachedDeck:
+        return cls(faces=deck.faces, copies=deck.copies, points=deck.points, colors=deck.colors)
+
+
+_COLOR_NAMES = {c.value: c for c in Color}
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A deal as a record writes it (``json``) and as face indices (``hands``, ``pile``
+    top first: its first card is the start card)."""
+
+    json: dict[str, Any]
+    hands: tuple[tuple[int, ...], ...]
+    pile: list[int]
+
+
+class ExploreGame(Game):
+    """The engine, with every chance outcome chosen by a script."""
+
+    given: Deal | None = None
+    script: tuple[int, ...] = ()
+    pos = 0
+    floor = 0
+    events = 0
+    dealing = False
+    log: list[int] | None = None  # faces taken from the pile before any reshuffle
+
+    @classmethod
+    def deal(cls, players: Sequence[str], rules: RuleTable, dealer: str,
+             deal: dict[str, Any], script: tuple[int, ...] = ()) -> ExploreGame:
+        """The state after DEAL-2/DEAL-3/START-* for a given deal (``NeedChoice`` if a
+        start rule draws or turns again and the script does not say which card comes)."""
+        game = object.__new__(cls)
+        game.script, game.pos, game.events, game.dealing = script, 0, 0, True
+        Game.__init__(game, players, 0, rules, dealer, deal)
+        game.dealing = False
+        game.deck = CachedDeck.wrap(game.deck)
+        return game
+
+    def redeal(self, deal: Deal, script: tuple[int, ...] = ()) -> ExploreGame:
+        """The same game dealt again: the engine's own ``_start_round``, without
+        rebuilding the deck and the lookups, nor parsing the deal's codes, every time."""
+        game = self.copy()
+        game.script, game.pos, game.events, game.dealing = script, 0, 0, True
+        game.given = deal
+        game._start_round(deal.json)
+        game.dealing, game.given = False, None
+        return game
+
+    def _deal_given(self, deal: dict[str, Any]) -> None:
+        if self.given is None:
+            super()._deal_given(deal)
+            return
+        self.hands = [list(h) for h in self.given.hands]
+        self.pile = self.given.pile[::-1]  # the engine keeps the top last
+
+    def _deal_json(self) -> dict[str, Any]:
+        return {} if self.given is not None else super()._deal_json()
+
+    def _color(self, action: Action) -> int:
+        color = _COLOR_NAMES.get(action.color or "")
+        if color is None or color not in self.deck.color_index:
+            return super()._color(action)
+        return self.deck.color_index[color]
+
+    def copy(self) -> ExploreGame:
+        new = Game.copy(self)
+        new.__class__ = ExploreGame
+        assert isinstance(new, ExploreGame)
+        new.history = []
+        if self.log is not None:
+            new.log = []
+        return new
+
+    def choose(self, options: list[int], floor: bool = True) -> int:
+        """The script's next face among ``options``; a single option needs no choice."""
+        if floor and self.rules.draw.cards == 1:
+            # Within one draw of several cards only the multiset matters: take them in
+            # face order (DRAW-1 reads back the last card only when it draws one card).
+            options = [f for f in options if f >= self.floor]
+        if len(options) == 1:
+            face = options[0]
+        elif self.pos < len(self.script):
+            face = self.script[self.pos]
+            self.pos += 1
+        else:
+            raise NeedChoice(options)
+        self.floor = face
+        return face
+
+    def _take(self, p: int, count: int) -> None:
+        self.floor = 0
+        super()._take(p, count)
+
+    def _rng(self) -> random.Random:
+        self.shuffles += 1
+        return _Shuffler(self)
+
+    def _reshuffle(self) -> None:
+        super()._reshuffle()
+        self.events |= RESHUFFLED
+        self.floor = 0
+        self.log = None if self.log is None else [*self.log, -1]
+
+    def _pop_card(self) -> int | None:
+        if not self.pile:
+            self._reshuffle()
+            if not self.pile:
+                self.events |= SHORT
+                return None
+        face = self.choose(sorted(set(self.pile)))
+        self.pile.remove(face)
+        if self.log is not None:
+            self.log.append(face)
+        return face
+
+
+def run(game: ExploreGame, action: Action, script: tuple[int, ...]) -> ExploreGame:
+    new = game.copy()
+    new.script, new.pos, new.events = script, 0, 0
+    new.apply(action)
+    return new
+
+
+def outcomes(game: ExploreGame, action: Action) -> Iterator[tuple[tuple[int, ...],
+                                                                  ExploreGame]]:
+    """Every outcome of a legal ``action``: one per script of chance choices."""
+    stack: list[tuple[int, ...]] = [()]
+    while stack:
+        script = stack.pop()
+        try:
+            yield script, run(game, action, script)
+        except NeedChoice as need:
+            stack.extend((*script, face) for face in reversed(need.options))
+
+
+def deal_outcomes(template: ExploreGame, deal: Deal) -> Iterator[
+        tuple[tuple[int, ...], ExploreGame]]:
+    """Every state a deal can start in (START-D2 draws, START-WD4 turns another card:
+    choices). ``template`` is any game of the same table and players."""
+    stack: list[tuple[int, ...]] = [()]
+    while stack:
+        script = stack.pop()
+        try:
+            yield script, template.redeal(deal, script)
+        except NeedChoice as need:
+            stack.extend((*script, face) for face in reversed(need.options))
+
+
+def first_outcome(players: Sequence[str], rules: RuleTable, dealer: str,
+                  deal: dict[str, Any]) -> ExploreGame:
+    """One state the deal can start in (the first option at every choice)."""
+    script: tuple[int, ...] = ()
+    while True:
+        try:
+            return ExploreGame.deal(players, rules, dealer, deal, script)
+        except NeedChoice as need:
+            script += (need.options[0],)

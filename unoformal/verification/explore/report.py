@@ -1,0 +1,118 @@
+"""The explorer's summary and findings, as text and as JSON, with witness records."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from unoformal.engine.game import PHASES
+from unoformal.verification.explore.analysis import Findings
+from unoformal.verification.explore.graph import StateGraph
+from unoformal.verification.explore.witness import Witness, WitnessError, rules_toml, witness
+
+
+def witnesses(graph: StateGraph, found: Findings) -> dict[str, Witness | str]:
+    """A shortest witness for every finding (or why there is none)."""
+    out: dict[str, Witness | str] = {}
+
+    def add(name: str, sid: int, then: Any = None, last: int | None = None,
+            more: list[int] | None = None) -> None:
+        try:
+            out[name] = witness(graph, sid, then, last, more)
+        except WitnessError as err:
+            out[name] = str(err)
+
+    for i, sid in enumerate(found.stuck[:3]):
+        add(f"stuck-{i}", sid)
+    for i, members in enumerate(found.traps[:3]):
+        if len(members) > 1 or members[0] not in found.stuck:
+            add(f"trap-{i}", min(members, key=lambda s: graph.depth[s]))
+    if found.cycle:
+        add("cycle", found.cycle[0], more=found.cycle[1:])  # goes round once
+    for (rule, branch), (src, action, dst) in sorted(found.covered.items()):
+        if src < 0:
+            add(f"{rule}.{branch}", dst)
+        else:
+            add(f"{rule}.{branch}", src, action, dst)
+    return out
+
+
+def summary(graph: StateGraph, found: Findings) -> dict[str, Any]:
+    cfg = graph.config
+    traps = [m for m in found.traps if len(m) > 1 or m[0] not in found.stuck]
+    return {
+        "preset": cfg.name, "rules": cfg.rules.name, "players": list(cfg.players),
+        "symmetry": cfg.symmetry, "penalties": cfg.penalties,
+        "complete": graph.complete, "stopped": graph.stopped,
+        "states": graph.states, "edges": graph.edges,
+        "unreduced_states": sum(graph.orbit) if cfg.symmetry else graph.states,
+        "round_over": found.round_over, "stuck": len(found.stuck),
+        "no_round_end": len(found.doomed) if graph.complete else None,
+        "traps": len(traps) if graph.complete else None,
+        "endless_round": (found.cycle is not None) if graph.complete else None,
+        "cycle_length": len(found.cycle) - 1 if found.cycle else None,
+        "idle_loops": found.idle_loops,
+        "dead": [{"rule": b.rule, "branch": b.name, "text": b.text, "why": why}
+                 for b, why in found.dead],
+        "unreached": found.unreached,
+        "outside_round": found.outside,
+        "depth": len(graph.layer_states),
+        "perft": graph.layer_states,
+        "seconds": round(graph.seconds, 3),
+        "states_per_second": round(graph.states / graph.seconds) if graph.seconds else None,
+        "peak_memory_mib": round(graph.peak_bytes / (1 << 20), 1),
+    }
+
+
+def text(graph: StateGraph, found: Findings, data: dict[str, Any]) -> str:
+    yes = {True: "yes", False: "no", None: "unknown (search incomplete)"}
+    lines = [
+        f"explored {data['preset']} under {data['rules']} ({', '.join(data['players'])}"
+        f"{', color symmetry' if data['symmetry'] else ''})",
+        f"  states {data['states']:,}  edges {data['edges']:,}  round-over "
+        f"{data['round_over']:,}  depth {data['depth']}",
+    ]
+    if data["symmetry"]:
+        lines.append(f"  unreduced states (sum of orbits) {data['unreduced_states']:,}")
+    if not graph.complete:
+        lines.append(f"  INCOMPLETE: {graph.stopped}; findings so far")
+    lines += [
+        f"  stuck states {data['stuck']:,}",
+        f"  states with no round end reachable {data['no_round_end']}  traps {data['traps']}",
+        f"  a round can go on forever (a cycle of distinct states): "
+        f"{yes[data['endless_round']]}"
+        + (f" (cycle of {data['cycle_length']})" if data["cycle_length"] else ""),
+        f"  idle actions (self-loops: the state does not change) {data['idle_loops']:,}",
+        f"  dead rules/branches {len(data['dead'])}",
+    ]
+    lines += [f"    {d['rule']} {d['branch']}: {d['why']}" for d in data["dead"]]
+    if data["unreached"]:
+        lines.append(f"  unreached control states {len(data['unreached'])}")
+        lines += [f"    {u}" for u in data["unreached"]]
+    lines.append(f"  time {data['seconds']:.2f} s ({data['states_per_second'] or 0:,} states/s)"
+                 f"  peak memory {data['peak_memory_mib']:,} MiB")
+    stuck = set(found.stuck)
+    traps = [t[0] for t in found.traps if len(t) > 1 or t[0] not in stuck][:1]
+    for name, sid in (("stuck", found.stuck[:1]), ("trap", traps)):
+        for s in sid:
+            lines.append(f"  first {name} state #{s} ({PHASES[graph.phase[s]]}, depth "
+                         f"{graph.depth[s]})")
+    return "\n".join(lines)
+
+
+def write_witnesses(graph: StateGraph, found: Findings, folder: str | Path) -> list[Path]:
+    """Write every witness as ``NAME.json`` with the rules as ``rules.toml`` beside them,
+    so ``unoformal replay FOLDER/NAME.json`` plays it."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    toml = folder / "rules.toml"
+    toml.write_text(rules_toml(graph.config.rules))
+    paths = []
+    for name, w in witnesses(graph, found).items():
+        if isinstance(w, str):
+            continue
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps({**w.record, "rules": str(toml)}, indent=1) + "\n")
+        paths.append(path)
+    return paths

@@ -1,0 +1,627 @@
+"""The transition relation: one named Z3 action per rule-table entry.
+
+Written like a TLA+ spec. Each action is a function from a symbolic pre-state
+to a :class:`Step`: its guard (``ENABLED``, with the action's own choices such
+as the card played) and its post-state as expressions over the pre-state.
+``next`` is their disjunction (:func:`next_relation`).
+
+Every number, switch and effect is read from the rule table, with the meaning
+the engine (:mod:`unoformal.engine.game`) gives it: the Python code below only
+sequences those values, exactly as the engine's methods do, and each function
+names the engine method it mirrors. No rule is restated here; the properties
+that check the rules are stated separately, in the rulebook's own words
+(:mod:`.properties`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import z3
+
+from unoformal.spec.cards import Kind
+from unoformal.spec.deck import Deck
+from unoformal.spec.table import CardEffect, ChallengeOutcome, Holding, NextDealer, RuleTable
+from unoformal.verification.z3.state import (
+    COLOR,
+    DEALT,
+    DRAWN,
+    KINDS,
+    NONE,
+    OVER,
+    PLAY,
+    RESPOND,
+    STUCK,
+    Expr,
+    Sym,
+    concrete,
+    fresh_tag,
+    ite_chain,
+    when,
+)
+
+
+@dataclass
+class Step:
+    """One action from one pre-state: ``guard`` holds iff it may happen with these choices."""
+
+    name: str
+    rule_ids: tuple[str, ...]
+    pre: Sym
+    guard: Expr  # enabled, given the action's choices
+    post: Sym
+    mover: Expr  # the seat acting (the player to move, or the out-of-turn actor)
+    face: Expr = NONE  # the card played, misplayed, drawn or turned (-1 when none)
+    choices: dict[str, Expr] = field(default_factory=dict)
+    in_next: bool = True  # False for sub-actions checked alone (the reshuffle)
+    draws: Expr = True  # which cards the chance of the draw pile hands out
+    variant: str = ""  # which of the action's draws needed the reshuffle
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}[{self.variant}]" if self.variant else self.name
+
+    @property
+    def relation(self) -> Expr:
+        """The whole transition condition: enabled, and the cards drawn are possible."""
+        return z3.And(self.guard, self.draws)
+
+
+class Spec:
+    """The rule table compiled for ``n`` players."""
+
+    def __init__(self, rules: RuleTable, n: int) -> None:
+        self.rules = rules
+        self.n = n
+        self.deck = Deck.of(rules)
+        faces = self.deck.faces
+        self.nfaces = len(faces)
+        ci = self.deck.color_index
+        self.fcolor = [ci[f.color] if f.color is not None else NONE for f in faces]
+        self.fkind = [KINDS.index(f.kind) for f in faces]
+        self.frank = [f.rank if f.rank is not None else NONE for f in faces]
+        self.kinds = [k for k in KINDS if self.faces_of(k)]
+        self._modes: list[bool] = []  # which draws of the action being built reshuffle
+        self._takes = 0
+        self._built: dict[int, tuple[Sym, list[tuple[int, list[Step]]]]] = {}
+
+    # ------------------------------------------------------------- lookups
+
+    def faces_of(self, kind: Kind) -> list[int]:
+        return [i for i, f in enumerate(self.deck.faces) if f.kind is kind]
+
+    def lookup(self, table: Sequence[int], x: Expr, domain: Sequence[int]) -> Expr:
+        """``table[x]`` for a symbolic face ``x`` known to lie in ``domain``."""
+        values = {table[g] for g in domain}
+        if len(values) == 1:
+            return z3.IntVal(values.pop())
+        return ite_chain(x, [(g, z3.IntVal(table[g])) for g in domain[:-1]],
+                         z3.IntVal(table[domain[-1]]))
+
+    def is_kind(self, x: Expr, kind: Kind) -> Expr:
+        return z3.Or([x == g for g in self.faces_of(kind)])
+
+    def select(self, vector: Sequence[Expr], x: Expr, domain: Sequence[int]) -> Expr:
+        """``vector[x]`` for a symbolic face ``x`` in ``domain``."""
+        return ite_chain(x, [(g, vector[g]) for g in domain[:-1]], vector[domain[-1]])
+
+    def seat_after(self, seat: Expr, direction: Expr, steps: int) -> Expr:
+        """The seat ``steps`` places on in ``direction`` (engine ``_next``)."""
+        n = self.n
+        d, p0 = concrete(direction), concrete(seat)
+        if d is not None and p0 is not None:
+            return z3.IntVal((p0 + d * steps) % n)
+        if d is not None:
+            return ite_chain(seat, [(p, z3.IntVal((p + d * steps) % n)) for p in range(n - 1)],
+                             z3.IntVal((n - 1 + d * steps) % n))
+        cases = [(p, z3.If(direction == 1, z3.IntVal((p + steps) % n),
+                           z3.IntVal((p - steps) % n))) for p in range(n - 1)]
+        last = n - 1
+        return ite_chain(seat, cases, z3.If(direction == 1, z3.IntVal((last + steps) % n),
+                                            z3.IntVal((last - steps) % n)))
+
+    # ------------------------------------------------ drawing (RESHUFFLE-1)
+
+    def available(self, s: Sym) -> Expr:
+        """Engine ``available``: the pile plus what RESHUFFLE-1 would return."""
+        extra = 0 if self.rules.reshuffle.keep_top else z3.If(s.top != NONE, 1, 0)
+        return s.pile_total() + s.disc_total() + extra
+
+    def can_draw(self, s: Sym, count: Expr | int) -> Expr:
+        """Engine ``_can_draw`` (EXT-SHORT)."""
+        if self.rules.draw_what_is_left.enabled:
+            return z3.BoolVal(True)
+        return self.available(s) >= count
+
+    def reshuffled(self, s: Sym) -> tuple[list[Expr], Expr]:
+        """Engine ``_reshuffle`` (RESHUFFLE-1): the new pile and the top card left."""
+        if self.rules.reshuffle.keep_top:
+            return [s.pile[f] + s.disc[f] for f in range(self.nfaces)], s.top
+        return ([s.pile[f] + s.disc[f] + z3.If(s.top == f, 1, 0) for f in range(self.nfaces)],
+                z3.IntVal(NONE))
+
+    def take(self, s: Sym, who: Expr, count: Expr | int,
+             tag: str) -> tuple[Sym, Expr, list[Expr]]:
+        """Engine ``_take``: ``who`` draws ``count`` cards. Either the pile has enough, or
+        the whole pile is drawn, the discard is reshuffled (RESHUFFLE-1) and the rest
+        (what is left of it, EXT-SHORT) drawn from the new pile. The two cases are
+        separate variants of the action (see :meth:`variants`), which keeps each query
+        small. Returns the state, the constraint on the cards drawn, and those cards."""
+        if isinstance(count, int) and count == 0:
+            return s, z3.BoolVal(True), [z3.IntVal(0)] * self.nfaces
+        reshuffle = self._modes.pop(0) if self._modes else False
+        self._takes += 1
+        faces = range(self.nfaces)
+        total = s.pile_total()
+        d = [z3.Int(f"{tag}.d.{self.deck.code(f)}") for f in faces]
+        if not reshuffle:
+            cons = z3.And(total >= count, *[x >= 0 for x in d],
+                          *[d[f] <= s.pile[f] for f in faces], z3.Sum(d) == count)
+            post = s.evolve(pile=[s.pile[f] - d[f] for f in faces])
+            drawn = d
+        else:
+            newpile, top = self.reshuffled(s.evolve(pile=[z3.IntVal(0)] * self.nfaces))
+            left = z3.Sum(newpile)
+            want = count - total
+            cons = z3.And(total < count, *[x >= 0 for x in d],
+                          *[d[f] <= newpile[f] for f in faces],
+                          z3.Sum(d) == z3.If(want < left, want, left))
+            post = s.evolve(pile=[newpile[f] - d[f] for f in faces],
+                            disc=[z3.IntVal(0)] * self.nfaces, top=top)
+            drawn = [s.pile[f] + d[f] for f in faces]
+        hands = [[h[f] + when(who, p, drawn[f], z3.IntVal(0)) for f in faces]
+                 for p, h in enumerate(s.hands)]
+        return post.evolve(hands=hands), cons, drawn
+
+    # --------------------------------------------------------- predicates
+
+    def matches(self, s: Sym, f: Expr, kind: Kind, domain: Sequence[int]) -> Expr:
+        """Engine ``_matches`` (PLAY-1) for a face ``f`` of ``kind``."""
+        m = self.rules.matching
+        if kind.is_wild:
+            return z3.BoolVal(m.wild_any_time)
+        parts = []
+        if m.by_color:
+            parts.append(self.lookup(self.fcolor, f, domain) == s.color)
+        top_same = self.is_kind(s.top, kind)
+        if kind is Kind.NUMBER:
+            if m.by_number:
+                numbers = self.faces_of(Kind.NUMBER)
+                parts.append(z3.And(top_same, self.lookup(self.frank, f, domain)
+                                    == self.lookup(self.frank, s.top, numbers)))
+        elif m.by_symbol:
+            parts.append(top_same)
+        return z3.Or(parts) if parts else z3.BoolVal(False)
+
+    def wd4_legal(self, s: Sym, hand: Sequence[Expr]) -> Expr:
+        """Engine ``_wd4_is_legal`` (WD4-1) on the hand left after playing it."""
+        if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
+            return z3.And([z3.Implies(s.color == self.fcolor[g], hand[g] == 0)
+                           for g in range(self.nfaces) if self.fcolor[g] != NONE])
+        return z3.And([z3.Implies(self.matches(s, z3.IntVal(g), self.deck.faces[g].kind, [g]),
+                                  hand[g] == 0) for g in range(self.nfaces)])
+
+    def can_effect(self, s: Sym, effect: CardEffect) -> Expr:
+        """Engine ``_can_effect`` (EXT-SHORT)."""
+        if effect.victim_may_challenge:
+            return z3.BoolVal(True)
+        return self.can_draw(s, effect.victim_draws)
+
+    def can_answer(self, s: Sym, kind: Kind) -> Expr:
+        """Engine ``_can_answer`` (NOSTACK-1 or its stacking variant)."""
+        st = self.rules.no_stacking
+        if not (st.victim_may_answer and kind in st.answers):
+            return z3.BoolVal(False)
+        return z3.Or([s.pkind == KINDS.index(k) for k in st.answers])
+
+    def can_play(self, s: Sym, f: Expr, kind: Kind, hand_after: Sequence[Expr]) -> Expr:
+        """Engine ``_can_play`` in the play and drawn phases (not answering)."""
+        domain = self.faces_of(kind)
+        normal = [self.matches(s, f, kind, domain), self.can_effect(s, self.rules.effect(kind))]
+        if kind is Kind.WILD_DRAW_FOUR and not self.rules.wd4_legality.bluff_playable:
+            normal.append(self.wd4_legal(s, hand_after))
+        drawn_ok = z3.BoolVal(self.rules.draw.may_play_drawn) and (f == s.drawn)
+        return z3.And(*normal, z3.Or(s.phase == PLAY, z3.And(s.phase == DRAWN, drawn_ok)))
+
+    def game_over(self, s: Sym) -> Expr:
+        """Engine ``game_over`` (SCORE-2)."""
+        return z3.Or([score >= self.rules.target.score for score in s.scores])
+
+    # ------------------------------------------------------- shared effects
+
+    def round_end_check(self, s: Sym) -> Sym:
+        """Engine ``_round_end_check`` and ``_end_round`` (END-1, SCORE-1): the first seat
+        with no cards wins and scores every card left in the hands."""
+        empty = [s.hand_total(p) == 0 for p in range(self.n)]
+        over = z3.Or(empty)
+        winner: Expr = z3.IntVal(NONE)
+        for p in reversed(range(self.n)):
+            winner = z3.If(empty[p], p, winner)
+        points = z3.Sum([h[g] * self.deck.points[g] for h in s.hands
+                         for g in range(self.nfaces) if self.deck.points[g]])
+        return s.evolve(
+            phase=z3.If(over, OVER, s.phase), winner=z3.If(over, winner, s.winner),
+            points=z3.If(over, points, s.points), uno=z3.If(over, NONE, s.uno),
+            scores=[z3.If(z3.And(over, winner == p), sc + points, sc)
+                    for p, sc in enumerate(s.scores)])
+
+    def resolved(self, s: Sym, victim: Expr, keeps_turn: bool) -> Sym:
+        """Engine ``_resolved``: the draw card is settled; END-1 is checked after it."""
+        turn = victim if keeps_turn else self.seat_after(victim, s.direction, 1)
+        return self.round_end_check(s.evolve(
+            pending=z3.IntVal(0), pkind=z3.IntVal(NONE), offender=z3.IntVal(NONE),
+            phase=z3.IntVal(PLAY), turn=turn))
+
+    def card_effect(self, s: Sym, p: Expr, effect: CardEffect, carried: Expr,
+                    tag: str) -> tuple[Sym, Expr]:
+        """Engine ``_card_effect``: SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1, NOSTACK-1."""
+        skips = effect.skips
+        direction = s.direction
+        if effect.reverses:
+            two = self.rules.two_players
+            if self.n == 2 and two.enabled and two.reverse_acts_as_skip:
+                skips += 1
+            else:
+                d = concrete(direction)
+                direction = z3.IntVal(-d) if d is not None else -direction
+        s = s.evolve(direction=direction)
+        victim = self.seat_after(p, direction, 1)
+        cons = z3.BoolVal(True)
+        if effect.victim_draws:
+            stack = self.rules.no_stacking
+            if effect.victim_may_challenge or (stack.victim_may_answer
+                                               and effect.kind in stack.answers):
+                return s.evolve(phase=z3.IntVal(RESPOND), turn=victim,
+                                pending=carried + effect.victim_draws,
+                                pkind=z3.IntVal(KINDS.index(effect.kind)), offender=p), cons
+            s, cons, _ = self.take(s, victim, effect.victim_draws, tag + ".victim")
+        s = s.evolve(turn=self.seat_after(p, direction, 1 + skips), phase=z3.IntVal(PLAY))
+        return self.round_end_check(s), cons
+
+    # ------------------------------------------------------------ actions
+
+    def play(self, s: Sym, kind: Kind) -> Step:
+        """Engine ``_can_play`` / ``_do_play``: the player to move plays a card of ``kind``
+        (PLAY-1, DRAW-1, NOSTACK-1, WD4-1, UNO-1), then its effect from the table."""
+        tag = fresh_tag(f"play.{kind.name.lower()}")
+        domain = self.faces_of(kind)
+        effect = self.rules.effect(kind)
+        f, c, says = z3.Int(f"{tag}.face"), z3.Int(f"{tag}.color"), z3.Bool(f"{tag}.uno")
+        hand = s.seat_hand(s.turn)
+        after = [hand[g] - z3.If(f == g, 1, 0) if g in domain else hand[g]
+                 for g in range(self.nfaces)]
+        total = s.seat_total(s.turn)
+        say_ok = z3.BoolVal(self.rules.uno.say_with_card) and total == 2
+        ncolors = len(self.deck.colors)
+        color_ok = z3.And(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
+        guard = z3.And(
+            z3.Or([f == g for g in domain]), self.select(hand, f, domain) >= 1,
+            z3.Or(self.can_play(s, f, kind, after),
+                  z3.And(s.phase == RESPOND, self.can_answer(s, kind))),
+            z3.Implies(says, say_ok), color_ok)
+        answering = s.phase == RESPOND
+        post = s.evolve(
+            hands=[[when(s.turn, p, after[g], h[g]) for g in range(self.nfaces)]
+                   for p, h in enumerate(s.hands)],
+            disc=[s.disc[g] + z3.If(s.top == g, 1, 0) for g in range(self.nfaces)],
+            top=f, drawn=z3.IntVal(NONE),
+            color=c if effect.chooses_color else self.lookup(self.fcolor, f, domain),
+            uno=z3.If(z3.And(total - 1 == 1, z3.Not(says)), s.turn, NONE))
+        if effect.victim_may_challenge:
+            post = post.evolve(legal=self.wd4_legal(s, after), prev=s.color)
+        post, cons = self.card_effect(post, s.turn, effect, z3.If(answering, s.pending, 0), tag)
+        ids = tuple(dict.fromkeys(("PLAY-1", effect.id)))
+        return Step(f"play_{kind.name.lower()}", ids, s, guard, post, s.turn, f,
+                    {"face": f, "color": c, "uno": says}, draws=cons)
+
+    def draw(self, s: Sym) -> Step:
+        """Engine ``_do_draw`` (DRAW-1): draw, then play the drawn card or keep it."""
+        tag = fresh_tag("draw")
+        rule = self.rules.draw
+        may = z3.BoolVal(True)
+        if not rule.may_draw_when_able_to_play:
+            hand = s.seat_hand(s.turn)
+            may = z3.And([z3.Not(z3.And(hand[g] >= 1, self.can_play(
+                s, z3.IntVal(g), self.deck.faces[g].kind,
+                [hand[h] - (1 if h == g else 0) for h in range(self.nfaces)])))
+                for g in range(self.nfaces)])
+        post, cons, got = self.take(s.evolve(uno=z3.IntVal(NONE)), s.turn, rule.cards, tag)
+        x = z3.Int(f"{tag}.face")
+        all_faces = list(range(self.nfaces))
+        guard = z3.And(s.phase == PLAY, self.available(s) >= 1, may)
+        # The engine keeps the last card drawn, or none when nothing was drawn.
+        some = z3.Sum(got) >= 1
+        which = z3.And(cons, z3.If(some, z3.And(x >= 0, x < self.nfaces,
+                                                self.select(got, x, all_faces) >= 1),
+                                   x == NONE))
+        return Step("draw", ("DRAW-1",), s, guard,
+                    post.evolve(drawn=x, phase=z3.IntVal(DRAWN)), s.turn, x, {"face": x},
+                    draws=which)
+
+    def keep(self, s: Sym) -> Step:
+        """Engine ``_do_pass`` after a draw (DRAW-1): keep the drawn card, the turn passes."""
+        post = s.evolve(drawn=z3.IntVal(NONE), phase=z3.IntVal(PLAY),
+                        turn=self.seat_after(s.turn, s.direction, 1))
+        return Step("keep", ("DRAW-1",), s, s.phase == DRAWN, post, s.turn)
+
+    def pass_empty(self, s: Sym) -> Step:
+        """Engine ``_do_pass`` with nothing to draw (EXT-PASS)."""
+        rule = self.rules.pass_when_nothing_to_draw
+        guard = z3.And(z3.BoolVal(rule.enabled), s.phase == PLAY, self.available(s) < 1)
+        post = s.evolve(drawn=z3.IntVal(NONE), phase=z3.IntVal(PLAY),
+                        turn=self.seat_after(s.turn, s.direction, 1))
+        return Step("pass_nothing_to_draw", (rule.id,), s, guard, post, s.turn)
+
+    def accept(self, s: Sym) -> Step:
+        """Engine ``_do_accept`` (WD4-2; D2-1 under stacking): draw what is pending."""
+        tag = fresh_tag("accept")
+        post, cons, _ = self.take(s, s.turn, s.pending, tag)
+        guard = z3.And(s.phase == RESPOND, self.can_draw(s, s.pending))
+        return Step("accept", (self.rules.wild_draw_four.id,), s, guard,
+                    self.resolved(post, s.turn, keeps_turn=False), s.turn, draws=cons)
+
+    def challenge(self, s: Sym, upheld: bool, offender: int) -> Step:
+        """Engine ``_do_challenge`` (CHAL-1..4): the table says who draws and who moves.
+        One step per offender seat."""
+        tag = fresh_tag("challenge")
+        rules = self.rules
+        outcome: ChallengeOutcome = rules.challenge_upheld if upheld else rules.challenge_failed
+        kinds = [k for k in self.kinds if rules.effect(k).victim_may_challenge]
+        off = z3.IntVal(offender)
+        post, c1, _ = self.take(s, off, outcome.offender_draws, tag + ".offender")
+        post, c2, _ = self.take(post, s.turn, outcome.challenger_draws, tag + ".challenger")
+        if not rules.challenge_color.named_color_stays:
+            post = post.evolve(color=s.prev)
+        guard = z3.And(
+            s.phase == RESPOND, s.offender == offender,
+            z3.Or([s.pkind == KINDS.index(k) for k in kinds]),
+            z3.Not(s.legal) if upheld else s.legal,
+            self.can_draw(s, max(outcome.offender_draws, outcome.challenger_draws)))
+        name = "challenge_upheld" if upheld else "challenge_failed"
+        return Step(name, (outcome.id, rules.challenge_color.id), s, guard,
+                    self.resolved(post, s.turn, outcome.challenger_keeps_turn), s.turn,
+                    draws=z3.And(c1, c2), variant=f"offender {offender}")
+
+    def _in_round(self, s: Sym) -> Expr:
+        return z3.And(s.phase != OVER, s.phase != DEALT, s.phase != STUCK)
+
+    def _actor(self, tag: str) -> tuple[Expr, Expr]:
+        a = z3.Int(f"{tag}.actor")
+        return a, z3.And(a >= 0, a < self.n)
+
+    def say_uno(self, s: Sym) -> Step:
+        """Engine ``_do_uno`` (UNO-1): say UNO before an accusation."""
+        a, seated = self._actor(fresh_tag("uno"))
+        guard = z3.And(seated, self._in_round(s), s.uno == a,
+                       z3.BoolVal(self.rules.uno.say_before_accusation))
+        return Step("uno", (self.rules.uno.id,), s, guard, s.evolve(uno=z3.IntVal(NONE)), a,
+                    choices={"actor": a})
+
+    def catch(self, s: Sym, target: int) -> Step:
+        """Engine ``_do_catch`` (UNO-1): the caught player draws the penalty. One step per
+        target seat, so the draw goes to a known hand (smaller queries)."""
+        tag = fresh_tag("catch")
+        a, seated = self._actor(tag)
+        uno = self.rules.uno
+        t = z3.IntVal(target)
+        one = s.hand_total(target) == 1 if uno.catch_only_with_one_card else z3.BoolVal(True)
+        post, cons, _ = self.take(s, t, uno.penalty, tag)
+        guard = z3.And(seated, self._in_round(s), s.uno == target, a != target, one,
+                       self.can_draw(s, uno.penalty))
+        return Step("catch", (uno.id,), s, guard, post.evolve(uno=z3.IntVal(NONE)), a,
+                    choices={"actor": a}, draws=cons, variant=f"target {target}")
+
+    def misplay(self, s: Sym) -> Step:
+        """Engine ``_do_misplay`` (MISPLAY-1): a card that may not be played is shown,
+        taken back, and its player draws the penalty."""
+        tag = fresh_tag("misplay")
+        rule = self.rules.misplay
+        f = z3.Int(f"{tag}.face")
+        hand = s.seat_hand(s.turn)
+        wrong = []
+        for kind in self.kinds:
+            domain = self.faces_of(kind)
+            after = [hand[g] - z3.If(f == g, 1, 0) for g in range(self.nfaces)]
+            wrong.append(z3.And(z3.Or([f == g for g in domain]),
+                                z3.Not(self.can_play(s, f, kind, after))))
+        post, cons, _ = self.take(s.evolve(uno=z3.IntVal(NONE)), s.turn, rule.cards, tag)
+        post = post.evolve(drawn=z3.IntVal(NONE))
+        if rule.turn_passes:
+            post = post.evolve(phase=z3.IntVal(PLAY),
+                               turn=self.seat_after(s.turn, s.direction, 1))
+        guard = z3.And(z3.Or(s.phase == PLAY, s.phase == DRAWN), f >= 0, f < self.nfaces,
+                       self.select(hand, f, list(range(self.nfaces))) >= 1, z3.Or(wrong))
+        return Step("misplay", (rule.id,), s, guard, post, s.turn, f, {"face": f}, draws=cons)
+
+    def advise(self, s: Sym, adviser: int) -> Step:
+        """Engine ``_do_advise`` (ADVICE-1): the adviser draws the penalty (one step per
+        adviser seat)."""
+        tag = fresh_tag("advise")
+        rule = self.rules.advice
+        a = z3.IntVal(adviser)
+        post, cons, _ = self.take(s, a, rule.cards, tag)
+        guard = z3.And(z3.BoolVal(rule.enabled), self._in_round(s), self.can_draw(s, rule.cards))
+        return Step("advise", (rule.id,), s, guard, post, a, choices={"actor": a}, draws=cons,
+                    variant=f"adviser {adviser}")
+
+    def choose_color(self, s: Sym) -> Step:
+        """Engine ``_do_choose_color`` (START-WILD): the first player names the color."""
+        c = z3.Int(f"{fresh_tag('choose')}.color")
+        guard = z3.And(s.phase == COLOR, c >= 0, c < len(self.deck.colors))
+        return Step("choose_color", (self.rules.start_wild.id,), s, guard,
+                    s.evolve(color=c, phase=z3.IntVal(PLAY)), s.turn, choices={"color": c})
+
+    def reshuffle(self, s: Sym) -> Step:
+        """Engine ``_reshuffle`` (RESHUFFLE-1) alone, as it happens inside every draw:
+        the pile is empty and a card is needed. Checked on its own, not part of ``next``."""
+        pile, top = self.reshuffled(s)
+        guard = z3.And(s.pile_total() == 0, self._in_round(s))
+        post = s.evolve(pile=pile, top=top, disc=[z3.IntVal(0)] * self.nfaces)
+        return Step("reshuffle", (self.rules.reshuffle.id,), s, guard, post, s.turn,
+                    in_next=False)
+
+    def start_card(self, s: Sym, kind: Kind) -> list[Step]:
+        """Engine ``_turn_start_card`` (DEAL-2, DEAL-3, START-*, EXT-START) for a start card
+        of ``kind``: one action, or two when the table turns another card."""
+        tag = fresh_tag(f"start.{kind.name.lower()}")
+        rules = self.rules
+        domain = self.faces_of(kind)
+        t = z3.Int(f"{tag}.face")
+        base = z3.And(s.phase == DEALT, z3.Or([t == g for g in domain]),
+                      self.select(s.pile, t, domain) >= 1)
+        pile = [s.pile[g] - z3.If(t == g, 1, 0) if g in domain else s.pile[g]
+                for g in range(self.nfaces)]
+        start = rules.start_rule(kind)
+        name = f"start_{kind.name.lower()}"
+        ids = (start.id,) if start is not None else (rules.first_turn.id,)
+        if start is None or not start.turn_another_card:
+            post, cons = self._started(s.evolve(pile=pile, top=t), t, kind, start, tag)
+            return [Step(name, ("DEAL-2", *ids), s, base, post, s.dealer, t, {"face": t},
+                         draws=cons)]
+        # Only cards with this same start rule left: EXT-START decides (engine loop).
+        same = [g for g in range(self.nfaces)
+                if rules.start_rule(self.deck.faces[g].kind) == start]
+        only_same = z3.Sum([pile[g] for g in range(self.nfaces) if g not in same]) == 0
+        again = Step(name, ("DEAL-2", *ids), s, z3.And(base, z3.Not(only_same)), s, s.dealer,
+                     t, {"face": t})
+        ext = rules.start_with_only_wd4_left
+        if ext.enabled:
+            post, cons = self._started(s.evolve(pile=pile, top=t), t, kind, rules.start_wild,
+                                       tag)
+        else:
+            post, cons = s.evolve(pile=pile, top=t, phase=z3.IntVal(STUCK)), z3.BoolVal(True)
+        left = Step(f"{name}_only_left", ("DEAL-2", ext.id), s, z3.And(base, only_same),
+                    post, s.dealer, t, {"face": t}, draws=cons)
+        return [again, left]
+
+    def _started(self, s: Sym, t: Expr, kind: Kind, start: object,
+                 tag: str) -> tuple[Sym, Expr]:
+        rules = self.rules
+        first_turn = rules.first_turn
+        rule = start if start is not None else None
+        offset = getattr(rule, "first_seat", first_turn.first_seat)
+        direction = z3.IntVal(getattr(rule, "direction", first_turn.direction).step)
+        first = ite_chain(s.dealer, [(d, z3.IntVal((d + offset) % self.n))
+                                     for d in range(self.n - 1)],
+                          z3.IntVal((self.n - 1 + offset) % self.n))
+        s = s.evolve(direction=direction, turn=first, phase=z3.IntVal(PLAY),
+                     color=self.lookup(self.fcolor, t, self.faces_of(kind)))
+        cons = z3.BoolVal(True)
+        if rule is None:
+            return s, cons
+        draws = int(getattr(rule, "first_player_draws", 0))
+        if draws:
+            s, cons, _ = self.take(s, first, draws, tag)
+        if getattr(rule, "first_player_loses_turn", False):
+            s = s.evolve(turn=self.seat_after(first, direction, 1))
+        if getattr(rule, "first_player_chooses_color", False):
+            s = s.evolve(phase=z3.IntVal(COLOR))
+        return s, cons
+
+    def next_deal(self, s: Sym) -> Step:
+        """Engine ``next_round`` / ``_deal_shuffled`` (END-2, DEAL-2): a new deal of
+        hand_size cards each; the dealer role moves as the table says."""
+        tag = fresh_tag("deal")
+        size = self.rules.deal.hand_size
+        faces = range(self.nfaces)
+        hands = [[z3.Int(f"{tag}.hand{p}.{self.deck.code(g)}") for g in faces]
+                 for p in range(self.n)]
+        dealt = [z3.Sum([h[g] for h in hands]) for g in faces]
+        copies = self.deck.copies
+        cons = z3.And(
+            *[x >= 0 for h in hands for x in h], *[z3.Sum(h) == size for h in hands],
+            *[dealt[g] <= copies[g] for g in faces])
+        fits = z3.BoolVal(self.deck.size > size * self.n)
+        if self.rules.next_round.next_dealer is NextDealer.WINNER:
+            dealer = s.winner
+        else:
+            dealer = ite_chain(s.dealer, [(d, z3.IntVal((d + 1) % self.n))
+                                          for d in range(self.n - 1)], z3.IntVal(0))
+        none = z3.IntVal(NONE)
+        post = s.evolve(
+            hands=hands, pile=[copies[g] - dealt[g] for g in faces],
+            disc=[z3.IntVal(0)] * self.nfaces, top=none, turn=z3.IntVal(0),
+            direction=z3.IntVal(1), color=none, phase=z3.IntVal(DEALT), dealer=dealer,
+            drawn=none, pending=z3.IntVal(0), pkind=none, offender=none,
+            legal=z3.BoolVal(True), prev=none, uno=none, winner=none, points=z3.IntVal(0))
+        guard = z3.And(s.phase == OVER, z3.Not(self.game_over(s)), fits)
+        return Step("next_deal", (self.rules.next_round.id, self.rules.deal.id), s, guard, post,
+                    s.dealer, draws=cons)
+
+    # --------------------------------------------------------------- next
+
+    def steps(self, s: Sym, names: Sequence[str] | None = None) -> list[Step]:
+        """Every action from ``s`` (or only those named), in rulebook order, each in its
+        variants: one per combination of its draws needing the reshuffle or not.
+        Built once per state and shared by every property that asks."""
+        cached = self._built.get(id(s))
+        if cached is None or cached[0] is not s:
+            cached = (s, [])
+            self._built[id(s)] = cached
+        done = dict(cached[1])
+        out: list[Step] = []
+        for i, (name, build) in enumerate(self.builders()):
+            if names is not None and not any(n == name or n.startswith(name + "_")
+                                             for n in names):
+                continue
+            if i not in done:
+                done[i] = self.variants(build, s)
+                cached[1].append((i, done[i]))
+            out.extend(step for step in done[i] if names is None or step.name in names)
+        return out
+
+    def variants(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
+        self._modes, self._takes = [], 0
+        first = build(s)
+        takes = self._takes
+        out = list(first)
+        for modes in itertools.product((False, True), repeat=takes):
+            if not any(modes):
+                continue
+            self._modes = list(modes)
+            for step in build(s):
+                step.variant = _join(step.variant, "+".join("reshuffle" if m else "pile"
+                                                            for m in modes))
+                out.append(step)
+        if takes:
+            for step in first:
+                step.variant = _join(step.variant, "+".join(["pile"] * takes))
+        self._modes = []
+        return out
+
+    def builders(self) -> list[tuple[str, Callable[[Sym], list[Step]]]]:
+        out: list[tuple[str, Callable[[Sym], list[Step]]]] = []
+        for kind in self.kinds:
+            out.append((f"start_{kind.name.lower()}",
+                        lambda s, k=kind: self.start_card(s, k)))  # type: ignore[misc]
+        out.append(("choose_color", lambda s: [self.choose_color(s)]))
+        for kind in self.kinds:
+            out.append((f"play_{kind.name.lower()}",
+                        lambda s, k=kind: [self.play(s, k)]))  # type: ignore[misc]
+        simple: list[tuple[str, Callable[[Sym], Step]]] = [
+            ("draw", self.draw), ("keep", self.keep), ("pass_nothing_to_draw", self.pass_empty),
+            ("reshuffle", self.reshuffle), ("accept", self.accept),
+            ("uno", self.say_uno), ("misplay", self.misplay), ("next_deal", self.next_deal)]
+        out += [(name, lambda s, b=build: [b(s)]) for name, build in simple]  # type: ignore[misc]
+        # One builder per seat: each step draws into one known hand.
+        for upheld, name in ((True, "challenge_upheld"), (False, "challenge_failed")):
+            out += [(name, lambda s, p=p, u=upheld: [self.challenge(s, u, p)])  # type: ignore[misc]
+                    for p in range(self.n)]
+        out += [("catch", lambda s, p=p: [self.catch(s, p)])  # type: ignore[misc]
+                for p in range(self.n)]
+        out += [("advise", lambda s, p=p: [self.advise(s, p)])  # type: ignore[misc]
+                for p in range(self.n)]
+        return out
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}, {b}" if a else b
+
+
+def next_relation(spec: Spec, s: Sym, t: Sym) -> Expr:
+    """``Next(s, t)``: some action leads from ``s`` to ``t`` (the disjunction, as in TLA+)."""
+    from unoformal.verification.z3.state import equal
+    return z3.Or([z3.And(step.relation, equal(step.post, t)) for step in spec.steps(s)
+                  if step.in_next])

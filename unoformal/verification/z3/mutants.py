@@ -1,0 +1,134 @@
+"""Mutation checks: the proofs must be able to fail.
+
+Every mutant is one table value changed through ``unoformal.spec.variants.derive``
+(integers up and down, switches flipped, enumerations to each other value);
+the whole verifier is run on it with no change to verification code, and the
+first property that fails kills it. A mutant no property kills survives: it is
+either explained as equivalent in the manifest (the model has no state that
+depends on it) or a gap to close with a new property.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from unoformal.spec.table import CardEffect, Rule, RuleTable, StartRule
+from unoformal.spec.variants import VariantError, derive
+from unoformal.verification.z3.manifest import equivalents, expected
+from unoformal.verification.z3.properties import PROPERTIES, Property
+from unoformal.verification.z3.prover import REFUTED, check
+
+
+@dataclass(frozen=True)
+class Mutant:
+    rule_id: str
+    key: str
+    value: Any
+
+    @property
+    def name(self) -> str:
+        value = self.value.value if isinstance(self.value, Enum) else self.value
+        return f"{self.rule_id}.{self.key}={value}"
+
+    def table(self, base: RuleTable) -> RuleTable:
+        return derive(base, f"mutant:{self.name}", f"mutant {self.name}",
+                      {self.rule_id: {self.key: self.value}})
+
+
+@dataclass
+class Outcome:
+    mutant: Mutant
+    killed_by: str | None  # "property (n players, action)"
+    seconds: float
+    equivalent: str | None = None
+
+
+def _values(value: Any) -> list[Any]:
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, int):
+        return sorted({value + 1, max(value - 1, 0)} - {value})
+    if isinstance(value, Enum):
+        return [v for v in type(value) if v is not value]
+    return []
+
+
+def mutants(base: RuleTable) -> Iterator[Mutant]:
+    """Each numeric value, each switch (guard clause) and each effect, changed once."""
+    seen: set[str] = set()
+    for _, entry in base.entries():
+        if entry.id in seen:
+            continue  # derive() changes the first entry with an ID
+        seen.add(entry.id)
+        fields = entry.values()
+        if not _switchable(entry):
+            del fields["enabled"]  # no interpreter reads this entry's switch
+        for key, value in fields.items():
+            if isinstance(value, tuple) or (key == "kind" and isinstance(entry, CardEffect)):
+                # Tuples (DECK-1 counts per rank, NOSTACK-1 answers) are not mutated; a
+                # card effect is found by its attribute, so its ``kind`` is a label.
+                continue
+            for new in _values(value):
+                yield Mutant(entry.id, key, new)
+
+
+def _switchable(entry: Rule) -> bool:
+    """Entries whose ``enabled`` switch the engine reads (extensions, TWO-1, ADVICE-1 and
+    the start rules, looked up by ``start_rule``)."""
+    return entry.extension or entry.id in ("TWO-1", "ADVICE-1") or isinstance(entry, StartRule)
+
+
+def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 3000,
+        on_done: Callable[[Outcome], None] | None = None,
+        check_equivalents: bool = False) -> list[Outcome]:
+    """Run every property on every mutant until one kills it. Mutants the manifest
+    explains as equivalent are reported without running (each would cost a whole
+    suite) unless ``check_equivalents``."""
+    import time
+    explained = equivalents()
+    out = []
+    for mutant in mutants(base):
+        start = time.perf_counter()
+        try:
+            table = mutant.table(base)
+        except VariantError:
+            continue
+        why = explained.get(f"{mutant.rule_id}.{mutant.key}", explained.get(mutant.rule_id))
+        killer = None
+        if why is None or check_equivalents:
+            killer = _kill(base.name, table, PROPERTIES, players, timeout_ms)
+        outcome = Outcome(mutant, killer, time.perf_counter() - start,
+                          why if killer is None else None)
+        out.append(outcome)
+        if on_done is not None:
+            on_done(outcome)
+    return out
+
+
+def _kill(base: str, table: RuleTable, props: tuple[Property, ...], players: tuple[int, ...],
+          timeout_ms: int) -> str | None:
+    """The first property whose verdict departs from what the manifest expects of ``base``."""
+    # Cheap, focused properties first (measured): most mutants die in a second or two;
+    # the ones that quantify over every action come last.
+    last = ("reshuffle-keeps-top", "seated", "scoring", "one-card-per-turn", "conservation",
+            "invariant")
+    order = sorted(props, key=lambda p: last.index(p.name) + 1 if p.name in last else 0)
+    for n in players:
+        for prop in order:
+            if not prop.players(n) or expected(base, prop.name, n).verdict == REFUTED:
+                continue
+            result = check(table, prop, n, timeout_ms)
+            if result.verdict == REFUTED:
+                return f"{prop.name} ({n} players, {result.label})"
+    return None
+
+
+def score(outcomes: list[Outcome]) -> float:
+    counted = [o for o in outcomes if o.equivalent is None]
+    killed = [o for o in counted if o.killed_by is not None]
+    return len(killed) / len(counted) if counted else 1.0
+
+

@@ -1,0 +1,629 @@
+"""The properties, stated in the rulebook's own words and numbers.
+
+Nothing here reads a rule value from the table: the numbers below are copied
+from RULES.md, so a wrong table entry (compiled into the actions) makes a proof
+fail. Faces are named by what they are (color, kind, rank: the card vocabulary);
+how many there are is checked against the rulebook by the ``deck`` property.
+
+Each property yields queries. A query is a formula over a pre-state ``s`` (and
+the actions from it) that is satisfiable exactly when the property fails; the
+prover asserts the invariant on ``s`` first, so every proof is inductive: over
+all states that satisfy the invariant, not only those reached from one deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import z3
+
+from unoformal.spec.cards import Kind
+from unoformal.verification.z3.actions import Spec, Step
+from unoformal.verification.z3.state import (
+    COLOR,
+    DEALT,
+    DRAWN,
+    KINDS,
+    NONE,
+    OVER,
+    PLAY,
+    RESPOND,
+    STUCK,
+    Expr,
+    Sym,
+    when,
+)
+
+# ---- The rulebook's numbers (RULES.md), deliberately not read from the table ----
+DECK_SIZE = 108  # DECK-1
+COLORS = 4  # DECK-1
+PLAYERS = (2, 10)  # DECK-2
+HAND_SIZE = 7  # DEAL-2
+DRAWS_ONE = 1  # DRAW-1
+DRAW_TWO_VICTIM = 2  # D2-1
+WD4_VICTIM = 4  # WD4-2
+OFFENDER_DRAWS = 4  # CHAL-2
+CHALLENGER_DRAWS = 6  # CHAL-3
+UNO_PENALTY = 2  # UNO-1
+MISPLAY_PENALTY = 2  # MISPLAY-1
+ADVICE_PENALTY = 2  # ADVICE-1
+START_D2_DRAWS = 2  # START-D2
+ACTION_POINTS = 20  # SCORE-1
+WILD_POINTS = 50  # SCORE-1
+TARGET = 500  # SCORE-2
+PLENTY = 12  # "enough cards left": the rulebook assumes a card is always there to draw
+
+WD4 = KINDS.index(Kind.WILD_DRAW_FOUR)
+
+
+@dataclass
+class Query:
+    """Satisfiable exactly when the property fails for ``label`` (an action, usually)."""
+
+    label: str
+    formula: Expr
+    steps: list[Step] = field(default_factory=list)  # the path of a counterexample from s
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    title: str
+    rule_ids: tuple[str, ...]
+    queries: Callable[[Spec, Sym], Iterator[Query]]
+    players: Callable[[int], bool] = lambda n: True
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def left(spec: Spec, seat: Expr, steps: int) -> Expr:
+    """DEAL-3: the seat ``steps`` places to the left (the next name in the list)."""
+    return spec.seat_after(seat, z3.IntVal(1), steps)
+
+
+def value(spec: Spec, face: int) -> int:
+    """SCORE-1 in the rulebook's numbers: face value, 20 for actions, 50 for wilds."""
+    f = spec.deck.faces[face]
+    if f.kind is Kind.NUMBER:
+        return f.rank or 0
+    return WILD_POINTS if f.kind.is_wild else ACTION_POINTS
+
+
+def holds_color(spec: Spec, hand: list[Expr], color: Expr) -> Expr:
+    """WD4-1: the hand has a card of ``color`` (numbers, symbols; never a wild)."""
+    return z3.Or([z3.And(color == spec.fcolor[g], hand[g] >= 1)
+                  for g in range(spec.nfaces) if spec.deck.faces[g].color is not None])
+
+
+def enough(spec: Spec, s: Sym) -> Expr:
+    return s.pile_total() + s.disc_total() >= PLENTY
+
+
+def in_turn(step: Step) -> bool:
+    return not step.name.startswith("start_") and step.name not in ("next_deal", "reshuffle")
+
+
+def step_queries(names: tuple[str, ...] | None,
+                 claim: Callable[[Spec, Step], Expr]) -> Callable[[Spec, Sym], Iterator[Query]]:
+    """A property checked action by action: ``relation ⇒ claim`` for each action."""
+    def queries(spec: Spec, s: Sym) -> Iterator[Query]:
+        for step in spec.steps(s, names):
+            if names is None and not step.in_next:
+                continue
+            yield Query(step.label, z3.And(step.relation, z3.Not(claim(spec, step))), [step])
+    return queries
+
+
+# ---------------------------------------------------------------- invariant
+
+
+def invariant(spec: Spec, s: Sym, counts: bool = True) -> Expr:
+    """TypeOK plus the strengthening the proofs need (each part proved by ``invariant``).
+
+    The strengthening (END-1, WD4-1): outside a finished round only the player of an
+    unresolved draw card can hold no cards; and a player who went out with a Wild
+    Draw Four played it legally (no card of the current color was left)."""
+    n, nf = spec.n, spec.nfaces
+    def seat(x: Expr) -> Expr:
+        return z3.And(x >= 0, x < n)
+
+    def face(x: Expr) -> Expr:
+        return z3.And(x >= 0, x < nf)
+
+    parts = []
+    if counts:  # DECK-1; its preservation is the conservation property
+        zones = [x for h in s.hands for x in h] + s.pile + s.disc
+        parts += [x >= 0 for x in zones]
+        parts += [s.face_total(g) == spec.deck.copies[g] for g in range(nf)]
+    phases = (PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK)
+    in_play = z3.Or(s.phase == PLAY, s.phase == DRAWN, s.phase == RESPOND)
+    parts += [
+        seat(s.turn), seat(s.dealer), z3.Or(s.direction == 1, s.direction == -1),
+        z3.Or([s.phase == p for p in phases]),
+        z3.Or(s.top == NONE, face(s.top)), (s.top == NONE) == (s.phase == DEALT),
+        z3.Implies(s.phase == DEALT, z3.And([x == 0 for x in s.disc])),
+        z3.And(s.color >= NONE, s.color < len(spec.deck.colors)),
+        z3.Implies(in_play, s.color != NONE),
+        z3.If(s.phase == DRAWN, z3.And(face(s.drawn),
+                                       spec.select(s.seat_hand(s.turn), s.drawn,
+                                                   list(range(nf))) >= 1), s.drawn == NONE),
+        z3.If(s.phase == RESPOND,
+              z3.And(seat(s.offender), s.offender != s.turn, s.pending >= 0,
+                     s.pkind >= 0, s.pkind < len(KINDS)),
+              z3.And(s.pending == 0, s.offender == NONE, s.pkind == NONE)),
+        z3.And(s.uno >= NONE, s.uno < n),
+        z3.Implies(z3.Or(s.phase == DEALT, s.phase == OVER, s.phase == STUCK), s.uno == NONE),
+        z3.If(s.phase == OVER, z3.And(seat(s.winner), s.seat_total(s.winner) == 0,
+                                      s.points >= 0),
+              z3.And(s.winner == NONE, s.points == 0)),
+        z3.And([x >= 0 for x in s.scores]),
+        z3.Or(s.prev >= NONE, s.prev < len(spec.deck.colors)),
+    ]
+    # END-1: a hand is empty only when the round is over or its player's draw card is
+    # still to be resolved.
+    for p in range(n):
+        parts.append(z3.Implies(z3.And(s.phase != OVER, s.hand_total(p) == 0),
+                                z3.And(s.phase == RESPOND, s.offender == p)))
+    # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
+    parts.append(z3.Implies(z3.And(s.phase == RESPOND, s.pkind == WD4,
+                                   s.seat_total(s.offender) == 0), s.legal))
+    return z3.And(parts)
+
+
+def _inductive(spec: Spec, s: Sym) -> Iterator[Query]:
+    for step in spec.steps(s):
+        if step.in_next:
+            # The counts part is preserved by the conservation property; the rest here.
+            post = invariant(spec, step.post, counts=False)
+            yield Query(step.label, z3.And(step.relation, z3.Not(post)), [step])
+
+
+# ---------------------------------------------------------------- properties
+
+
+def _deck(spec: Spec, s: Sym) -> Iterator[Query]:
+    """DECK-1: the rulebook's 108 cards, counted face by face."""
+    want: dict[tuple[object, ...], int] = {}
+    for color in range(COLORS):
+        want[(color, Kind.NUMBER, 0)] = 1
+        for rank in range(1, 10):
+            want[(color, Kind.NUMBER, rank)] = 2
+        for kind in (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO):
+            want[(color, kind, None)] = 2
+    want[(NONE, Kind.WILD, None)] = 4
+    want[(NONE, Kind.WILD_DRAW_FOUR, None)] = 4
+    have = {(spec.fcolor[g], f.kind, f.rank): spec.deck.copies[g]
+            for g, f in enumerate(spec.deck.faces)}
+    ok = have == want and sum(want.values()) == DECK_SIZE
+    ok = ok and (spec.rules.players.minimum, spec.rules.players.maximum) == PLAYERS
+    yield Query("deck", z3.BoolVal(not ok))
+
+
+def _conserved(spec: Spec, step: Step) -> Expr:
+    s, t = step.pre, step.post
+    counts = [x for h in t.hands for x in h] + t.pile + t.disc
+    return z3.And(*[t.face_total(g) == s.face_total(g) for g in range(spec.nfaces)],
+                  *[x >= 0 for x in counts])
+
+
+def _conservation(spec: Spec, s: Sym) -> Iterator[Query]:
+    for step in spec.steps(s):
+        yield Query(step.label, z3.And(step.relation, z3.Not(_conserved(spec, step))), [step])
+
+
+def _top_stays(spec: Spec, s: Sym) -> Iterator[Query]:
+    """RESHUFFLE-1: the top discard stays; the pile gets exactly the cards below it."""
+    for step in spec.steps(s):
+        if step.name == "reshuffle":
+            t = step.post
+            claim = z3.And(t.top == s.top, *[t.pile[g] == s.disc[g] for g in range(spec.nfaces)])
+        elif step.in_next and in_turn(step) and not step.name.startswith("play_"):
+            claim = step.post.top == s.top
+        else:
+            continue
+        yield Query(step.label, z3.And(step.relation, z3.Not(claim)), [step])
+
+
+def _seated(spec: Spec, s: Sym) -> Iterator[Query]:
+    """The player to move (and the dealer) is always one of the seats 0..n-1."""
+    for step in spec.steps(s):
+        if step.in_next:
+            t = step.post
+            claim = z3.And(t.turn >= 0, t.turn < spec.n, t.dealer >= 0, t.dealer < spec.n)
+            yield Query(step.label, z3.And(step.relation, z3.Not(claim)), [step])
+
+
+def _wd4_legality(spec: Spec, step: Step) -> Expr:
+    """WD4-1: legal exactly when the player holds no card of the current color."""
+    s = step.pre
+    return step.post.legal == z3.Not(holds_color(spec, s.seat_hand(s.turn), s.color))
+
+
+def _challenge(spec: Spec, s: Sym) -> Iterator[Query]:
+    """CHAL-2/3/4: who draws how many, who moves next; the named color stays."""
+    for step in spec.steps(s, ("challenge_upheld", "challenge_failed")):
+        t, me, off = step.post, s.turn, s.offender
+
+        def grew(p: Expr, k: int, t: Sym = t) -> Expr:
+            return t.seat_total(p) == s.seat_total(p) + k
+
+        legal = z3.And(grew(me, CHALLENGER_DRAWS), grew(off, 0),
+                       t.turn == spec.seat_after(me, s.direction, 1))
+        bluff = z3.And(grew(off, OFFENDER_DRAWS), grew(me, 0), t.turn == me)
+        claim = z3.And(s.pkind == WD4, z3.If(s.legal, legal, bluff), t.color == s.color)
+        yield Query(step.label, z3.And(step.relation, enough(spec, s), z3.Not(claim)), [step])
+
+
+def _two_players_same(spec: Spec, s: Sym) -> Iterator[Query]:
+    """TWO-1: a Reverse and a Skip of the same color lead to the same turn order."""
+    rev, skip = spec.play(s, Kind.REVERSE), spec.play(s, Kind.SKIP)
+    same_color = (spec.lookup(spec.fcolor, rev.face, spec.faces_of(Kind.REVERSE))
+                  == spec.lookup(spec.fcolor, skip.face, spec.faces_of(Kind.SKIP)))
+    a, b = rev.post, skip.post
+    order = [spec.seat_after(a.turn, a.direction, k) == spec.seat_after(b.turn, b.direction, k)
+             for k in range(1, spec.n)]
+    claim = z3.And(a.turn == b.turn, *order)
+    yield Query("play_reverse|play_skip",
+                z3.And(rev.relation, skip.relation, same_color, s.phase == PLAY,
+                       s.seat_total(s.turn) > 2, z3.Not(claim)), [rev])
+
+
+def _turn_returns(spec: Spec, step: Step) -> Expr:
+    """TWO-1: with two players Reverse, Skip and Draw Two give the turn back."""
+    return z3.Or(step.post.phase == OVER, step.post.turn == step.pre.turn)
+
+
+def _no_stacking(spec: Spec, s: Sym) -> Iterator[Query]:
+    """NOSTACK-1: the victim of a draw card has no play, and loses the turn."""
+    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
+        yield Query(step.label, z3.And(step.relation, s.phase == RESPOND), [step])
+        if step.name == "play_draw_two":
+            victim = spec.seat_after(s.turn, s.direction, 1)
+            claim = z3.Or(step.post.phase == OVER, step.post.turn != victim)
+            yield Query(step.label + " (victim)", z3.And(step.relation, z3.Not(claim)), [step])
+
+
+def _one_card(spec: Spec, step: Step) -> Expr:
+    """PLAY-1: only the player to move loses cards, one at most; one card is discarded."""
+    s, t = step.pre, step.post
+    hands = [t.hand_total(p) >= s.hand_total(p) - when(s.turn, p, z3.IntVal(1), z3.IntVal(0))
+             for p in range(spec.n)]
+    def shown(x: Sym) -> Expr:
+        return x.disc_total() + z3.If(x.top != NONE, 1, 0)
+
+    return z3.And(*hands, shown(t) <= shown(s) + 1)
+
+
+def _after_draw(spec: Spec, s: Sym) -> Iterator[Query]:
+    """DRAW-1: draw one card, once; then only the drawn card may be played."""
+    for step in spec.steps(s):
+        if step.name.startswith("play_"):
+            claim = z3.Implies(s.phase == DRAWN, step.face == s.drawn)
+        elif step.name == "draw":
+            t = step.post
+            gets = [t.hand_total(p) == s.hand_total(p)
+                    + when(s.turn, p, z3.IntVal(DRAWS_ONE), z3.IntVal(0))
+                    for p in range(spec.n)]
+            claim = z3.And(s.phase == PLAY, t.phase == DRAWN, *gets)
+            # "If you cannot or will not play, draw": drawing is always allowed.
+            yield Query(step.label + " (allowed)",
+                        z3.And(s.phase == PLAY, enough(spec, s), z3.Not(step.guard)), [step])
+        else:
+            continue
+        yield Query(step.label, z3.And(step.relation, z3.Not(claim)), [step])
+    # "You may play that drawn card at once if it is legal."
+    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
+        faces = [g for g in range(spec.nfaces)
+                 if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
+        wild = spec.deck.faces[faces[0]].kind.is_wild
+        match = z3.Or([z3.And(step.face == g, _matching(spec, g, s)) for g in faces])
+        can = z3.And(s.phase == DRAWN, step.face == s.drawn, match, enough(spec, s),
+                     step.choices["color"] == (0 if wild else NONE),
+                     z3.Not(step.choices["uno"]), z3.Not(step.guard))
+        yield Query(step.label + " (drawn card)", can, [step])
+
+
+def _matching(spec: Spec, face: int, s: Sym) -> Expr:
+    """PLAY-1 in words: same color, same number, same symbol, or a wild."""
+    f = spec.deck.faces[face]
+    if f.kind.is_wild:
+        return z3.BoolVal(True)
+    same_kind = z3.Or([s.top == g for g, h in enumerate(spec.deck.faces) if h.kind is f.kind
+                       and (f.kind is not Kind.NUMBER or h.rank == f.rank)])
+    return z3.Or(s.color == spec.fcolor[face], same_kind)
+
+
+def _play_matches(spec: Spec, s: Sym) -> Iterator[Query]:
+    """PLAY-1: exactly the matching cards may be played on a normal turn."""
+    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
+        kind_faces = [g for g in range(spec.nfaces)
+                      if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
+        match = z3.Or([z3.And(step.face == g, _matching(spec, g, s)) for g in kind_faces])
+        only = z3.And(step.relation, s.phase != RESPOND, z3.Not(match))
+        yield Query(step.label, only, [step])
+        wild = spec.deck.faces[kind_faces[0]].kind.is_wild
+        choice = z3.And(step.choices["color"] == (0 if wild else NONE),
+                        z3.Not(step.choices["uno"]))
+        holds = spec.select(s.seat_hand(s.turn), step.face, kind_faces) >= 1
+        can = z3.And(s.phase == PLAY, z3.Or([step.face == g for g in kind_faces]), holds,
+                     match, enough(spec, s), choice, z3.Not(step.guard))
+        yield Query(step.label + " (allowed)", can, [step])
+
+
+def _penalties(spec: Spec, s: Sym) -> Iterator[Query]:
+    """D2-1, WD4-2, UNO-1, MISPLAY-1, ADVICE-1: the rulebook's number of cards."""
+    names = ("play_draw_two", "catch", "misplay", "advise", "play_wild_draw_four")
+    for step in spec.steps(s, names):
+        t = step.post
+
+        def grew(p: Expr, k: int, t: Sym = t) -> Expr:
+            return t.seat_total(p) == s.seat_total(p) + k
+
+        path = [step]
+        if step.name == "play_draw_two":
+            claim = grew(spec.seat_after(s.turn, s.direction, 1), DRAW_TWO_VICTIM)
+        elif step.name == "catch":
+            claim = grew(s.uno, UNO_PENALTY)
+        elif step.name == "misplay":
+            claim = z3.And(grew(s.turn, MISPLAY_PENALTY), t.phase == PLAY,
+                           t.turn == spec.seat_after(s.turn, s.direction, 1))
+        elif step.name == "advise":
+            claim = grew(step.mover, ADVICE_PENALTY)
+        else:  # WD4-2: accepting a Wild Draw Four draws 4 and loses the turn
+            accept = spec.accept(t)
+            victim = t.turn
+            u = accept.post
+            claim = z3.Implies(z3.And(s.phase == PLAY, accept.relation),
+                               z3.And(u.seat_total(victim) == t.seat_total(victim) + WD4_VICTIM,
+                                      z3.Or(u.phase == OVER,
+                                            u.turn == spec.seat_after(victim, t.direction,
+                                                                      1))))
+            path = [step, accept]
+        yield Query(step.label, z3.And(step.relation, enough(spec, s), z3.Not(claim)), path)
+
+
+def _start(spec: Spec, s: Sym) -> Iterator[Query]:
+    """DEAL-3 and START-*: who plays first, in which direction, after each start card."""
+    for step in spec.steps(s, tuple(f"start_{k.name.lower()}" for k in spec.kinds)
+                           + tuple(f"start_{k.name.lower()}_only_left" for k in spec.kinds)):
+        t, d = step.post, s.dealer
+        first, second = left(spec, d, 1), left(spec, d, 2)
+        kind = next(k for k in spec.kinds if step.name.removesuffix("_only_left")
+                    == f"start_{k.name.lower()}")
+        goes_left = t.direction == 1
+        same = z3.And([t.hand_total(p) == s.hand_total(p) for p in range(spec.n)])
+        others = z3.And([z3.Or(first == p, t.hand_total(p) == s.hand_total(p))
+                         for p in range(spec.n)])
+        if step.name.endswith("_only_left"):  # EXT-START: like a Wild start card
+            claim = z3.And(t.turn == first, t.phase == COLOR)
+        elif kind is Kind.NUMBER:
+            claim = z3.And(t.turn == first, goes_left, t.phase == PLAY, same,
+                           t.color == spec.lookup(spec.fcolor, step.face, spec.faces_of(kind)))
+        elif kind is Kind.DRAW_TWO:
+            claim = z3.And(t.turn == second, goes_left, t.phase == PLAY,
+                           t.seat_total(first) == s.seat_total(first) + START_D2_DRAWS, others)
+        elif kind is Kind.SKIP:
+            claim = z3.And(t.turn == second, goes_left, t.phase == PLAY, same)
+        elif kind is Kind.REVERSE:
+            claim = z3.And(t.turn == d, t.direction == -1, t.phase == PLAY, same)
+        elif kind is Kind.WILD:
+            claim = z3.And(t.turn == first, goes_left, t.phase == COLOR, same)
+        else:  # START-WD4: back into the deck, another card is turned
+            claim = z3.And(t.phase == DEALT, t.top == NONE,
+                           *[t.pile[g] == s.pile[g] for g in range(spec.nfaces)])
+        # Only Wild Draw Fours left is a short pile: no "enough cards" assumption there.
+        plenty = z3.BoolVal(True) if step.name.endswith("_only_left") else enough(spec, s)
+        yield Query(step.label, z3.And(step.relation, plenty, z3.Not(claim)), [step])
+
+
+def _scoring(spec: Spec, s: Sym) -> Iterator[Query]:
+    """END-1, SCORE-1/2: exactly the round's winner scores the cards left, in points."""
+    for step in spec.steps(s):
+        if not step.in_next or step.name == "next_deal":
+            continue
+        t = step.post
+        ends = z3.And(s.phase != OVER, t.phase == OVER)
+        left_over = z3.Sum([h[g] * value(spec, g) for h in t.hands for g in range(spec.nfaces)])
+        w = t.winner
+        scored = z3.And(
+            t.seat_total(w) == 0,
+            *[z3.If(w == p, t.scores[p] == s.scores[p] + left_over, t.scores[p] == s.scores[p])
+              for p in range(spec.n)])
+        same = z3.And([a == b for a, b in zip(t.scores, s.scores, strict=True)])
+        yield Query(step.label, z3.And(step.relation, z3.Not(z3.If(ends, scored, same))),
+                    [step])
+
+
+def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
+    """END-2, DEAL-2, SCORE-2: deal 7 each, the dealer passes left, until someone has 500."""
+    for step in spec.steps(s, ("next_deal",)):
+        t = step.post
+        claim = z3.And(*[t.hand_total(p) == HAND_SIZE for p in range(spec.n)],
+                       t.dealer == left(spec, s.dealer, 1),
+                       *[a == b for a, b in zip(t.scores, s.scores, strict=True)],
+                       *[x < TARGET for x in s.scores])
+        yield Query(step.label, z3.And(step.relation, z3.Not(claim)), [step])
+    yield Query("game_over", spec.game_over(s) != z3.Or([x >= TARGET for x in s.scores]))
+
+
+def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
+    """END-1: a last card ends the round once its draw is resolved; a challenge never
+    sends cards back to a player who went out (WD4-1 makes that card legal)."""
+    plays = tuple(f"play_{k.name.lower()}" for k in spec.kinds)
+    for step in spec.steps(s, (*plays, "challenge_upheld", "accept")):
+        t = step.post
+        if step.name == "challenge_upheld":
+            claim = s.seat_total(s.offender) >= 1
+        elif step.name == "accept":
+            claim = z3.Implies(s.seat_total(s.offender) == 0,
+                               z3.And(t.phase == OVER, t.winner == s.offender))
+        else:
+            out = z3.And(s.seat_total(s.turn) == 1, s.phase != RESPOND)
+            claim = z3.Implies(out, z3.Or(t.phase == OVER, t.phase == RESPOND))
+        yield Query(step.label, z3.And(step.relation, enough(spec, s), z3.Not(claim)), [step])
+
+
+def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
+    """SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1 and PLAY-1: what each card does to the
+    turn, the direction and the color; nobody but a Draw Two's victim draws."""
+    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
+        t, me, d = step.post, s.turn, s.direction
+        kind = next(k for k in spec.kinds if step.name == f"play_{k.name.lower()}")
+        faces = spec.faces_of(kind)
+        nxt = spec.seat_after(me, d, 1)
+        own = spec.lookup(spec.fcolor, step.face, faces)
+        nobody_draws = [t.hand_total(p) <= s.hand_total(p) for p in range(spec.n)]
+        if kind is Kind.NUMBER:
+            claim = z3.And(t.turn == nxt, t.direction == d, t.color == own, *nobody_draws)
+        elif kind is Kind.SKIP:
+            claim = z3.And(t.turn == spec.seat_after(me, d, 2), t.direction == d,
+                           t.color == own, *nobody_draws)
+        elif kind is Kind.REVERSE:
+            if spec.n == 2:  # TWO-1
+                claim = z3.And(t.turn == me, t.color == own, *nobody_draws)
+            else:
+                claim = z3.And(t.direction == -d, t.turn == spec.seat_after(me, -d, 1),
+                               t.color == own, *nobody_draws)
+        elif kind is Kind.DRAW_TWO:
+            others = [t.hand_total(p) <= s.hand_total(p) for p in range(spec.n)
+                      if p != spec_seat(nxt)]
+            claim = z3.And(t.turn == spec.seat_after(me, d, 2), t.direction == d,
+                           t.color == own, *others)
+        elif kind is Kind.WILD:
+            claim = z3.And(t.turn == nxt, t.direction == d, t.color == step.choices["color"],
+                           *nobody_draws)
+        else:  # WD4-2: the next player accepts or challenges first
+            claim = z3.And(t.phase == RESPOND, t.turn == nxt, t.direction == d,
+                           t.offender == me, t.color == step.choices["color"], *nobody_draws)
+        normal = z3.And(s.phase != RESPOND, s.seat_total(me) > 2, enough(spec, s))
+        yield Query(step.label, z3.And(step.relation, normal, z3.Not(claim)), [step])
+
+
+def spec_seat(x: Expr) -> int:
+    """A seat that the symmetry reduction made a number (-1 when it is symbolic)."""
+    from unoformal.verification.z3.state import concrete
+    value = concrete(x)
+    return NONE if value is None else value
+
+
+def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
+    """UNO-1: say UNO with the next-to-last card, or afterwards before an accusation;
+    forgetting it opens a window in which the player, holding one card, can be caught.
+    ADVICE-1: advising is always possible (and costs the adviser)."""
+    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
+        t, me = step.post, s.turn
+        says = step.choices["uno"]
+        two = z3.And(s.seat_total(me) == 2, s.phase != RESPOND, enough(spec, s))
+        window = z3.Or(t.phase == OVER, t.uno == z3.If(says, NONE, me))
+        yield Query(step.label, z3.And(step.relation, two, z3.Not(window)), [step])
+        faces = [g for g in range(spec.nfaces)
+                 if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
+        wild = spec.deck.faces[faces[0]].kind.is_wild
+        free = z3.And(step.choices["color"] == (0 if wild else NONE))
+        may = z3.And(s.phase == PLAY, two, spec.select(s.seat_hand(me), step.face, faces) >= 1,
+                     z3.Or([z3.And(step.face == g, _matching(spec, g, s)) for g in faces]),
+                     free, says, z3.Not(step.guard))
+        yield Query(step.label + " (say UNO)", may, [step])
+    live = z3.And(s.phase != OVER, s.phase != DEALT, s.phase != STUCK, enough(spec, s))
+    for step in spec.steps(s, ("uno", "catch", "advise")):
+        if step.name == "uno":
+            yield Query(step.label, z3.And(live, s.uno != NONE, s.uno == step.mover,
+                                           z3.Not(step.guard)),
+                        [step])
+        elif step.name == "catch":
+            target = step.pre.uno
+            yield Query(step.label, z3.And(step.relation, s.seat_total(target) != 1), [step])
+        else:
+            yield Query(step.label + " (allowed)", z3.And(live, z3.Not(step.guard)), [step])
+
+
+def _extensions(spec: Spec, s: Sym) -> Iterator[Query]:
+    """EXT-PASS and EXT-SHORT, in the words of their table entries: with nothing to draw
+    a player passes; a draw of more cards than are left draws what is left."""
+    for step in spec.steps(s, ("pass_nothing_to_draw", "accept")):
+        if step.name == "pass_nothing_to_draw":
+            stuck = z3.And(s.phase == PLAY, s.pile_total() == 0, s.disc_total() == 0)
+            yield Query(step.label, z3.And(stuck, z3.Not(step.guard)), [step])
+        else:
+            short = z3.And(s.phase == RESPOND, s.pile_total() + s.disc_total() < s.pending)
+            yield Query(step.label, z3.And(short, z3.Not(step.guard)), [step])
+
+
+def _steps(names: tuple[str, ...]) -> Callable[[Spec, Sym], Iterator[Query]]:
+    return step_queries(names, lambda spec, step: _CLAIMS[names](spec, step))
+
+
+_CLAIMS: dict[tuple[str, ...], Callable[[Spec, Step], Expr]] = {
+    ("play_wild_draw_four",): _wd4_legality,
+    ("play_reverse", "play_skip", "play_draw_two"): _turn_returns,
+}
+
+
+def _in_turn_steps(claim: Callable[[Spec, Step], Expr]) -> Callable[[Spec, Sym], Iterator[Query]]:
+    def queries(spec: Spec, s: Sym) -> Iterator[Query]:
+        for step in spec.steps(s):
+            if step.in_next and in_turn(step):
+                yield Query(step.label, z3.And(step.relation, z3.Not(claim(spec, step))),
+                            [step])
+    return queries
+
+
+PROPERTIES: tuple[Property, ...] = (
+    Property("deck", "the deck is the rulebook's 108 cards; 2 to 10 players",
+             ("DECK-1", "DECK-2"), _deck),
+    Property("invariant", "the invariant (TypeOK and its END-1/WD4-1 strengthening) is "
+             "inductive (its card counts: conservation)", ("DECK-1", "END-1", "WD4-1"),
+             _inductive),
+    Property("conservation", "every action keeps each face's count; no count goes negative",
+             ("DECK-1", "RESHUFFLE-1"), _conservation),
+    Property("reshuffle-keeps-top", "the top discard never enters the draw pile",
+             ("RESHUFFLE-1",), _top_stays),
+    Property("seated", "the player to move is always seated",
+             ("DECK-2", "PLAY-1"), _seated),
+    Property("wd4-legality", "a Wild Draw Four is legal iff no card of the current color is "
+             "held", ("WD4-1",), _steps(("play_wild_draw_four",))),
+    Property("challenge", "challenged legal card: challenger draws 6, loses the turn; bluff: "
+             "offender draws 4, challenger keeps it; the color stays",
+             ("CHAL-1", "CHAL-2", "CHAL-3", "CHAL-4"), _challenge),
+    Property("two-player-reverse-is-skip", "a Reverse and a Skip of one color give the same "
+             "turn order", ("TWO-1",), _two_players_same),
+    Property("two-player-turn-returns", "with two players Reverse, Skip and Draw Two give the "
+             "turn back", ("TWO-1",), _steps(("play_reverse", "play_skip", "play_draw_two")),
+             players=lambda n: n == 2),
+    Property("no-stacking", "the victim of a draw card has no play and loses the turn",
+             ("NOSTACK-1", "D2-1"), _no_stacking),
+    Property("one-card-per-turn", "only the player to move loses a card, one at most",
+             ("PLAY-1",), _in_turn_steps(_one_card)),
+    Property("after-draw", "draw one card once; then only the drawn card may be played",
+             ("DRAW-1",), _after_draw),
+    Property("play-matches", "exactly the cards matching color, number or symbol, and wilds, "
+             "may be played", ("PLAY-1", "WILD-1"), _play_matches),
+    Property("penalties", "Draw Two 2, Wild Draw Four 4, missed UNO 2, misplay 2, advice 2",
+             ("D2-1", "WD4-2", "UNO-1", "MISPLAY-1", "ADVICE-1"), _penalties),
+    Property("start-card", "the start card's effect on the first player",
+             ("DEAL-3", "START-D2", "START-SKIP", "START-REV", "START-WILD", "START-WD4"),
+             _start),
+    Property("scoring", "exactly the winner scores the cards left: face value, 20, 50",
+             ("END-1", "SCORE-1", "SCORE-2"), _scoring),
+    Property("next-deal", "7 cards each, the dealer passes left, until someone has 500",
+             ("END-2", "DEAL-2", "SCORE-2"), _next_deal),
+    Property("card-effects", "Skip skips one, Reverse turns the order, Draw Two's victim "
+             "draws and is skipped, wilds name the color", ("PLAY-1", "SKIP-1", "REV-1", "D2-1",
+                                                           "WILD-1", "WD4-2", "TWO-1"),
+             _card_effects),
+    Property("uno", "say UNO with the next-to-last card or before an accusation; caught "
+             "holding one card; advice is always possible", ("UNO-1", "ADVICE-1"), _uno),
+    Property("extensions", "with nothing to draw a player passes; a draw takes what is left",
+             ("EXT-PASS", "EXT-SHORT"), _extensions),
+    Property("end-of-round", "a last card ends the round after its draw; a challenge never "
+             "sends cards back to a player who went out", ("END-1", "WD4-1"), _end_of_round),
+)
+
+
+def property_named(name: str) -> Property:
+    for prop in PROPERTIES:
+        if prop.name == name:
+            return prop
+    raise KeyError(name)
