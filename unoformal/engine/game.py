@@ -855,7 +855,7 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (history shared as a new list)."""
-        new = object.__new__(Game)
+        new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
         new.hands = [list(h) for h in self.hands]
         new.pile = list(self.pile)
