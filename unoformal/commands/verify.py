@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -15,7 +16,7 @@ from unoformal.spec.table import RuleTable
 from unoformal.spec.variants import VariantError, load_rules
 from unoformal.verification.z3.manifest import expected
 from unoformal.verification.z3.properties import PROPERTIES
-from unoformal.verification.z3.prover import DEFAULT_TIMEOUT_MS, REFUTED, Result, check
+from unoformal.verification.z3.prover import DEFAULT_TIMEOUT_MS, REFUTED, Result, check_suite
 
 DEFAULT_COUNTS = (2, 3)
 
@@ -40,12 +41,14 @@ def register(sub: Any) -> None:
     p.add_argument("--rules", default=None, help="variant name or .toml file (default classic)")
     p.add_argument("--players", type=_player_counts, default=None,
                    help="player counts: N, A-B or a comma list, e.g. 2-10 (default 2,3: "
-                        "two players for TWO-1, three for its non-vacuity witness; every "
-                        "count up to 10 takes tens of minutes, see docs/verification.md)")
+                        "two players for TWO-1, three for its non-vacuity witness; timings in "
+                        "docs/verification.md)")
     p.add_argument("--property", action="append", default=None, dest="properties",
                    help="only this property (repeatable)")
     p.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT_MS,
                    help="per-query solver time-out in ms (verdict unknown when reached)")
+    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                   help="worker processes, one player count each (default: up to 2 cores)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     p.add_argument("--mutants", action="store_true",
                    help="mutate the table and report which property kills each mutant")
@@ -86,14 +89,10 @@ def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> in
     console = Console(stderr=args.json)
     results: list[tuple[Result, str]] = []
     bad = 0
-    for n in counts:
-        for prop in props:
-            if not prop.players(n):
-                continue
-            result = check(rules, prop, n, args.timeout)
-            want = expected(rules.name, prop.name, n).verdict
-            results.append((result, want))
-            bad += result.verdict != want
+    for result in check_suite(rules, props, counts, args.timeout, args.jobs):
+        want = expected(rules.name, result.prop.name, result.n).verdict
+        results.append((result, want))
+        bad += result.verdict != want
     witnesses = {} if args.no_witness else _witnesses(rules, results)
     if args.json:
         print(json.dumps([_row(r, w, witnesses.get(id(r))) for r, w in results], indent=2))

@@ -37,8 +37,12 @@ from unoformal.verification.z3.state import (
     Expr,
     Sym,
     concrete,
+    f_or,
+    fand,
     fresh_tag,
+    fsum,
     ite_chain,
+    ival,
     when,
 )
 
@@ -66,7 +70,7 @@ class Step:
     @property
     def relation(self) -> Expr:
         """The whole transition condition: enabled, and the cards drawn are possible."""
-        return z3.And(self.guard, self.draws)
+        return fand(self.guard, self.draws)
 
 
 class Spec:
@@ -96,12 +100,12 @@ class Spec:
         """``table[x]`` for a symbolic face ``x`` known to lie in ``domain``."""
         values = {table[g] for g in domain}
         if len(values) == 1:
-            return z3.IntVal(values.pop())
-        return ite_chain(x, [(g, z3.IntVal(table[g])) for g in domain[:-1]],
-                         z3.IntVal(table[domain[-1]]))
+            return ival(values.pop())
+        return ite_chain(x, [(g, ival(table[g])) for g in domain[:-1]],
+                         ival(table[domain[-1]]))
 
     def is_kind(self, x: Expr, kind: Kind) -> Expr:
-        return z3.Or([x == g for g in self.faces_of(kind)])
+        return f_or([x == g for g in self.faces_of(kind)])
 
     def select(self, vector: Sequence[Expr], x: Expr, domain: Sequence[int]) -> Expr:
         """``vector[x]`` for a symbolic face ``x`` in ``domain``."""
@@ -112,15 +116,15 @@ class Spec:
         n = self.n
         d, p0 = concrete(direction), concrete(seat)
         if d is not None and p0 is not None:
-            return z3.IntVal((p0 + d * steps) % n)
+            return ival((p0 + d * steps) % n)
         if d is not None:
-            return ite_chain(seat, [(p, z3.IntVal((p + d * steps) % n)) for p in range(n - 1)],
-                             z3.IntVal((n - 1 + d * steps) % n))
-        cases = [(p, z3.If(direction == 1, z3.IntVal((p + steps) % n),
-                           z3.IntVal((p - steps) % n))) for p in range(n - 1)]
+            return ite_chain(seat, [(p, ival((p + d * steps) % n)) for p in range(n - 1)],
+                             ival((n - 1 + d * steps) % n))
+        cases = [(p, z3.If(direction == 1, ival((p + steps) % n),
+                           ival((p - steps) % n))) for p in range(n - 1)]
         last = n - 1
-        return ite_chain(seat, cases, z3.If(direction == 1, z3.IntVal((last + steps) % n),
-                                            z3.IntVal((last - steps) % n)))
+        return ite_chain(seat, cases, z3.If(direction == 1, ival((last + steps) % n),
+                                            ival((last - steps) % n)))
 
     # ------------------------------------------------ drawing (RESHUFFLE-1)
 
@@ -140,7 +144,7 @@ class Spec:
         if self.rules.reshuffle.keep_top:
             return [s.pile[f] + s.disc[f] for f in range(self.nfaces)], s.top
         return ([s.pile[f] + s.disc[f] + z3.If(s.top == f, 1, 0) for f in range(self.nfaces)],
-                z3.IntVal(NONE))
+                ival(NONE))
 
     def take(self, s: Sym, who: Expr, count: Expr | int,
              tag: str) -> tuple[Sym, Expr, list[Expr]]:
@@ -150,28 +154,28 @@ class Spec:
         separate variants of the action (see :meth:`variants`), which keeps each query
         small. Returns the state, the constraint on the cards drawn, and those cards."""
         if isinstance(count, int) and count == 0:
-            return s, z3.BoolVal(True), [z3.IntVal(0)] * self.nfaces
+            return s, z3.BoolVal(True), [ival(0)] * self.nfaces
         reshuffle = self._modes.pop(0) if self._modes else False
         self._takes += 1
         faces = range(self.nfaces)
         total = s.pile_total()
         d = [z3.Int(f"{tag}.d.{self.deck.code(f)}") for f in faces]
         if not reshuffle:
-            cons = z3.And(total >= count, *[x >= 0 for x in d],
-                          *[d[f] <= s.pile[f] for f in faces], z3.Sum(d) == count)
+            cons = fand(total >= count, *[x >= 0 for x in d],
+                          *[d[f] <= s.pile[f] for f in faces], fsum(d) == count)
             post = s.evolve(pile=[s.pile[f] - d[f] for f in faces])
             drawn = d
         else:
-            newpile, top = self.reshuffled(s.evolve(pile=[z3.IntVal(0)] * self.nfaces))
-            left = z3.Sum(newpile)
+            newpile, top = self.reshuffled(s.evolve(pile=[ival(0)] * self.nfaces))
+            left = fsum(newpile)
             want = count - total
-            cons = z3.And(total < count, *[x >= 0 for x in d],
+            cons = fand(total < count, *[x >= 0 for x in d],
                           *[d[f] <= newpile[f] for f in faces],
-                          z3.Sum(d) == z3.If(want < left, want, left))
+                          fsum(d) == z3.If(want < left, want, left))
             post = s.evolve(pile=[newpile[f] - d[f] for f in faces],
-                            disc=[z3.IntVal(0)] * self.nfaces, top=top)
+                            disc=[ival(0)] * self.nfaces, top=top)
             drawn = [s.pile[f] + d[f] for f in faces]
-        hands = [[h[f] + when(who, p, drawn[f], z3.IntVal(0)) for f in faces]
+        hands = [[h[f] + when(who, p, drawn[f], ival(0)) for f in faces]
                  for p, h in enumerate(s.hands)]
         return post.evolve(hands=hands), cons, drawn
 
@@ -189,18 +193,18 @@ class Spec:
         if kind is Kind.NUMBER:
             if m.by_number:
                 numbers = self.faces_of(Kind.NUMBER)
-                parts.append(z3.And(top_same, self.lookup(self.frank, f, domain)
+                parts.append(fand(top_same, self.lookup(self.frank, f, domain)
                                     == self.lookup(self.frank, s.top, numbers)))
         elif m.by_symbol:
             parts.append(top_same)
-        return z3.Or(parts) if parts else z3.BoolVal(False)
+        return f_or(parts) if parts else z3.BoolVal(False)
 
     def wd4_legal(self, s: Sym, hand: Sequence[Expr]) -> Expr:
         """Engine ``_wd4_is_legal`` (WD4-1) on the hand left after playing it."""
         if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
-            return z3.And([z3.Implies(s.color == self.fcolor[g], hand[g] == 0)
+            return fand([z3.Implies(s.color == self.fcolor[g], hand[g] == 0)
                            for g in range(self.nfaces) if self.fcolor[g] != NONE])
-        return z3.And([z3.Implies(self.matches(s, z3.IntVal(g), self.deck.faces[g].kind, [g]),
+        return fand([z3.Implies(self.matches(s, ival(g), self.deck.faces[g].kind, [g]),
                                   hand[g] == 0) for g in range(self.nfaces)])
 
     def can_effect(self, s: Sym, effect: CardEffect) -> Expr:
@@ -214,7 +218,7 @@ class Spec:
         st = self.rules.no_stacking
         if not (st.victim_may_answer and kind in st.answers):
             return z3.BoolVal(False)
-        return z3.Or([s.pkind == KINDS.index(k) for k in st.answers])
+        return f_or([s.pkind == KINDS.index(k) for k in st.answers])
 
     def can_play(self, s: Sym, f: Expr, kind: Kind, hand_after: Sequence[Expr]) -> Expr:
         """Engine ``_can_play`` in the play and drawn phases (not answering)."""
@@ -223,11 +227,11 @@ class Spec:
         if kind is Kind.WILD_DRAW_FOUR and not self.rules.wd4_legality.bluff_playable:
             normal.append(self.wd4_legal(s, hand_after))
         drawn_ok = z3.BoolVal(self.rules.draw.may_play_drawn) and (f == s.drawn)
-        return z3.And(*normal, z3.Or(s.phase == PLAY, z3.And(s.phase == DRAWN, drawn_ok)))
+        return fand(*normal, f_or(s.phase == PLAY, fand(s.phase == DRAWN, drawn_ok)))
 
     def game_over(self, s: Sym) -> Expr:
         """Engine ``game_over`` (SCORE-2)."""
-        return z3.Or([score >= self.rules.target.score for score in s.scores])
+        return f_or([score >= self.rules.target.score for score in s.scores])
 
     # ------------------------------------------------------- shared effects
 
@@ -235,24 +239,24 @@ class Spec:
         """Engine ``_round_end_check`` and ``_end_round`` (END-1, SCORE-1): the first seat
         with no cards wins and scores every card left in the hands."""
         empty = [s.hand_total(p) == 0 for p in range(self.n)]
-        over = z3.Or(empty)
-        winner: Expr = z3.IntVal(NONE)
+        over = f_or(empty)
+        winner: Expr = ival(NONE)
         for p in reversed(range(self.n)):
             winner = z3.If(empty[p], p, winner)
-        points = z3.Sum([h[g] * self.deck.points[g] for h in s.hands
+        points = fsum([h[g] * self.deck.points[g] for h in s.hands
                          for g in range(self.nfaces) if self.deck.points[g]])
         return s.evolve(
             phase=z3.If(over, OVER, s.phase), winner=z3.If(over, winner, s.winner),
             points=z3.If(over, points, s.points), uno=z3.If(over, NONE, s.uno),
-            scores=[z3.If(z3.And(over, winner == p), sc + points, sc)
+            scores=[z3.If(fand(over, winner == p), sc + points, sc)
                     for p, sc in enumerate(s.scores)])
 
     def resolved(self, s: Sym, victim: Expr, keeps_turn: bool) -> Sym:
         """Engine ``_resolved``: the draw card is settled; END-1 is checked after it."""
         turn = victim if keeps_turn else self.seat_after(victim, s.direction, 1)
         return self.round_end_check(s.evolve(
-            pending=z3.IntVal(0), pkind=z3.IntVal(NONE), offender=z3.IntVal(NONE),
-            phase=z3.IntVal(PLAY), turn=turn))
+            pending=ival(0), pkind=ival(NONE), offender=ival(NONE),
+            phase=ival(PLAY), turn=turn))
 
     def card_effect(self, s: Sym, p: Expr, effect: CardEffect, carried: Expr,
                     tag: str) -> tuple[Sym, Expr]:
@@ -265,7 +269,7 @@ class Spec:
                 skips += 1
             else:
                 d = concrete(direction)
-                direction = z3.IntVal(-d) if d is not None else -direction
+                direction = ival(-d) if d is not None else -direction
         s = s.evolve(direction=direction)
         victim = self.seat_after(p, direction, 1)
         cons = z3.BoolVal(True)
@@ -273,11 +277,11 @@ class Spec:
             stack = self.rules.no_stacking
             if effect.victim_may_challenge or (stack.victim_may_answer
                                                and effect.kind in stack.answers):
-                return s.evolve(phase=z3.IntVal(RESPOND), turn=victim,
+                return s.evolve(phase=ival(RESPOND), turn=victim,
                                 pending=carried + effect.victim_draws,
-                                pkind=z3.IntVal(KINDS.index(effect.kind)), offender=p), cons
+                                pkind=ival(KINDS.index(effect.kind)), offender=p), cons
             s, cons, _ = self.take(s, victim, effect.victim_draws, tag + ".victim")
-        s = s.evolve(turn=self.seat_after(p, direction, 1 + skips), phase=z3.IntVal(PLAY))
+        s = s.evolve(turn=self.seat_after(p, direction, 1 + skips), phase=ival(PLAY))
         return self.round_end_check(s), cons
 
     # ------------------------------------------------------------ actions
@@ -295,20 +299,20 @@ class Spec:
         total = s.seat_total(s.turn)
         say_ok = z3.BoolVal(self.rules.uno.say_with_card) and total == 2
         ncolors = len(self.deck.colors)
-        color_ok = z3.And(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
-        guard = z3.And(
-            z3.Or([f == g for g in domain]), self.select(hand, f, domain) >= 1,
-            z3.Or(self.can_play(s, f, kind, after),
-                  z3.And(s.phase == RESPOND, self.can_answer(s, kind))),
+        color_ok = fand(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
+        guard = fand(
+            f_or([f == g for g in domain]), self.select(hand, f, domain) >= 1,
+            f_or(self.can_play(s, f, kind, after),
+                  fand(s.phase == RESPOND, self.can_answer(s, kind))),
             z3.Implies(says, say_ok), color_ok)
         answering = s.phase == RESPOND
         post = s.evolve(
             hands=[[when(s.turn, p, after[g], h[g]) for g in range(self.nfaces)]
                    for p, h in enumerate(s.hands)],
             disc=[s.disc[g] + z3.If(s.top == g, 1, 0) for g in range(self.nfaces)],
-            top=f, drawn=z3.IntVal(NONE),
+            top=f, drawn=ival(NONE),
             color=c if effect.chooses_color else self.lookup(self.fcolor, f, domain),
-            uno=z3.If(z3.And(total - 1 == 1, z3.Not(says)), s.turn, NONE))
+            uno=z3.If(fand(total - 1 == 1, z3.Not(says)), s.turn, NONE))
         if effect.victim_may_challenge:
             post = post.evolve(legal=self.wd4_legal(s, after), prev=s.color)
         post, cons = self.card_effect(post, s.turn, effect, z3.If(answering, s.pending, 0), tag)
@@ -323,34 +327,34 @@ class Spec:
         may = z3.BoolVal(True)
         if not rule.may_draw_when_able_to_play:
             hand = s.seat_hand(s.turn)
-            may = z3.And([z3.Not(z3.And(hand[g] >= 1, self.can_play(
-                s, z3.IntVal(g), self.deck.faces[g].kind,
+            may = fand([z3.Not(fand(hand[g] >= 1, self.can_play(
+                s, ival(g), self.deck.faces[g].kind,
                 [hand[h] - (1 if h == g else 0) for h in range(self.nfaces)])))
                 for g in range(self.nfaces)])
-        post, cons, got = self.take(s.evolve(uno=z3.IntVal(NONE)), s.turn, rule.cards, tag)
+        post, cons, got = self.take(s.evolve(uno=ival(NONE)), s.turn, rule.cards, tag)
         x = z3.Int(f"{tag}.face")
         all_faces = list(range(self.nfaces))
-        guard = z3.And(s.phase == PLAY, self.available(s) >= 1, may)
+        guard = fand(s.phase == PLAY, self.available(s) >= 1, may)
         # The engine keeps the last card drawn, or none when nothing was drawn.
-        some = z3.Sum(got) >= 1
-        which = z3.And(cons, z3.If(some, z3.And(x >= 0, x < self.nfaces,
+        some = fsum(got) >= 1
+        which = fand(cons, z3.If(some, fand(x >= 0, x < self.nfaces,
                                                 self.select(got, x, all_faces) >= 1),
                                    x == NONE))
         return Step("draw", ("DRAW-1",), s, guard,
-                    post.evolve(drawn=x, phase=z3.IntVal(DRAWN)), s.turn, x, {"face": x},
+                    post.evolve(drawn=x, phase=ival(DRAWN)), s.turn, x, {"face": x},
                     draws=which)
 
     def keep(self, s: Sym) -> Step:
         """Engine ``_do_pass`` after a draw (DRAW-1): keep the drawn card, the turn passes."""
-        post = s.evolve(drawn=z3.IntVal(NONE), phase=z3.IntVal(PLAY),
+        post = s.evolve(drawn=ival(NONE), phase=ival(PLAY),
                         turn=self.seat_after(s.turn, s.direction, 1))
         return Step("keep", ("DRAW-1",), s, s.phase == DRAWN, post, s.turn)
 
     def pass_empty(self, s: Sym) -> Step:
         """Engine ``_do_pass`` with nothing to draw (EXT-PASS)."""
         rule = self.rules.pass_when_nothing_to_draw
-        guard = z3.And(z3.BoolVal(rule.enabled), s.phase == PLAY, self.available(s) < 1)
-        post = s.evolve(drawn=z3.IntVal(NONE), phase=z3.IntVal(PLAY),
+        guard = fand(z3.BoolVal(rule.enabled), s.phase == PLAY, self.available(s) < 1)
+        post = s.evolve(drawn=ival(NONE), phase=ival(PLAY),
                         turn=self.seat_after(s.turn, s.direction, 1))
         return Step("pass_nothing_to_draw", (rule.id,), s, guard, post, s.turn)
 
@@ -358,7 +362,7 @@ class Spec:
         """Engine ``_do_accept`` (WD4-2; D2-1 under stacking): draw what is pending."""
         tag = fresh_tag("accept")
         post, cons, _ = self.take(s, s.turn, s.pending, tag)
-        guard = z3.And(s.phase == RESPOND, self.can_draw(s, s.pending))
+        guard = fand(s.phase == RESPOND, self.can_draw(s, s.pending))
         return Step("accept", (self.rules.wild_draw_four.id,), s, guard,
                     self.resolved(post, s.turn, keeps_turn=False), s.turn, draws=cons)
 
@@ -369,34 +373,34 @@ class Spec:
         rules = self.rules
         outcome: ChallengeOutcome = rules.challenge_upheld if upheld else rules.challenge_failed
         kinds = [k for k in self.kinds if rules.effect(k).victim_may_challenge]
-        off = z3.IntVal(offender)
+        off = ival(offender)
         post, c1, _ = self.take(s, off, outcome.offender_draws, tag + ".offender")
         post, c2, _ = self.take(post, s.turn, outcome.challenger_draws, tag + ".challenger")
         if not rules.challenge_color.named_color_stays:
             post = post.evolve(color=s.prev)
-        guard = z3.And(
+        guard = fand(
             s.phase == RESPOND, s.offender == offender,
-            z3.Or([s.pkind == KINDS.index(k) for k in kinds]),
+            f_or([s.pkind == KINDS.index(k) for k in kinds]),
             z3.Not(s.legal) if upheld else s.legal,
             self.can_draw(s, max(outcome.offender_draws, outcome.challenger_draws)))
         name = "challenge_upheld" if upheld else "challenge_failed"
         return Step(name, (outcome.id, rules.challenge_color.id), s, guard,
                     self.resolved(post, s.turn, outcome.challenger_keeps_turn), s.turn,
-                    draws=z3.And(c1, c2), variant=f"offender {offender}")
+                    draws=fand(c1, c2), variant=f"offender {offender}")
 
     def _in_round(self, s: Sym) -> Expr:
-        return z3.And(s.phase != OVER, s.phase != DEALT, s.phase != STUCK)
+        return fand(s.phase != OVER, s.phase != DEALT, s.phase != STUCK)
 
     def _actor(self, tag: str) -> tuple[Expr, Expr]:
         a = z3.Int(f"{tag}.actor")
-        return a, z3.And(a >= 0, a < self.n)
+        return a, fand(a >= 0, a < self.n)
 
     def say_uno(self, s: Sym) -> Step:
         """Engine ``_do_uno`` (UNO-1): say UNO before an accusation."""
         a, seated = self._actor(fresh_tag("uno"))
-        guard = z3.And(seated, self._in_round(s), s.uno == a,
+        guard = fand(seated, self._in_round(s), s.uno == a,
                        z3.BoolVal(self.rules.uno.say_before_accusation))
-        return Step("uno", (self.rules.uno.id,), s, guard, s.evolve(uno=z3.IntVal(NONE)), a,
+        return Step("uno", (self.rules.uno.id,), s, guard, s.evolve(uno=ival(NONE)), a,
                     choices={"actor": a})
 
     def catch(self, s: Sym, target: int) -> Step:
@@ -405,12 +409,12 @@ class Spec:
         tag = fresh_tag("catch")
         a, seated = self._actor(tag)
         uno = self.rules.uno
-        t = z3.IntVal(target)
+        t = ival(target)
         one = s.hand_total(target) == 1 if uno.catch_only_with_one_card else z3.BoolVal(True)
         post, cons, _ = self.take(s, t, uno.penalty, tag)
-        guard = z3.And(seated, self._in_round(s), s.uno == target, a != target, one,
+        guard = fand(seated, self._in_round(s), s.uno == target, a != target, one,
                        self.can_draw(s, uno.penalty))
-        return Step("catch", (uno.id,), s, guard, post.evolve(uno=z3.IntVal(NONE)), a,
+        return Step("catch", (uno.id,), s, guard, post.evolve(uno=ival(NONE)), a,
                     choices={"actor": a}, draws=cons, variant=f"target {target}")
 
     def misplay(self, s: Sym) -> Step:
@@ -424,15 +428,15 @@ class Spec:
         for kind in self.kinds:
             domain = self.faces_of(kind)
             after = [hand[g] - z3.If(f == g, 1, 0) for g in range(self.nfaces)]
-            wrong.append(z3.And(z3.Or([f == g for g in domain]),
+            wrong.append(fand(f_or([f == g for g in domain]),
                                 z3.Not(self.can_play(s, f, kind, after))))
-        post, cons, _ = self.take(s.evolve(uno=z3.IntVal(NONE)), s.turn, rule.cards, tag)
-        post = post.evolve(drawn=z3.IntVal(NONE))
+        post, cons, _ = self.take(s.evolve(uno=ival(NONE)), s.turn, rule.cards, tag)
+        post = post.evolve(drawn=ival(NONE))
         if rule.turn_passes:
-            post = post.evolve(phase=z3.IntVal(PLAY),
+            post = post.evolve(phase=ival(PLAY),
                                turn=self.seat_after(s.turn, s.direction, 1))
-        guard = z3.And(z3.Or(s.phase == PLAY, s.phase == DRAWN), f >= 0, f < self.nfaces,
-                       self.select(hand, f, list(range(self.nfaces))) >= 1, z3.Or(wrong))
+        guard = fand(f_or(s.phase == PLAY, s.phase == DRAWN), f >= 0, f < self.nfaces,
+                       self.select(hand, f, list(range(self.nfaces))) >= 1, f_or(wrong))
         return Step("misplay", (rule.id,), s, guard, post, s.turn, f, {"face": f}, draws=cons)
 
     def advise(self, s: Sym, adviser: int) -> Step:
@@ -440,73 +444,74 @@ class Spec:
         adviser seat)."""
         tag = fresh_tag("advise")
         rule = self.rules.advice
-        a = z3.IntVal(adviser)
+        a = ival(adviser)
         post, cons, _ = self.take(s, a, rule.cards, tag)
-        guard = z3.And(z3.BoolVal(rule.enabled), self._in_round(s), self.can_draw(s, rule.cards))
+        guard = fand(z3.BoolVal(rule.enabled), self._in_round(s), self.can_draw(s, rule.cards))
         return Step("advise", (rule.id,), s, guard, post, a, choices={"actor": a}, draws=cons,
                     variant=f"adviser {adviser}")
 
     def choose_color(self, s: Sym) -> Step:
         """Engine ``_do_choose_color`` (START-WILD): the first player names the color."""
         c = z3.Int(f"{fresh_tag('choose')}.color")
-        guard = z3.And(s.phase == COLOR, c >= 0, c < len(self.deck.colors))
+        guard = fand(s.phase == COLOR, c >= 0, c < len(self.deck.colors))
         return Step("choose_color", (self.rules.start_wild.id,), s, guard,
-                    s.evolve(color=c, phase=z3.IntVal(PLAY)), s.turn, choices={"color": c})
+                    s.evolve(color=c, phase=ival(PLAY)), s.turn, choices={"color": c})
 
     def reshuffle(self, s: Sym) -> Step:
         """Engine ``_reshuffle`` (RESHUFFLE-1) alone, as it happens inside every draw:
         the pile is empty and a card is needed. Checked on its own, not part of ``next``."""
         pile, top = self.reshuffled(s)
-        guard = z3.And(s.pile_total() == 0, self._in_round(s))
-        post = s.evolve(pile=pile, top=top, disc=[z3.IntVal(0)] * self.nfaces)
+        guard = fand(s.pile_total() == 0, self._in_round(s))
+        post = s.evolve(pile=pile, top=top, disc=[ival(0)] * self.nfaces)
         return Step("reshuffle", (self.rules.reshuffle.id,), s, guard, post, s.turn,
                     in_next=False)
 
-    def start_card(self, s: Sym, kind: Kind) -> list[Step]:
+    def start_card(self, s: Sym, kind: Kind, dealer: int) -> list[Step]:
         """Engine ``_turn_start_card`` (DEAL-2, DEAL-3, START-*, EXT-START) for a start card
-        of ``kind``: one action, or two when the table turns another card."""
+        of ``kind``: one action, or two when the table turns another card. One step per
+        dealer seat, so the first player is a known seat: the symmetry reduction fixes the
+        player to move, not the dealer, and a symbolic first player made the start card
+        that draws (START-D2) the slowest query of the suite."""
         tag = fresh_tag(f"start.{kind.name.lower()}")
         rules = self.rules
         domain = self.faces_of(kind)
         t = z3.Int(f"{tag}.face")
-        base = z3.And(s.phase == DEALT, z3.Or([t == g for g in domain]),
-                      self.select(s.pile, t, domain) >= 1)
+        base = fand(s.phase == DEALT, s.dealer == dealer, f_or([t == g for g in domain]),
+                    self.select(s.pile, t, domain) >= 1)
         pile = [s.pile[g] - z3.If(t == g, 1, 0) if g in domain else s.pile[g]
                 for g in range(self.nfaces)]
         start = rules.start_rule(kind)
         name = f"start_{kind.name.lower()}"
         ids = (start.id,) if start is not None else (rules.first_turn.id,)
         if start is None or not start.turn_another_card:
-            post, cons = self._started(s.evolve(pile=pile, top=t), t, kind, start, tag)
+            post, cons = self._started(s.evolve(pile=pile, top=t), t, kind, start, tag, dealer)
             return [Step(name, ("DEAL-2", *ids), s, base, post, s.dealer, t, {"face": t},
-                         draws=cons)]
+                         draws=cons, variant=f"dealer {dealer}")]
         # Only cards with this same start rule left: EXT-START decides (engine loop).
         same = [g for g in range(self.nfaces)
                 if rules.start_rule(self.deck.faces[g].kind) == start]
-        only_same = z3.Sum([pile[g] for g in range(self.nfaces) if g not in same]) == 0
-        again = Step(name, ("DEAL-2", *ids), s, z3.And(base, z3.Not(only_same)), s, s.dealer,
-                     t, {"face": t})
+        only_same = fsum([pile[g] for g in range(self.nfaces) if g not in same]) == 0
+        again = Step(name, ("DEAL-2", *ids), s, fand(base, z3.Not(only_same)), s, s.dealer,
+                     t, {"face": t}, variant=f"dealer {dealer}")
         ext = rules.start_with_only_wd4_left
         if ext.enabled:
             post, cons = self._started(s.evolve(pile=pile, top=t), t, kind, rules.start_wild,
-                                       tag)
+                                       tag, dealer)
         else:
-            post, cons = s.evolve(pile=pile, top=t, phase=z3.IntVal(STUCK)), z3.BoolVal(True)
-        left = Step(f"{name}_only_left", ("DEAL-2", ext.id), s, z3.And(base, only_same),
-                    post, s.dealer, t, {"face": t}, draws=cons)
+            post, cons = s.evolve(pile=pile, top=t, phase=ival(STUCK)), z3.BoolVal(True)
+        left = Step(f"{name}_only_left", ("DEAL-2", ext.id), s, fand(base, only_same),
+                    post, s.dealer, t, {"face": t}, draws=cons, variant=f"dealer {dealer}")
         return [again, left]
 
-    def _started(self, s: Sym, t: Expr, kind: Kind, start: object,
-                 tag: str) -> tuple[Sym, Expr]:
+    def _started(self, s: Sym, t: Expr, kind: Kind, start: object, tag: str,
+                 dealer: int) -> tuple[Sym, Expr]:
         rules = self.rules
         first_turn = rules.first_turn
         rule = start if start is not None else None
         offset = getattr(rule, "first_seat", first_turn.first_seat)
-        direction = z3.IntVal(getattr(rule, "direction", first_turn.direction).step)
-        first = ite_chain(s.dealer, [(d, z3.IntVal((d + offset) % self.n))
-                                     for d in range(self.n - 1)],
-                          z3.IntVal((self.n - 1 + offset) % self.n))
-        s = s.evolve(direction=direction, turn=first, phase=z3.IntVal(PLAY),
+        direction = ival(getattr(rule, "direction", first_turn.direction).step)
+        first = ival((dealer + offset) % self.n)
+        s = s.evolve(direction=direction, turn=first, phase=ival(PLAY),
                      color=self.lookup(self.fcolor, t, self.faces_of(kind)))
         cons = z3.BoolVal(True)
         if rule is None:
@@ -517,7 +522,7 @@ class Spec:
         if getattr(rule, "first_player_loses_turn", False):
             s = s.evolve(turn=self.seat_after(first, direction, 1))
         if getattr(rule, "first_player_chooses_color", False):
-            s = s.evolve(phase=z3.IntVal(COLOR))
+            s = s.evolve(phase=ival(COLOR))
         return s, cons
 
     def next_deal(self, s: Sym) -> Step:
@@ -528,25 +533,25 @@ class Spec:
         faces = range(self.nfaces)
         hands = [[z3.Int(f"{tag}.hand{p}.{self.deck.code(g)}") for g in faces]
                  for p in range(self.n)]
-        dealt = [z3.Sum([h[g] for h in hands]) for g in faces]
+        dealt = [fsum([h[g] for h in hands]) for g in faces]
         copies = self.deck.copies
-        cons = z3.And(
-            *[x >= 0 for h in hands for x in h], *[z3.Sum(h) == size for h in hands],
+        cons = fand(
+            *[x >= 0 for h in hands for x in h], *[fsum(h) == size for h in hands],
             *[dealt[g] <= copies[g] for g in faces])
         fits = z3.BoolVal(self.deck.size > size * self.n)
         if self.rules.next_round.next_dealer is NextDealer.WINNER:
             dealer = s.winner
         else:
-            dealer = ite_chain(s.dealer, [(d, z3.IntVal((d + 1) % self.n))
-                                          for d in range(self.n - 1)], z3.IntVal(0))
-        none = z3.IntVal(NONE)
+            dealer = ite_chain(s.dealer, [(d, ival((d + 1) % self.n))
+                                          for d in range(self.n - 1)], ival(0))
+        none = ival(NONE)
         post = s.evolve(
             hands=hands, pile=[copies[g] - dealt[g] for g in faces],
-            disc=[z3.IntVal(0)] * self.nfaces, top=none, turn=z3.IntVal(0),
-            direction=z3.IntVal(1), color=none, phase=z3.IntVal(DEALT), dealer=dealer,
-            drawn=none, pending=z3.IntVal(0), pkind=none, offender=none,
-            legal=z3.BoolVal(True), prev=none, uno=none, winner=none, points=z3.IntVal(0))
-        guard = z3.And(s.phase == OVER, z3.Not(self.game_over(s)), fits)
+            disc=[ival(0)] * self.nfaces, top=none, turn=ival(0),
+            direction=ival(1), color=none, phase=ival(DEALT), dealer=dealer,
+            drawn=none, pending=ival(0), pkind=none, offender=none,
+            legal=z3.BoolVal(True), prev=none, uno=none, winner=none, points=ival(0))
+        guard = fand(s.phase == OVER, z3.Not(self.game_over(s)), fits)
         return Step("next_deal", (self.rules.next_round.id, self.rules.deal.id), s, guard, post,
                     s.dealer, draws=cons)
 
@@ -594,8 +599,9 @@ class Spec:
     def builders(self) -> list[tuple[str, Callable[[Sym], list[Step]]]]:
         out: list[tuple[str, Callable[[Sym], list[Step]]]] = []
         for kind in self.kinds:
-            out.append((f"start_{kind.name.lower()}",
-                        lambda s, k=kind: self.start_card(s, k)))  # type: ignore[misc]
+            out += [(f"start_{kind.name.lower()}",
+                     lambda s, k=kind, d=d: self.start_card(s, k, d))  # type: ignore[misc]
+                    for d in range(self.n)]
         out.append(("choose_color", lambda s: [self.choose_color(s)]))
         for kind in self.kinds:
             out.append((f"play_{kind.name.lower()}",
@@ -623,5 +629,5 @@ def _join(a: str, b: str) -> str:
 def next_relation(spec: Spec, s: Sym, t: Sym) -> Expr:
     """``Next(s, t)``: some action leads from ``s`` to ``t`` (the disjunction, as in TLA+)."""
     from unoformal.verification.z3.state import equal
-    return z3.Or([z3.And(step.relation, equal(step.post, t)) for step in spec.steps(s)
+    return f_or([fand(step.relation, equal(step.post, t)) for step in spec.steps(s)
                   if step.in_next])

@@ -32,6 +32,10 @@ from unoformal.verification.z3.state import (
     STUCK,
     Expr,
     Sym,
+    f_or,
+    fand,
+    fsum,
+    ival,
     when,
 )
 
@@ -80,7 +84,7 @@ class Property:
 
 def left(spec: Spec, seat: Expr, steps: int) -> Expr:
     """DEAL-3: the seat ``steps`` places to the left (the next name in the list)."""
-    return spec.seat_after(seat, z3.IntVal(1), steps)
+    return spec.seat_after(seat, ival(1), steps)
 
 
 def value(spec: Spec, face: int) -> int:
@@ -93,7 +97,7 @@ def value(spec: Spec, face: int) -> int:
 
 def holds_color(spec: Spec, hand: list[Expr], color: Expr) -> Expr:
     """WD4-1: the hand has a card of ``color`` (numbers, symbols; never a wild)."""
-    return z3.Or([z3.And(color == spec.fcolor[g], hand[g] >= 1)
+    return f_or([fand(color == spec.fcolor[g], hand[g] >= 1)
                   for g in range(spec.nfaces) if spec.deck.faces[g].color is not None])
 
 
@@ -112,14 +116,14 @@ def step_queries(names: tuple[str, ...] | None,
         for step in spec.steps(s, names):
             if names is None and not step.in_next:
                 continue
-            yield Query(step.label, z3.And(step.relation, z3.Not(claim(spec, step))), [step])
+            yield Query(step.label, fand(step.relation, z3.Not(claim(spec, step))), [step])
     return queries
 
 
 # ---------------------------------------------------------------- invariant
 
 
-def invariant(spec: Spec, s: Sym, counts: bool = True) -> Expr:
+def invariant(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = True) -> Expr:
     """TypeOK plus the strengthening the proofs need (each part proved by ``invariant``).
 
     The strengthening (END-1, WD4-1): outside a finished round only the player of an
@@ -127,10 +131,10 @@ def invariant(spec: Spec, s: Sym, counts: bool = True) -> Expr:
     Draw Four played it legally (no card of the current color was left)."""
     n, nf = spec.n, spec.nfaces
     def seat(x: Expr) -> Expr:
-        return z3.And(x >= 0, x < n)
+        return fand(x >= 0, x < n)
 
     def face(x: Expr) -> Expr:
-        return z3.And(x >= 0, x < nf)
+        return fand(x >= 0, x < nf)
 
     parts = []
     if counts:  # DECK-1; its preservation is the conservation property
@@ -138,38 +142,40 @@ def invariant(spec: Spec, s: Sym, counts: bool = True) -> Expr:
         parts += [x >= 0 for x in zones]
         parts += [s.face_total(g) == spec.deck.copies[g] for g in range(nf)]
     phases = (PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK)
-    in_play = z3.Or(s.phase == PLAY, s.phase == DRAWN, s.phase == RESPOND)
+    in_play = f_or(s.phase == PLAY, s.phase == DRAWN, s.phase == RESPOND)
     parts += [
-        seat(s.turn), seat(s.dealer), z3.Or(s.direction == 1, s.direction == -1),
-        z3.Or([s.phase == p for p in phases]),
-        z3.Or(s.top == NONE, face(s.top)), (s.top == NONE) == (s.phase == DEALT),
-        z3.Implies(s.phase == DEALT, z3.And([x == 0 for x in s.disc])),
-        z3.And(s.color >= NONE, s.color < len(spec.deck.colors)),
+        seat(s.turn), seat(s.dealer), f_or(s.direction == 1, s.direction == -1),
+        f_or([s.phase == p for p in phases]),
+        f_or(s.top == NONE, face(s.top)), (s.top == NONE) == (s.phase == DEALT),
+        z3.Implies(s.phase == DEALT, fand([x == 0 for x in s.disc])),
+        fand(s.color >= NONE, s.color < len(spec.deck.colors)),
         z3.Implies(in_play, s.color != NONE),
-        z3.If(s.phase == DRAWN, z3.And(face(s.drawn),
+        z3.If(s.phase == DRAWN, fand(face(s.drawn),
                                        spec.select(s.seat_hand(s.turn), s.drawn,
                                                    list(range(nf))) >= 1), s.drawn == NONE),
         z3.If(s.phase == RESPOND,
-              z3.And(seat(s.offender), s.offender != s.turn, s.pending >= 0,
+              fand(seat(s.offender), s.offender != s.turn, s.pending >= 0,
                      s.pkind >= 0, s.pkind < len(KINDS)),
-              z3.And(s.pending == 0, s.offender == NONE, s.pkind == NONE)),
-        z3.And(s.uno >= NONE, s.uno < n),
-        z3.Implies(z3.Or(s.phase == DEALT, s.phase == OVER, s.phase == STUCK), s.uno == NONE),
-        z3.If(s.phase == OVER, z3.And(seat(s.winner), s.seat_total(s.winner) == 0,
+              fand(s.pending == 0, s.offender == NONE, s.pkind == NONE)),
+        fand(s.uno >= NONE, s.uno < n),
+        z3.Implies(f_or(s.phase == DEALT, s.phase == OVER, s.phase == STUCK), s.uno == NONE),
+        z3.If(s.phase == OVER, fand(seat(s.winner), s.seat_total(s.winner) == 0,
                                       s.points >= 0),
-              z3.And(s.winner == NONE, s.points == 0)),
-        z3.And([x >= 0 for x in s.scores]),
-        z3.Or(s.prev >= NONE, s.prev < len(spec.deck.colors)),
+              fand(s.winner == NONE, s.points == 0)),
+        fand([x >= 0 for x in s.scores]),
+        f_or(s.prev >= NONE, s.prev < len(spec.deck.colors)),
     ]
+    if not strengthen:
+        return fand(parts)
     # END-1: a hand is empty only when the round is over or its player's draw card is
     # still to be resolved.
     for p in range(n):
-        parts.append(z3.Implies(z3.And(s.phase != OVER, s.hand_total(p) == 0),
-                                z3.And(s.phase == RESPOND, s.offender == p)))
+        parts.append(z3.Implies(fand(s.phase != OVER, s.hand_total(p) == 0),
+                                fand(s.phase == RESPOND, s.offender == p)))
     # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
-    parts.append(z3.Implies(z3.And(s.phase == RESPOND, s.pkind == WD4,
+    parts.append(z3.Implies(fand(s.phase == RESPOND, s.pkind == WD4,
                                    s.seat_total(s.offender) == 0), s.legal))
-    return z3.And(parts)
+    return fand(parts)
 
 
 def _inductive(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -177,7 +183,7 @@ def _inductive(spec: Spec, s: Sym) -> Iterator[Query]:
         if step.in_next:
             # The counts part is preserved by the conservation property; the rest here.
             post = invariant(spec, step.post, counts=False)
-            yield Query(step.label, z3.And(step.relation, z3.Not(post)), [step])
+            yield Query(step.label, fand(step.relation, z3.Not(post)), [step])
 
 
 # ---------------------------------------------------------------- properties
@@ -204,13 +210,13 @@ def _deck(spec: Spec, s: Sym) -> Iterator[Query]:
 def _conserved(spec: Spec, step: Step) -> Expr:
     s, t = step.pre, step.post
     counts = [x for h in t.hands for x in h] + t.pile + t.disc
-    return z3.And(*[t.face_total(g) == s.face_total(g) for g in range(spec.nfaces)],
+    return fand(*[t.face_total(g) == s.face_total(g) for g in range(spec.nfaces)],
                   *[x >= 0 for x in counts])
 
 
 def _conservation(spec: Spec, s: Sym) -> Iterator[Query]:
     for step in spec.steps(s):
-        yield Query(step.label, z3.And(step.relation, z3.Not(_conserved(spec, step))), [step])
+        yield Query(step.label, fand(step.relation, z3.Not(_conserved(spec, step))), [step])
 
 
 def _top_stays(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -218,12 +224,12 @@ def _top_stays(spec: Spec, s: Sym) -> Iterator[Query]:
     for step in spec.steps(s):
         if step.name == "reshuffle":
             t = step.post
-            claim = z3.And(t.top == s.top, *[t.pile[g] == s.disc[g] for g in range(spec.nfaces)])
+            claim = fand(t.top == s.top, *[t.pile[g] == s.disc[g] for g in range(spec.nfaces)])
         elif step.in_next and in_turn(step) and not step.name.startswith("play_"):
             claim = step.post.top == s.top
         else:
             continue
-        yield Query(step.label, z3.And(step.relation, z3.Not(claim)), [step])
+        yield Query(step.label, fand(step.relation, z3.Not(claim)), [step])
 
 
 def _seated(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -231,8 +237,8 @@ def _seated(spec: Spec, s: Sym) -> Iterator[Query]:
     for step in spec.steps(s):
         if step.in_next:
             t = step.post
-            claim = z3.And(t.turn >= 0, t.turn < spec.n, t.dealer >= 0, t.dealer < spec.n)
-            yield Query(step.label, z3.And(step.relation, z3.Not(claim)), [step])
+            claim = fand(t.turn >= 0, t.turn < spec.n, t.dealer >= 0, t.dealer < spec.n)
+            yield Query(step.label, fand(step.relation, z3.Not(claim)), [step])
 
 
 def _wd4_legality(spec: Spec, step: Step) -> Expr:
@@ -249,11 +255,11 @@ def _challenge(spec: Spec, s: Sym) -> Iterator[Query]:
         def grew(p: Expr, k: int, t: Sym = t) -> Expr:
             return t.seat_total(p) == s.seat_total(p) + k
 
-        legal = z3.And(grew(me, CHALLENGER_DRAWS), grew(off, 0),
+        legal = fand(grew(me, CHALLENGER_DRAWS), grew(off, 0),
                        t.turn == spec.seat_after(me, s.direction, 1))
-        bluff = z3.And(grew(off, OFFENDER_DRAWS), grew(me, 0), t.turn == me)
-        claim = z3.And(s.pkind == WD4, z3.If(s.legal, legal, bluff), t.color == s.color)
-        yield Query(step.label, z3.And(step.relation, enough(spec, s), z3.Not(claim)), [step])
+        bluff = fand(grew(off, OFFENDER_DRAWS), grew(me, 0), t.turn == me)
+        claim = fand(s.pkind == WD4, z3.If(s.legal, legal, bluff), t.color == s.color)
+        yield Query(step.label, fand(step.relation, enough(spec, s), z3.Not(claim)), [step])
 
 
 def _two_players_same(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -264,36 +270,36 @@ def _two_players_same(spec: Spec, s: Sym) -> Iterator[Query]:
     a, b = rev.post, skip.post
     order = [spec.seat_after(a.turn, a.direction, k) == spec.seat_after(b.turn, b.direction, k)
              for k in range(1, spec.n)]
-    claim = z3.And(a.turn == b.turn, *order)
+    claim = fand(a.turn == b.turn, *order)
     yield Query("play_reverse|play_skip",
-                z3.And(rev.relation, skip.relation, same_color, s.phase == PLAY,
+                fand(rev.relation, skip.relation, same_color, s.phase == PLAY,
                        s.seat_total(s.turn) > 2, z3.Not(claim)), [rev])
 
 
 def _turn_returns(spec: Spec, step: Step) -> Expr:
     """TWO-1: with two players Reverse, Skip and Draw Two give the turn back."""
-    return z3.Or(step.post.phase == OVER, step.post.turn == step.pre.turn)
+    return f_or(step.post.phase == OVER, step.post.turn == step.pre.turn)
 
 
 def _no_stacking(spec: Spec, s: Sym) -> Iterator[Query]:
     """NOSTACK-1: the victim of a draw card has no play, and loses the turn."""
     for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
-        yield Query(step.label, z3.And(step.relation, s.phase == RESPOND), [step])
+        yield Query(step.label, fand(step.relation, s.phase == RESPOND), [step])
         if step.name == "play_draw_two":
             victim = spec.seat_after(s.turn, s.direction, 1)
-            claim = z3.Or(step.post.phase == OVER, step.post.turn != victim)
-            yield Query(step.label + " (victim)", z3.And(step.relation, z3.Not(claim)), [step])
+            claim = f_or(step.post.phase == OVER, step.post.turn != victim)
+            yield Query(step.label + " (victim)", fand(step.relation, z3.Not(claim)), [step])
 
 
 def _one_card(spec: Spec, step: Step) -> Expr:
     """PLAY-1: only the player to move loses cards, one at most; one card is discarded."""
     s, t = step.pre, step.post
-    hands = [t.hand_total(p) >= s.hand_total(p) - when(s.turn, p, z3.IntVal(1), z3.IntVal(0))
+    hands = [t.hand_total(p) >= s.hand_total(p) - when(s.turn, p, ival(1), ival(0))
              for p in range(spec.n)]
     def shown(x: Sym) -> Expr:
         return x.disc_total() + z3.If(x.top != NONE, 1, 0)
 
-    return z3.And(*hands, shown(t) <= shown(s) + 1)
+    return fand(*hands, shown(t) <= shown(s) + 1)
 
 
 def _after_draw(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -304,22 +310,22 @@ def _after_draw(spec: Spec, s: Sym) -> Iterator[Query]:
         elif step.name == "draw":
             t = step.post
             gets = [t.hand_total(p) == s.hand_total(p)
-                    + when(s.turn, p, z3.IntVal(DRAWS_ONE), z3.IntVal(0))
+                    + when(s.turn, p, ival(DRAWS_ONE), ival(0))
                     for p in range(spec.n)]
-            claim = z3.And(s.phase == PLAY, t.phase == DRAWN, *gets)
+            claim = fand(s.phase == PLAY, t.phase == DRAWN, *gets)
             # "If you cannot or will not play, draw": drawing is always allowed.
             yield Query(step.label + " (allowed)",
-                        z3.And(s.phase == PLAY, enough(spec, s), z3.Not(step.guard)), [step])
+                        fand(s.phase == PLAY, enough(spec, s), z3.Not(step.guard)), [step])
         else:
             continue
-        yield Query(step.label, z3.And(step.relation, z3.Not(claim)), [step])
+        yield Query(step.label, fand(step.relation, z3.Not(claim)), [step])
     # "You may play that drawn card at once if it is legal."
     for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
         faces = [g for g in range(spec.nfaces)
                  if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
         wild = spec.deck.faces[faces[0]].kind.is_wild
-        match = z3.Or([z3.And(step.face == g, _matching(spec, g, s)) for g in faces])
-        can = z3.And(s.phase == DRAWN, step.face == s.drawn, match, enough(spec, s),
+        match = f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces])
+        can = fand(s.phase == DRAWN, step.face == s.drawn, match, enough(spec, s),
                      step.choices["color"] == (0 if wild else NONE),
                      z3.Not(step.choices["uno"]), z3.Not(step.guard))
         yield Query(step.label + " (drawn card)", can, [step])
@@ -330,9 +336,9 @@ def _matching(spec: Spec, face: int, s: Sym) -> Expr:
     f = spec.deck.faces[face]
     if f.kind.is_wild:
         return z3.BoolVal(True)
-    same_kind = z3.Or([s.top == g for g, h in enumerate(spec.deck.faces) if h.kind is f.kind
+    same_kind = f_or([s.top == g for g, h in enumerate(spec.deck.faces) if h.kind is f.kind
                        and (f.kind is not Kind.NUMBER or h.rank == f.rank)])
-    return z3.Or(s.color == spec.fcolor[face], same_kind)
+    return f_or(s.color == spec.fcolor[face], same_kind)
 
 
 def _play_matches(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -340,14 +346,14 @@ def _play_matches(spec: Spec, s: Sym) -> Iterator[Query]:
     for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
         kind_faces = [g for g in range(spec.nfaces)
                       if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
-        match = z3.Or([z3.And(step.face == g, _matching(spec, g, s)) for g in kind_faces])
-        only = z3.And(step.relation, s.phase != RESPOND, z3.Not(match))
+        match = f_or([fand(step.face == g, _matching(spec, g, s)) for g in kind_faces])
+        only = fand(step.relation, s.phase != RESPOND, z3.Not(match))
         yield Query(step.label, only, [step])
         wild = spec.deck.faces[kind_faces[0]].kind.is_wild
-        choice = z3.And(step.choices["color"] == (0 if wild else NONE),
+        choice = fand(step.choices["color"] == (0 if wild else NONE),
                         z3.Not(step.choices["uno"]))
         holds = spec.select(s.seat_hand(s.turn), step.face, kind_faces) >= 1
-        can = z3.And(s.phase == PLAY, z3.Or([step.face == g for g in kind_faces]), holds,
+        can = fand(s.phase == PLAY, f_or([step.face == g for g in kind_faces]), holds,
                      match, enough(spec, s), choice, z3.Not(step.guard))
         yield Query(step.label + " (allowed)", can, [step])
 
@@ -367,7 +373,7 @@ def _penalties(spec: Spec, s: Sym) -> Iterator[Query]:
         elif step.name == "catch":
             claim = grew(s.uno, UNO_PENALTY)
         elif step.name == "misplay":
-            claim = z3.And(grew(s.turn, MISPLAY_PENALTY), t.phase == PLAY,
+            claim = fand(grew(s.turn, MISPLAY_PENALTY), t.phase == PLAY,
                            t.turn == spec.seat_after(s.turn, s.direction, 1))
         elif step.name == "advise":
             claim = grew(step.mover, ADVICE_PENALTY)
@@ -375,13 +381,13 @@ def _penalties(spec: Spec, s: Sym) -> Iterator[Query]:
             accept = spec.accept(t)
             victim = t.turn
             u = accept.post
-            claim = z3.Implies(z3.And(s.phase == PLAY, accept.relation),
-                               z3.And(u.seat_total(victim) == t.seat_total(victim) + WD4_VICTIM,
-                                      z3.Or(u.phase == OVER,
+            claim = z3.Implies(fand(s.phase == PLAY, accept.relation),
+                               fand(u.seat_total(victim) == t.seat_total(victim) + WD4_VICTIM,
+                                      f_or(u.phase == OVER,
                                             u.turn == spec.seat_after(victim, t.direction,
                                                                       1))))
             path = [step, accept]
-        yield Query(step.label, z3.And(step.relation, enough(spec, s), z3.Not(claim)), path)
+        yield Query(step.label, fand(step.relation, enough(spec, s), z3.Not(claim)), path)
 
 
 def _start(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -393,29 +399,29 @@ def _start(spec: Spec, s: Sym) -> Iterator[Query]:
         kind = next(k for k in spec.kinds if step.name.removesuffix("_only_left")
                     == f"start_{k.name.lower()}")
         goes_left = t.direction == 1
-        same = z3.And([t.hand_total(p) == s.hand_total(p) for p in range(spec.n)])
-        others = z3.And([z3.Or(first == p, t.hand_total(p) == s.hand_total(p))
+        same = fand([t.hand_total(p) == s.hand_total(p) for p in range(spec.n)])
+        others = fand([f_or(first == p, t.hand_total(p) == s.hand_total(p))
                          for p in range(spec.n)])
         if step.name.endswith("_only_left"):  # EXT-START: like a Wild start card
-            claim = z3.And(t.turn == first, t.phase == COLOR)
+            claim = fand(t.turn == first, t.phase == COLOR)
         elif kind is Kind.NUMBER:
-            claim = z3.And(t.turn == first, goes_left, t.phase == PLAY, same,
+            claim = fand(t.turn == first, goes_left, t.phase == PLAY, same,
                            t.color == spec.lookup(spec.fcolor, step.face, spec.faces_of(kind)))
         elif kind is Kind.DRAW_TWO:
-            claim = z3.And(t.turn == second, goes_left, t.phase == PLAY,
+            claim = fand(t.turn == second, goes_left, t.phase == PLAY,
                            t.seat_total(first) == s.seat_total(first) + START_D2_DRAWS, others)
         elif kind is Kind.SKIP:
-            claim = z3.And(t.turn == second, goes_left, t.phase == PLAY, same)
+            claim = fand(t.turn == second, goes_left, t.phase == PLAY, same)
         elif kind is Kind.REVERSE:
-            claim = z3.And(t.turn == d, t.direction == -1, t.phase == PLAY, same)
+            claim = fand(t.turn == d, t.direction == -1, t.phase == PLAY, same)
         elif kind is Kind.WILD:
-            claim = z3.And(t.turn == first, goes_left, t.phase == COLOR, same)
+            claim = fand(t.turn == first, goes_left, t.phase == COLOR, same)
         else:  # START-WD4: back into the deck, another card is turned
-            claim = z3.And(t.phase == DEALT, t.top == NONE,
+            claim = fand(t.phase == DEALT, t.top == NONE,
                            *[t.pile[g] == s.pile[g] for g in range(spec.nfaces)])
         # Only Wild Draw Fours left is a short pile: no "enough cards" assumption there.
         plenty = z3.BoolVal(True) if step.name.endswith("_only_left") else enough(spec, s)
-        yield Query(step.label, z3.And(step.relation, plenty, z3.Not(claim)), [step])
+        yield Query(step.label, fand(step.relation, plenty, z3.Not(claim)), [step])
 
 
 def _scoring(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -424,15 +430,15 @@ def _scoring(spec: Spec, s: Sym) -> Iterator[Query]:
         if not step.in_next or step.name == "next_deal":
             continue
         t = step.post
-        ends = z3.And(s.phase != OVER, t.phase == OVER)
-        left_over = z3.Sum([h[g] * value(spec, g) for h in t.hands for g in range(spec.nfaces)])
+        ends = fand(s.phase != OVER, t.phase == OVER)
+        left_over = fsum([h[g] * value(spec, g) for h in t.hands for g in range(spec.nfaces)])
         w = t.winner
-        scored = z3.And(
+        scored = fand(
             t.seat_total(w) == 0,
             *[z3.If(w == p, t.scores[p] == s.scores[p] + left_over, t.scores[p] == s.scores[p])
               for p in range(spec.n)])
-        same = z3.And([a == b for a, b in zip(t.scores, s.scores, strict=True)])
-        yield Query(step.label, z3.And(step.relation, z3.Not(z3.If(ends, scored, same))),
+        same = fand([a == b for a, b in zip(t.scores, s.scores, strict=True)])
+        yield Query(step.label, fand(step.relation, z3.Not(z3.If(ends, scored, same))),
                     [step])
 
 
@@ -440,12 +446,12 @@ def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
     """END-2, DEAL-2, SCORE-2: deal 7 each, the dealer passes left, until someone has 500."""
     for step in spec.steps(s, ("next_deal",)):
         t = step.post
-        claim = z3.And(*[t.hand_total(p) == HAND_SIZE for p in range(spec.n)],
+        claim = fand(*[t.hand_total(p) == HAND_SIZE for p in range(spec.n)],
                        t.dealer == left(spec, s.dealer, 1),
                        *[a == b for a, b in zip(t.scores, s.scores, strict=True)],
                        *[x < TARGET for x in s.scores])
-        yield Query(step.label, z3.And(step.relation, z3.Not(claim)), [step])
-    yield Query("game_over", spec.game_over(s) != z3.Or([x >= TARGET for x in s.scores]))
+        yield Query(step.label, fand(step.relation, z3.Not(claim)), [step])
+    yield Query("game_over", spec.game_over(s) != f_or([x >= TARGET for x in s.scores]))
 
 
 def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -458,11 +464,11 @@ def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
             claim = s.seat_total(s.offender) >= 1
         elif step.name == "accept":
             claim = z3.Implies(s.seat_total(s.offender) == 0,
-                               z3.And(t.phase == OVER, t.winner == s.offender))
+                               fand(t.phase == OVER, t.winner == s.offender))
         else:
-            out = z3.And(s.seat_total(s.turn) == 1, s.phase != RESPOND)
-            claim = z3.Implies(out, z3.Or(t.phase == OVER, t.phase == RESPOND))
-        yield Query(step.label, z3.And(step.relation, enough(spec, s), z3.Not(claim)), [step])
+            out = fand(s.seat_total(s.turn) == 1, s.phase != RESPOND)
+            claim = z3.Implies(out, f_or(t.phase == OVER, t.phase == RESPOND))
+        yield Query(step.label, fand(step.relation, enough(spec, s), z3.Not(claim)), [step])
 
 
 def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -476,29 +482,29 @@ def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
         own = spec.lookup(spec.fcolor, step.face, faces)
         nobody_draws = [t.hand_total(p) <= s.hand_total(p) for p in range(spec.n)]
         if kind is Kind.NUMBER:
-            claim = z3.And(t.turn == nxt, t.direction == d, t.color == own, *nobody_draws)
+            claim = fand(t.turn == nxt, t.direction == d, t.color == own, *nobody_draws)
         elif kind is Kind.SKIP:
-            claim = z3.And(t.turn == spec.seat_after(me, d, 2), t.direction == d,
+            claim = fand(t.turn == spec.seat_after(me, d, 2), t.direction == d,
                            t.color == own, *nobody_draws)
         elif kind is Kind.REVERSE:
             if spec.n == 2:  # TWO-1
-                claim = z3.And(t.turn == me, t.color == own, *nobody_draws)
+                claim = fand(t.turn == me, t.color == own, *nobody_draws)
             else:
-                claim = z3.And(t.direction == -d, t.turn == spec.seat_after(me, -d, 1),
+                claim = fand(t.direction == -d, t.turn == spec.seat_after(me, -d, 1),
                                t.color == own, *nobody_draws)
         elif kind is Kind.DRAW_TWO:
             others = [t.hand_total(p) <= s.hand_total(p) for p in range(spec.n)
                       if p != spec_seat(nxt)]
-            claim = z3.And(t.turn == spec.seat_after(me, d, 2), t.direction == d,
+            claim = fand(t.turn == spec.seat_after(me, d, 2), t.direction == d,
                            t.color == own, *others)
         elif kind is Kind.WILD:
-            claim = z3.And(t.turn == nxt, t.direction == d, t.color == step.choices["color"],
+            claim = fand(t.turn == nxt, t.direction == d, t.color == step.choices["color"],
                            *nobody_draws)
         else:  # WD4-2: the next player accepts or challenges first
-            claim = z3.And(t.phase == RESPOND, t.turn == nxt, t.direction == d,
+            claim = fand(t.phase == RESPOND, t.turn == nxt, t.direction == d,
                            t.offender == me, t.color == step.choices["color"], *nobody_draws)
-        normal = z3.And(s.phase != RESPOND, s.seat_total(me) > 2, enough(spec, s))
-        yield Query(step.label, z3.And(step.relation, normal, z3.Not(claim)), [step])
+        normal = fand(s.phase != RESPOND, s.seat_total(me) > 2, enough(spec, s))
+        yield Query(step.label, fand(step.relation, normal, z3.Not(claim)), [step])
 
 
 def spec_seat(x: Expr) -> int:
@@ -515,28 +521,28 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
     for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
         t, me = step.post, s.turn
         says = step.choices["uno"]
-        two = z3.And(s.seat_total(me) == 2, s.phase != RESPOND, enough(spec, s))
-        window = z3.Or(t.phase == OVER, t.uno == z3.If(says, NONE, me))
-        yield Query(step.label, z3.And(step.relation, two, z3.Not(window)), [step])
+        two = fand(s.seat_total(me) == 2, s.phase != RESPOND, enough(spec, s))
+        window = f_or(t.phase == OVER, t.uno == z3.If(says, NONE, me))
+        yield Query(step.label, fand(step.relation, two, z3.Not(window)), [step])
         faces = [g for g in range(spec.nfaces)
                  if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
         wild = spec.deck.faces[faces[0]].kind.is_wild
-        free = z3.And(step.choices["color"] == (0 if wild else NONE))
-        may = z3.And(s.phase == PLAY, two, spec.select(s.seat_hand(me), step.face, faces) >= 1,
-                     z3.Or([z3.And(step.face == g, _matching(spec, g, s)) for g in faces]),
+        free = fand(step.choices["color"] == (0 if wild else NONE))
+        may = fand(s.phase == PLAY, two, spec.select(s.seat_hand(me), step.face, faces) >= 1,
+                     f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces]),
                      free, says, z3.Not(step.guard))
         yield Query(step.label + " (say UNO)", may, [step])
-    live = z3.And(s.phase != OVER, s.phase != DEALT, s.phase != STUCK, enough(spec, s))
+    live = fand(s.phase != OVER, s.phase != DEALT, s.phase != STUCK, enough(spec, s))
     for step in spec.steps(s, ("uno", "catch", "advise")):
         if step.name == "uno":
-            yield Query(step.label, z3.And(live, s.uno != NONE, s.uno == step.mover,
+            yield Query(step.label, fand(live, s.uno != NONE, s.uno == step.mover,
                                            z3.Not(step.guard)),
                         [step])
         elif step.name == "catch":
             target = step.pre.uno
-            yield Query(step.label, z3.And(step.relation, s.seat_total(target) != 1), [step])
+            yield Query(step.label, fand(step.relation, s.seat_total(target) != 1), [step])
         else:
-            yield Query(step.label + " (allowed)", z3.And(live, z3.Not(step.guard)), [step])
+            yield Query(step.label + " (allowed)", fand(live, z3.Not(step.guard)), [step])
 
 
 def _extensions(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -544,11 +550,11 @@ def _extensions(spec: Spec, s: Sym) -> Iterator[Query]:
     a player passes; a draw of more cards than are left draws what is left."""
     for step in spec.steps(s, ("pass_nothing_to_draw", "accept")):
         if step.name == "pass_nothing_to_draw":
-            stuck = z3.And(s.phase == PLAY, s.pile_total() == 0, s.disc_total() == 0)
-            yield Query(step.label, z3.And(stuck, z3.Not(step.guard)), [step])
+            stuck = fand(s.phase == PLAY, s.pile_total() == 0, s.disc_total() == 0)
+            yield Query(step.label, fand(stuck, z3.Not(step.guard)), [step])
         else:
-            short = z3.And(s.phase == RESPOND, s.pile_total() + s.disc_total() < s.pending)
-            yield Query(step.label, z3.And(short, z3.Not(step.guard)), [step])
+            short = fand(s.phase == RESPOND, s.pile_total() + s.disc_total() < s.pending)
+            yield Query(step.label, fand(short, z3.Not(step.guard)), [step])
 
 
 def _steps(names: tuple[str, ...]) -> Callable[[Spec, Sym], Iterator[Query]]:
@@ -565,7 +571,7 @@ def _in_turn_steps(claim: Callable[[Spec, Step], Expr]) -> Callable[[Spec, Sym],
     def queries(spec: Spec, s: Sym) -> Iterator[Query]:
         for step in spec.steps(s):
             if step.in_next and in_turn(step):
-                yield Query(step.label, z3.And(step.relation, z3.Not(claim(spec, step))),
+                yield Query(step.label, fand(step.relation, z3.Not(claim(spec, step))),
                             [step])
     return queries
 

@@ -7,20 +7,24 @@ push/pop, because the incremental solver skips that preprocessing. Each query
 has a time-out. A satisfiable query is a
 counterexample (verdict *refuted*); a time-out or ``unknown`` gives the verdict
 *unknown* with the time spent; otherwise the property is *proved*.
+:func:`check_suite` runs many (property, player count) pairs in worker processes.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
+from multiprocessing import get_context
 from typing import Any
 
 import z3
 
 from unoformal.spec.table import RuleTable
 from unoformal.verification.z3.actions import Spec
-from unoformal.verification.z3.properties import Property, Query, invariant
+from unoformal.verification.z3.properties import Property, Query, invariant, property_named
 from unoformal.verification.z3.state import Sym, fresh
 
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
@@ -114,4 +118,50 @@ def _queries(spec: Spec, s: Sym, inv: Any, prop: Property, timeout_ms: int) -> _
             return out
         if answer == z3.unknown and out.unknown is None:
             out.unknown = f"{query.label}: {solver.reason_unknown()}"
+    return out
+
+
+# ------------------------------------------------------- a suite in parallel
+
+_Row = tuple[str, int, str, float, int, str | None, list[str]]
+
+
+def _check_count(rules: RuleTable, names: Sequence[str], n: int, timeout_ms: int) -> list[_Row]:
+    """Worker: every named property for one player count (the compiled actions are built
+    once per process and count, so a count is the unit of work)."""
+    out: list[_Row] = []
+    for name in names:
+        prop = property_named(name)
+        if prop.players(n):
+            r = check(rules, prop, n, timeout_ms)
+            out.append((name, n, r.verdict, r.seconds, r.queries, r.label, r.notes))
+    return out
+
+
+def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[int],
+                timeout_ms: int = DEFAULT_TIMEOUT_MS, jobs: int = 1) -> list[Result]:
+    """``check`` for every property and player count, in ``jobs`` worker processes (the
+    queries are independent; one process per core). Results come back in the order of
+    ``counts`` then ``props``. A worker cannot send a Z3 model back, so a refutation is
+    checked again here to get its counterexample (refutations are rare and fast)."""
+    if jobs <= 1 or len(counts) <= 1:
+        return [check(rules, p, n, timeout_ms) for n in counts for p in props if p.players(n)]
+    names = [p.name for p in props]
+    rows: dict[tuple[str, int], _Row] = {}
+    # Largest counts first: they take longest, so the workers finish together.
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
+        futures = [pool.submit(_check_count, rules, names, n, timeout_ms)
+                   for n in sorted(set(counts), reverse=True)]
+        for future in futures:
+            rows.update({(row[0], row[1]): row for row in future.result()})
+    out: list[Result] = []
+    for n in counts:
+        for prop in props:
+            if not prop.players(n):
+                continue
+            _, _, verdict, seconds, queries, label, notes = rows[(prop.name, n)]
+            if verdict == REFUTED:
+                out.append(check(rules, prop, n, timeout_ms))
+            else:
+                out.append(Result(prop, n, verdict, seconds, queries, label, notes=notes))
     return out
