@@ -673,7 +673,7 @@ class Game:
         skips = effect.skips
         if effect.reverses:
             two = self.rules.two_players
-            if self.n == 2 and two.enabled and two.reverse_acts_as_skip:
+            if self.n == two.players and two.enabled and two.reverse_acts_as_skip:
                 skips += 1
             else:
                 self.direction = -self.direction

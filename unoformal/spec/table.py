@@ -169,6 +169,7 @@ class Stacking(Rule):
 
 @dataclass(frozen=True)
 class TwoPlayer(Rule):
+    players: int = 2  # the player count the rule is for
     reverse_acts_as_skip: bool = True
 
 
@@ -401,7 +402,7 @@ CLASSIC = RuleTable(
         "TWO-1", "000 §04",
         "With two players, Reverse acts as Skip: the turn comes back to whoever played it. "
         "(Skip, Draw Two and Wild Draw Four give the turn back by their own effect.)",
-        reverse_acts_as_skip=True),
+        players=2, reverse_acts_as_skip=True),
     misplay=Penalty(
         "MISPLAY-1", "000 §04",
         "An incorrect card, when detected, is taken back; its player draws cards (2) and the "

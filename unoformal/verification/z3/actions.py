@@ -265,7 +265,7 @@ class Spec:
         direction = s.direction
         if effect.reverses:
             two = self.rules.two_players
-            if self.n == 2 and two.enabled and two.reverse_acts_as_skip:
+            if self.n == two.players and two.enabled and two.reverse_acts_as_skip:
                 skips += 1
             else:
                 d = concrete(direction)
