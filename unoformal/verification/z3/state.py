@@ -102,22 +102,23 @@ def _bools(args: tuple[Any, ...]) -> list[Any]:
     return [x if z3.is_expr(x) else z3.BoolVal(bool(x)) for x in _terms(args)]
 
 
-def fand(*args: Any) -> Expr:
-    """``z3.And`` over Boolean terms (Python bools allowed)."""
+def _nary(make: Any, empty: bool, args: tuple[Any, ...]) -> Expr:
+    """One n-ary Boolean term built by the C API in one call (z3py checks each argument)."""
     xs = _bools(args)
     if not xs:
-        return z3.BoolVal(True)
+        return z3.BoolVal(empty)
     ctx = xs[0].ctx
-    return z3.BoolRef(z3.Z3_mk_and(ctx.ref(), len(xs), _array(xs)), ctx)
+    return z3.BoolRef(make(ctx.ref(), len(xs), _array(xs)), ctx)
+
+
+def fand(*args: Any) -> Expr:
+    """``z3.And`` over Boolean terms (Python bools allowed)."""
+    return _nary(z3.Z3_mk_and, True, args)
 
 
 def f_or(*args: Any) -> Expr:
     """``z3.Or`` over Boolean terms (Python bools allowed)."""
-    xs = _bools(args)
-    if not xs:
-        return z3.BoolVal(False)
-    ctx = xs[0].ctx
-    return z3.BoolRef(z3.Z3_mk_or(ctx.ref(), len(xs), _array(xs)), ctx)
+    return _nary(z3.Z3_mk_or, False, args)
 
 
 def ite_chain(selector: Expr, cases: Sequence[tuple[int, Expr]], default: Expr) -> Expr:
