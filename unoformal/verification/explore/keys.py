@@ -25,6 +25,7 @@ from unoformal.spec.deck import Deck
 NONE = 255
 KINDS = list(Kind)
 PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
+KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 
 
 def _n(value: int | None) -> int:
@@ -60,28 +61,30 @@ class Keyer:
         nf = self.nf
         phase = g.phase
         counts = [0] * (nf * (g.n + 1))
-        for seat, hand in enumerate(g.hands):
-            base = seat * nf
+        base = 0
+        for hand in g.hands:
             for c in hand:
                 counts[base + c] += 1
-        base = g.n * nf
+            base += nf
         discard = g.discard
         for c in discard[:-1]:
             counts[base + c] += 1
-        top = discard[-1] if discard else None
-        colors = [_n(g.color)]
-        faces = [_n(top)]
-        head = [PHASE_INDEX[phase], g.turn, 0 if g.direction == 1 else 1, _n(g.uno_window)]
+        top = discard[-1] if discard else NONE
+        color = g.color
+        uno = g.uno_window
+        head = [PHASE_INDEX[phase], g.turn, 0 if g.direction == 1 else 1,
+                NONE if uno is None else uno]
         if phase == DRAWN:
-            faces.append(_n(g.drawn))
-        elif phase == RESPOND:
-            colors.append(_n(g.prev_color))
+            drawn = g.drawn
+            return head + [NONE if color is None else color], [top, _n(drawn)], counts
+        if phase == RESPOND:
             kind = g.pending_kind
             head += [g.pending, _n(g.offender), int(g.wd4_legal),
-                     NONE if kind is None else KINDS.index(kind)]
-        elif phase == OVER:
+                     NONE if kind is None else KIND_INDEX[kind]]
+            return head + [_n(color), _n(g.prev_color)], [top], counts
+        if phase == OVER:
             head.append(_n(g.winner))
-        return head + colors, faces, counts
+        return head + [NONE if color is None else color], [top], counts
 
     def key(self, g: Game) -> bytes:
         head, faces, counts = self.raw(g)
