@@ -112,6 +112,9 @@ class ExploreGame(Game):
     events = 0
     dealing = False
     log: list[int] | None = None  # faces taken from the pile before any reshuffle
+    # None: a choice the script does not make raises NeedChoice; a list: take the first
+    # option and note (position, the other options) here, so no run is wasted
+    branches: list[tuple[int, list[int]]] | None = None
 
     @classmethod
     def deal(cls, players: Sequence[str], rules: RuleTable, dealer: str,
@@ -176,8 +179,15 @@ class ExploreGame(Game):
         elif self.pos < len(self.script):
             face = self.script[self.pos]
             self.pos += 1
-        else:
+        elif self.branches is None or not options:
+            # no option left: the draw's faces would come out of face order (a
+            # permutation of another outcome), so this run is dropped
             raise NeedChoice(options)
+        else:
+            face = options[0]
+            self.branches.append((self.pos, options[1:]))
+            self.script = (*self.script, face)
+            self.pos += 1
         self.floor = face
         return face
 
@@ -214,24 +224,29 @@ class ExploreGame(Game):
 _SHUFFLER = _Shuffler()
 
 
-def run(game: ExploreGame, action: Action, script: tuple[int, ...]) -> ExploreGame:
-    """``action`` (one of ``game.legal_actions()``) on a copy, chance by ``script``."""
-    new = game.copy()
-    new.script, new.pos, new.events = script, 0, 0
-    new.push(action)
-    return new
-
-
 def outcomes(game: ExploreGame, action: Action) -> Iterator[tuple[tuple[int, ...],
                                                                   ExploreGame]]:
-    """Every outcome of a legal ``action``: one per script of chance choices."""
+    """Every outcome of a legal ``action`` (on copies), one per script of chance choices,
+    in the lexicographic order of the scripts.
+
+    Each run takes the first option at every choice its script does not make and notes
+    the others; their scripts are run next, deepest choice first. So every run is an
+    outcome (re-running from the start after a NeedChoice wasted a run per choice)."""
     stack: list[tuple[int, ...]] = [()]
     while stack:
-        script = stack.pop()
+        new = game.copy()
+        new.script, new.pos, new.events = stack.pop(), 0, 0
+        new.branches = branches = []
         try:
-            yield script, run(game, action, script)
-        except NeedChoice as need:
-            stack.extend((*script, face) for face in reversed(need.options))
+            new.push(action)
+            done = True
+        except NeedChoice:  # only with no option left: a dropped run
+            done = False
+        new.branches = None
+        for pos, others in branches:
+            stack.extend((*new.script[:pos], face) for face in reversed(others))
+        if done:
+            yield new.script, new
 
 
 def deal_outcomes(template: ExploreGame, deal: Deal) -> Iterator[
