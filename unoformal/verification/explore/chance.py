@@ -236,7 +236,8 @@ def outcomes(game: ExploreGame, action: Action) -> Iterator[tuple[tuple[int, ...
     while stack:
         new = game.copy()
         new.script, new.pos, new.events = stack.pop(), 0, 0
-        new.branches = branches = []
+        branches: list[tuple[int, list[int]]] = []
+        new.branches = branches
         try:
             new.push(action)
             done = True

@@ -75,16 +75,18 @@ class Keyer:
         head = [PHASE_INDEX[phase], g.turn, 0 if g.direction == 1 else 1,
                 NONE if uno is None else uno]
         if phase == DRAWN:
-            drawn = g.drawn
-            return head + [NONE if color is None else color], [top, _n(drawn)], counts
+            head.append(NONE if color is None else color)
+            return head, [top, _n(g.drawn)], counts
         if phase == RESPOND:
             kind = g.pending_kind
             head += [g.pending, _n(g.offender), int(g.wd4_legal),
                      NONE if kind is None else KIND_INDEX[kind]]
-            return head + [_n(color), _n(g.prev_color)], [top], counts
+            head += [_n(color), _n(g.prev_color)]
+            return head, [top], counts
         if phase == OVER:
             head.append(_n(g.winner))
-        return head + [NONE if color is None else color], [top], counts
+        head.append(NONE if color is None else color)
+        return head, [top], counts
 
     def key(self, g: Game) -> bytes:
         head, faces, counts = self.raw(g)
