@@ -480,6 +480,23 @@ def test_uno_1_uno_goes_only_with_the_next_to_last_card() -> None:
     refused(game, "A uno", "UNO-1")
 
 
+def test_uno_1_the_card_count_is_the_tables() -> None:
+    """UNO-1's "next-to-last card" is the table's ``cards_left``: changed to 2, UNO goes
+    with the third-to-last card and a catch needs two cards left (the engine reads the
+    value; nothing restates it)."""
+    rules = derive(CLASSIC, "uno-at-two", "", {"UNO-1": {"cards_left": 2}})
+    game = three({"A": ["R1", "R2", "G5"], "B": ["B1"], "C": ["G2"]}, rules=rules)
+    assert Action.parse("A play R1 uno") in game.legal_actions()
+    game = three({"A": ["R1", "R2", "G5"], "B": ["B1"], "C": ["G2"]}, rules=rules,
+                 pile=("R7", "Y1", "Y2"))
+    play(game, "A play R1")
+    assert game.view("B").uno_pending == "A"
+    play(game, "B catch A")
+    assert game.hand("A") == sorted_codes(["R2", "G5", "Y1", "Y2"], rules)
+    game = three({"A": ["R1", "G5"], "B": ["B1"], "C": ["G2"]}, rules=rules)
+    refused(game, "A play R1 uno", "UNO-1")
+
+
 def test_uno_1_forgotten_uno_caught_before_the_next_turn_draws_two() -> None:
     game = three({"A": ["R1", "G5"], "B": ["B1"], "C": ["G2"]},
                  pile=("R7", "Y1", "Y2", "Y3", "Y4"))

@@ -378,7 +378,7 @@ class Game:
             self._responses(p, out)
         hand = self.hands[p]
         plays, misplays = t.plays[p], t.misplay[p]
-        with_uno = len(hand) == 2
+        with_uno = len(hand) == t.uno_with
         if self.phase == DRAWN and not penalties:
             drawn = self.drawn
             if drawn is not None and self._can_play(p, drawn):
@@ -418,7 +418,7 @@ class Game:
 
     def _catchable(self, target: int) -> bool:
         uno = self.rules.uno
-        if uno.catch_only_with_one_card and len(self.hands[target]) != 1:
+        if uno.catch_only_with_one_card and len(self.hands[target]) != uno.cards_left:
             return False
         return self._can_draw(uno.penalty)
 
@@ -577,7 +577,7 @@ class Game:
         hand = self.hands[p]
         if face not in hand:
             return Refusal("PLAY-1", f"{action.card} is not in {action.player}'s hand")
-        if action.uno and (len(hand) != 2 or not self.rules.uno.say_with_card):
+        if action.uno and (len(hand) != self.t.uno_with or not self.rules.uno.say_with_card):
             return Refusal("UNO-1", "UNO is said with the next-to-last card")
         if self._can_play(p, face):
             return None
@@ -662,7 +662,7 @@ class Game:
         self.discard.append(face)
         self.color = color if effect.chooses_color else self.f_color[face]
         self.drawn = None
-        if len(hand) == 1 and not uno:
+        if len(hand) == self.rules.uno.cards_left and not uno:
             self.uno_window = p
         if not hand and self.winner is None:
             self.winner = p  # went out first; wins when the draws are resolved (END-1)
@@ -931,6 +931,7 @@ class _Lookups:
     # When every effect can be carried out (EXT-SHORT) and bluffs are playable (WD4-1), a
     # legal play on a normal turn is exactly a matching card: the fast path in _on_turn.
     play_is_match: bool
+    uno_with: int  # UNO-1: the hand size at which playing a card may carry "UNO"
 
 
 _LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
@@ -972,7 +973,8 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         misplay=[[Action(name, ActionType.MISPLAY, code) for code in codes] for name in names],
         plays=[[plays(name, face) for face in range(len(faces))] for name in names],
         resolved={}, match_rows={},
-        play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable)
+        play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
+        uno_with=rules.uno.cards_left + 1)
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

@@ -202,6 +202,7 @@ class ChallengeColor(Rule):
 
 @dataclass(frozen=True)
 class UnoRule(Rule):
+    cards_left: int = 1  # "next-to-last card": UNO is about the hand of this many cards
     penalty: int = 2
     say_with_card: bool = True
     say_before_accusation: bool = True
@@ -432,7 +433,7 @@ CLASSIC = RuleTable(
         "Caught before the next turn begins (its player draws or plays), draw penalty cards. "
         "A catch needs the accused to still hold one card (our reading: the call is about "
         "the last card).",
-        penalty=2, say_with_card=True, say_before_accusation=True,
+        cards_left=1, penalty=2, say_with_card=True, say_before_accusation=True,
         catch_only_with_one_card=True),
     end_of_round=EndRule(
         "END-1", "000 §06",
