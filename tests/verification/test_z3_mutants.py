@@ -53,3 +53,35 @@ def test_reshuffle_1_returning_the_top_card_is_refuted_by_a_draw() -> None:
     assert result.verdict == REFUTED and result.label is not None
     assert result.label.startswith(("reshuffle", "draw", "accept", "challenge", "catch",
                                     "misplay", "advise"))
+
+
+def test_changed_rules_are_found_by_diffing_the_table_with_its_base() -> None:
+    from unoformal.verification.z3.mutants import changed_rules
+
+    assert changed_rules(CLASSIC, _table("challenger-draws-4")) == {"CHAL-3"}
+    assert changed_rules(CLASSIC, _table("no-two-player-reverse")) == {"TWO-1"}
+    assert changed_rules(CLASSIC, CLASSIC) == set()
+
+
+def test_steps_cite_every_entry_they_read() -> None:
+    """A step cites the entries its action compiles, not only the one it is named after,
+    so the mutant runner asks first about the actions a changed entry can affect."""
+    from unoformal.verification.z3.actions import Spec
+    from unoformal.verification.z3.state import fresh
+
+    spec = Spec(CLASSIC, 2)
+    steps = {step.name: step for step in spec.steps(fresh(2, spec.deck))}
+    assert "WD4-1" in steps["play_wild_draw_four"].reads  # the legality of the card played
+    assert "REV-1" in steps["challenge_upheld"].reads  # which cards may be challenged
+    assert "CHAL-2" in steps["challenge_upheld"].rule_ids
+    assert "UNO-1" not in steps["advise"].reads
+
+
+def test_mutant_run_asks_the_properties_citing_the_changed_rule_first() -> None:
+    from unoformal.verification.z3.mutants import _plan
+    from unoformal.verification.z3.properties import PROPERTIES
+
+    first, about, rest = _plan(PROPERTIES, {"CHAL-3"})
+    assert [p.name for p, _ in first] == ["challenge", "challenge"]  # about it, then the rest
+    assert {p.name for p, _ in about} == {p.name for p in PROPERTIES} - {"challenge"}
+    assert [p.name for p, _ in rest] == [p.name for p, _ in about]

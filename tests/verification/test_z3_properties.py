@@ -42,6 +42,27 @@ def test_symmetry_reduction_gives_the_same_verdict_as_every_seat(name: str) -> N
         assert fast.verdict == full.verdict, (n, fast.label, full.label)
 
 
+@pytest.mark.parametrize("rule,values", [
+    ("UNO-1", {"penalty": 3}), ("ADVICE-1", {"cards": 1}), ("START-D2", {"first_seat": 2}),
+    ("DEAL-3", {"direction": "right"})])
+def test_named_seat_symmetry_gives_the_same_verdicts_as_every_seat(
+        rule: str, values: dict[str, object]) -> None:
+    """The catch, advice and start card steps are checked with the seat they name fixed
+    to 0 (and any player to move): the same verdicts, refuted or proved, as every seat."""
+    from unoformal.spec.variants import derive
+
+    mutant = derive(CLASSIC, "mutant", "", {rule: values})
+    verdicts = set()
+    for name in ("penalties", "start-card", "uno"):
+        for rules in (CLASSIC, mutant):
+            for n in (2, 3):
+                fast = check(rules, property_named(name), n)
+                full = check(rules, property_named(name), n, symmetry=False)
+                assert fast.verdict == full.verdict, (rule, name, n, fast.label, full.label)
+                verdicts.add((rules is mutant, fast.verdict))
+    assert (True, REFUTED) in verdicts and (False, REFUTED) not in verdicts
+
+
 def test_timeout_gives_unknown_not_a_crash() -> None:
     result = check(CLASSIC, property_named("one-card-per-turn"), 2, timeout_ms=1)
     assert result.verdict == UNKNOWN

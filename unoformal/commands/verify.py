@@ -126,7 +126,7 @@ def _row(result: Result, want: str, witness: Any) -> dict[str, Any]:
     if result.verdict == REFUTED and result.model is not None:
         from unoformal.verification.z3.witness import describe, state_text
         assert result.spec is not None and result.pre is not None and result.query is not None
-        row["state"] = state_text(result.spec, result.model, result.pre, result.spec.rules)
+        row["state"] = state_text(result.spec, result.model, result.pre, result.spec.table)
         row["steps"] = describe(result.spec, result.model, result.query.steps)
         if witness is not None:
             row["record"] = witness.record

@@ -15,15 +15,25 @@ that check the rules are stated separately, in the rulebook's own words
 
 from __future__ import annotations
 
+import inspect
 import itertools
+import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import z3
 
 from unoformal.spec.cards import Kind
 from unoformal.spec.deck import Deck
-from unoformal.spec.table import CardEffect, ChallengeOutcome, Holding, NextDealer, RuleTable
+from unoformal.spec.table import (
+    CardEffect,
+    ChallengeOutcome,
+    Holding,
+    NextDealer,
+    Rule,
+    RuleTable,
+)
 from unoformal.verification.z3.state import (
     COLOR,
     DEALT,
@@ -34,16 +44,19 @@ from unoformal.verification.z3.state import (
     PLAY,
     RESPOND,
     STUCK,
+    TURN_AT_0,
     Expr,
     Sym,
     concrete,
     f_or,
     fand,
+    fdot,
+    feq,
+    fite,
     fresh_tag,
     fsum,
     ite_chain,
     ival,
-    when,
 )
 
 
@@ -62,6 +75,9 @@ class Step:
     in_next: bool = True  # False for sub-actions checked alone (the reshuffle)
     draws: Expr = True  # which cards the chance of the draw pile hands out
     variant: str = ""  # which of the action's draws needed the reshuffle
+    reads: frozenset[str] = frozenset()  # every table entry read to build it
+    named: int | None = None  # the seat it names out of turn (one step per seat)
+    chiral: bool = False  # names a side (DEAL-3's left) rather than the direction of play
 
     @property
     def label(self) -> str:
@@ -73,11 +89,35 @@ class Step:
         return fand(self.guard, self.draws)
 
 
+class _Reads:
+    """The rule table as the action builders see it: every entry read is noted (methods
+    such as ``effect`` run on this view, so the entries they look up are noted too).
+    Each step then cites every entry it compiles (``Step.reads``), not only the ones it
+    is named after: the mutant runner asks first about the actions a changed entry
+    can affect."""
+
+    def __init__(self, table: RuleTable) -> None:
+        self.table = table
+        self.seen: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(type(self.table), name, None)
+        if inspect.isfunction(method):
+            return types.MethodType(method, self)
+        value = getattr(self.table, name)
+        if isinstance(value, Rule):
+            self.seen.add(value.id)
+        return value
+
+
 class Spec:
-    """The rule table compiled for ``n`` players."""
+    """The rule table compiled for ``n`` players. ``table`` is the table itself;
+    ``rules``, what the actions read, is a view of it that notes the entries read."""
 
     def __init__(self, rules: RuleTable, n: int) -> None:
-        self.rules = rules
+        self.table = rules
+        self._reads = _Reads(rules)
+        self.rules = cast(RuleTable, self._reads)
         self.n = n
         self.deck = Deck.of(rules)
         faces = self.deck.faces
@@ -90,6 +130,7 @@ class Spec:
         self._modes: list[bool] = []  # which draws of the action being built reshuffle
         self._takes = 0
         self._built: dict[int, tuple[Sym, list[tuple[int, list[Step]]]]] = {}
+        self._points: dict[int, tuple[list[Expr], Expr]] = {}
 
     # ------------------------------------------------------------- lookups
 
@@ -175,9 +216,19 @@ class Spec:
             post = s.evolve(pile=[newpile[f] - d[f] for f in faces],
                             disc=[ival(0)] * self.nfaces, top=top)
             drawn = [s.pile[f] + d[f] for f in faces]
-        hands = [[h[f] + when(who, p, drawn[f], ival(0)) for f in faces]
-                 for p, h in enumerate(s.hands)]
-        return post.evolve(hands=hands), cons, drawn
+        return post.evolve(hands=self.added(s.hands, who, drawn)), cons, drawn
+
+    def added(self, hands: list[list[Expr]], who: Expr,
+              cards: Sequence[Expr]) -> list[list[Expr]]:
+        """``cards`` added to the hand of ``who``. A known seat leaves every other hand the
+        very same list, a pure frame: no ``h + 0`` terms for the solver, and the properties
+        can skip what an action does not touch (``is``)."""
+        seat = concrete(who)
+        if seat is not None:
+            return [[fsum(x, y) for x, y in zip(h, cards, strict=True)] if p == seat else h
+                    for p, h in enumerate(hands)]
+        return [[fsum(x, z3.If(who == p, y, ival(0))) for x, y in zip(h, cards, strict=True)]
+                for p, h in enumerate(hands)]
 
     # --------------------------------------------------------- predicates
 
@@ -238,18 +289,26 @@ class Spec:
     def round_end_check(self, s: Sym) -> Sym:
         """Engine ``_round_end_check`` and ``_end_round`` (END-1, SCORE-1): the first seat
         with no cards wins and scores every card left in the hands."""
-        empty = [s.hand_total(p) == 0 for p in range(self.n)]
+        empty = [feq(s.hand_total(p), 0) for p in range(self.n)]
         over = f_or(empty)
         winner: Expr = ival(NONE)
         for p in reversed(range(self.n)):
-            winner = z3.If(empty[p], p, winner)
-        points = fsum([h[g] * self.deck.points[g] for h in s.hands
-                         for g in range(self.nfaces) if self.deck.points[g]])
+            winner = fite(empty[p], p, winner)
+        points = fsum([self.hand_points(h) for h in s.hands])
         return s.evolve(
-            phase=z3.If(over, OVER, s.phase), winner=z3.If(over, winner, s.winner),
-            points=z3.If(over, points, s.points), uno=z3.If(over, NONE, s.uno),
-            scores=[z3.If(fand(over, winner == p), sc + points, sc)
+            phase=fite(over, OVER, s.phase), winner=fite(over, winner, s.winner),
+            points=fite(over, points, s.points), uno=fite(over, NONE, s.uno),
+            scores=[fite(fand(over, feq(winner, p)), fsum(sc, points), sc)
                     for p, sc in enumerate(s.scores)])
+
+    def hand_points(self, hand: list[Expr]) -> Expr:
+        """SCORE-1's points of a hand, built once per hand: a hand an action leaves alone
+        is the same list in every post-state (the list is kept, so its ``id`` stays its)."""
+        known = self._points.get(id(hand))
+        if known is None or known[0] is not hand:
+            known = (hand, fdot(hand, self.deck.points))
+            self._points[id(hand)] = known
+        return known[1]
 
     def resolved(self, s: Sym, victim: Expr, keeps_turn: bool) -> Sym:
         """Engine ``_resolved``: the draw card is settled; END-1 is checked after it."""
@@ -297,7 +356,8 @@ class Spec:
         after = [hand[g] - z3.If(f == g, 1, 0) if g in domain else hand[g]
                  for g in range(self.nfaces)]
         total = s.seat_total(s.turn)
-        say_ok = z3.BoolVal(self.rules.uno.say_with_card) and total == 2
+        uno = self.rules.uno
+        say_ok = z3.BoolVal(uno.say_with_card) and total == uno.cards_left + 1
         ncolors = len(self.deck.colors)
         color_ok = fand(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
         guard = fand(
@@ -307,18 +367,26 @@ class Spec:
             z3.Implies(says, say_ok), color_ok)
         answering = s.phase == RESPOND
         post = s.evolve(
-            hands=[[when(s.turn, p, after[g], h[g]) for g in range(self.nfaces)]
-                   for p, h in enumerate(s.hands)],
+            hands=self.replaced(s.hands, s.turn, after),
             disc=[s.disc[g] + z3.If(s.top == g, 1, 0) for g in range(self.nfaces)],
             top=f, drawn=ival(NONE),
             color=c if effect.chooses_color else self.lookup(self.fcolor, f, domain),
-            uno=z3.If(fand(total - 1 == 1, z3.Not(says)), s.turn, NONE))
+            uno=z3.If(fand(total - 1 == uno.cards_left, z3.Not(says)), s.turn, NONE))
         if effect.victim_may_challenge:
             post = post.evolve(legal=self.wd4_legal(s, after), prev=s.color)
         post, cons = self.card_effect(post, s.turn, effect, z3.If(answering, s.pending, 0), tag)
         ids = tuple(dict.fromkeys(("PLAY-1", effect.id)))
         return Step(f"play_{kind.name.lower()}", ids, s, guard, post, s.turn, f,
                     {"face": f, "color": c, "uno": says}, draws=cons)
+
+    def replaced(self, hands: list[list[Expr]], who: Expr,
+                 hand: list[Expr]) -> list[list[Expr]]:
+        """The hand of ``who`` replaced (other hands the same lists when the seat is known)."""
+        seat = concrete(who)
+        if seat is not None:
+            return [hand if p == seat else h for p, h in enumerate(hands)]
+        return [[z3.If(who == p, x, y) for x, y in zip(hand, h, strict=True)]
+                for p, h in enumerate(hands)]
 
     def draw(self, s: Sym) -> Step:
         """Engine ``_do_draw`` (DRAW-1): draw, then play the drawn card or keep it."""
@@ -366,27 +434,27 @@ class Spec:
         return Step("accept", (self.rules.wild_draw_four.id,), s, guard,
                     self.resolved(post, s.turn, keeps_turn=False), s.turn, draws=cons)
 
-    def challenge(self, s: Sym, upheld: bool, offender: int) -> Step:
+    def challenge(self, s: Sym, upheld: bool, offender: int | None) -> Step:
         """Engine ``_do_challenge`` (CHAL-1..4): the table says who draws and who moves.
-        One step per offender seat."""
+        One step per offender seat when the offender draws (None: any offender)."""
         tag = fresh_tag("challenge")
         rules = self.rules
         outcome: ChallengeOutcome = rules.challenge_upheld if upheld else rules.challenge_failed
         kinds = [k for k in self.kinds if rules.effect(k).victim_may_challenge]
-        off = ival(offender)
+        off = s.offender if offender is None else ival(offender)
         post, c1, _ = self.take(s, off, outcome.offender_draws, tag + ".offender")
         post, c2, _ = self.take(post, s.turn, outcome.challenger_draws, tag + ".challenger")
         if not rules.challenge_color.named_color_stays:
             post = post.evolve(color=s.prev)
         guard = fand(
-            s.phase == RESPOND, s.offender == offender,
+            s.phase == RESPOND, s.offender == off,
             f_or([s.pkind == KINDS.index(k) for k in kinds]),
             z3.Not(s.legal) if upheld else s.legal,
             self.can_draw(s, max(outcome.offender_draws, outcome.challenger_draws)))
         name = "challenge_upheld" if upheld else "challenge_failed"
         return Step(name, (outcome.id, rules.challenge_color.id), s, guard,
                     self.resolved(post, s.turn, outcome.challenger_keeps_turn), s.turn,
-                    draws=fand(c1, c2), variant=f"offender {offender}")
+                    draws=fand(c1, c2), variant="" if offender is None else f"offender {offender}")
 
     def _in_round(self, s: Sym) -> Expr:
         return fand(s.phase != OVER, s.phase != DEALT, s.phase != STUCK)
@@ -410,7 +478,8 @@ class Spec:
         a, seated = self._actor(tag)
         uno = self.rules.uno
         t = ival(target)
-        one = s.hand_total(target) == 1 if uno.catch_only_with_one_card else z3.BoolVal(True)
+        one = (s.hand_total(target) == uno.cards_left if uno.catch_only_with_one_card
+               else z3.BoolVal(True))
         post, cons, _ = self.take(s, t, uno.penalty, tag)
         guard = fand(seated, self._in_round(s), s.uno == target, a != target, one,
                        self.can_draw(s, uno.penalty))
@@ -567,18 +636,23 @@ class Spec:
             self._built[id(s)] = cached
         done = dict(cached[1])
         out: list[Step] = []
-        for i, (name, build) in enumerate(self.builders()):
+        for i, (name, build, named, chiral) in enumerate(self.builders()):
             if names is not None and not any(n == name or n.startswith(name + "_")
                                              for n in names):
                 continue
+            if not wanted(s, named, chiral):
+                continue
             if i not in done:
                 done[i] = self.variants(build, s)
+                for step in done[i]:
+                    step.named, step.chiral = named, chiral
                 cached[1].append((i, done[i]))
             out.extend(step for step in done[i] if names is None or step.name in names)
         return out
 
     def variants(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
         self._modes, self._takes = [], 0
+        self._reads.seen = set()
         first = build(s)
         takes = self._takes
         out = list(first)
@@ -594,32 +668,61 @@ class Spec:
             for step in first:
                 step.variant = _join(step.variant, "+".join(["pile"] * takes))
         self._modes = []
+        reads = frozenset(self._reads.seen)
+        for step in out:
+            step.reads = reads
         return out
 
-    def builders(self) -> list[tuple[str, Callable[[Sym], list[Step]]]]:
-        out: list[tuple[str, Callable[[Sym], list[Step]]]] = []
+    def _offenders(self, upheld: bool) -> list[int | None]:
+        """A challenge step per offender seat when the offender draws, else one step for any
+        offender (nothing goes to the offender's hand, so no seat needs to be known)."""
+        outcome = self.rules.challenge_upheld if upheld else self.rules.challenge_failed
+        return list(range(self.n)) if outcome.offender_draws else [None]
+
+    def builders(self) -> list[tuple[str, Callable[[Sym], list[Step]], int | None, bool]]:
+        """Each action's builder, with the seat it names out of turn (the dealer, the
+        caught player, the adviser; None for the others) and whether it is chiral (names
+        the dealer's left, DEAL-3 and END-2, rather than the direction of play)."""
+        out: list[tuple[str, Callable[[Sym], list[Step]], int | None, bool]] = []
         for kind in self.kinds:
             out += [(f"start_{kind.name.lower()}",
-                     lambda s, k=kind, d=d: self.start_card(s, k, d))  # type: ignore[misc]
-                    for d in range(self.n)]
-        out.append(("choose_color", lambda s: [self.choose_color(s)]))
+                     lambda s, k=kind, d=d: self.start_card(s, k, d),  # type: ignore[misc]
+                     d, True) for d in range(self.n)]
+        out.append(("choose_color", lambda s: [self.choose_color(s)], None, False))
         for kind in self.kinds:
             out.append((f"play_{kind.name.lower()}",
-                        lambda s, k=kind: [self.play(s, k)]))  # type: ignore[misc]
+                        lambda s, k=kind: [self.play(s, k)], None, False))  # type: ignore[misc]
         simple: list[tuple[str, Callable[[Sym], Step]]] = [
             ("draw", self.draw), ("keep", self.keep), ("pass_nothing_to_draw", self.pass_empty),
             ("reshuffle", self.reshuffle), ("accept", self.accept),
-            ("uno", self.say_uno), ("misplay", self.misplay), ("next_deal", self.next_deal)]
-        out += [(name, lambda s, b=build: [b(s)]) for name, build in simple]  # type: ignore[misc]
-        # One builder per seat: each step draws into one known hand.
+            ("uno", self.say_uno), ("misplay", self.misplay)]
+        out += [(name, lambda s, b=build: [b(s)], None, False)  # type: ignore[misc]
+                for name, build in simple]
+        out.append(("next_deal", lambda s: [self.next_deal(s)], None, True))
+        # One builder per seat: each step draws into one known hand. The offender of a
+        # challenge is not a named seat: the challenger is the player to move.
         for upheld, name in ((True, "challenge_upheld"), (False, "challenge_failed")):
-            out += [(name, lambda s, p=p, u=upheld: [self.challenge(s, u, p)])  # type: ignore[misc]
-                    for p in range(self.n)]
-        out += [("catch", lambda s, p=p: [self.catch(s, p)])  # type: ignore[misc]
+            out += [(name, lambda s, p=p, u=upheld: [self.challenge(s, u, p)],  # type: ignore[misc]
+                     None, False) for p in self._offenders(upheld)]
+        out += [("catch", lambda s, p=p: [self.catch(s, p)], p, False)  # type: ignore[misc]
                 for p in range(self.n)]
-        out += [("advise", lambda s, p=p: [self.advise(s, p)])  # type: ignore[misc]
+        out += [("advise", lambda s, p=p: [self.advise(s, p)], p, False)  # type: ignore[misc]
                 for p in range(self.n)]
         return out
+
+
+def wanted(s: Sym, named: int | None, chiral: bool) -> bool:
+    """Whether a pre-state of the symmetry reduction needs the steps of an action that
+    names the seat ``named`` out of turn (None: none) and is ``chiral`` or not. Turn-0
+    states need the actions that name no seat, named-seat-0 states those that name seat
+    0 (rotated, the others are the same); states whose direction of play is -1 need only
+    the chiral ones: the mirror image (seat ``p`` renumbered ``-p``, the direction
+    reversed) maps the other actions, the invariant and every property to themselves,
+    and these states to those whose direction is 1."""
+    if s.anchor is None:
+        return True
+    seat_ok = named is None if s.anchor == TURN_AT_0 else named == 0
+    return seat_ok and (chiral or concrete(s.direction) == 1)
 
 
 def _join(a: str, b: str) -> str:

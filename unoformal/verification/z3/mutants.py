@@ -18,8 +18,8 @@ from typing import Any
 from unoformal.spec.table import CardEffect, Rule, RuleTable, StartRule
 from unoformal.spec.variants import VariantError, derive
 from unoformal.verification.z3.manifest import equivalents, expected
-from unoformal.verification.z3.properties import PROPERTIES, Property
-from unoformal.verification.z3.prover import REFUTED, check
+from unoformal.verification.z3.properties import PROPERTIES, Property, Query
+from unoformal.verification.z3.prover import REFUTED, actions_read, check
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 30
         why = explained.get(f"{mutant.rule_id}.{mutant.key}", explained.get(mutant.rule_id))
         killer = None
         if why is None or check_equivalents:
-            killer = _kill(base.name, table, PROPERTIES, players, timeout_ms)
+            killer = _kill(base, table, PROPERTIES, players, timeout_ms)
         outcome = Outcome(mutant, killer, time.perf_counter() - start,
                           why if killer is None else None)
         out.append(outcome)
@@ -108,21 +108,58 @@ def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 30
     return out
 
 
-def _kill(base: str, table: RuleTable, props: tuple[Property, ...], players: tuple[int, ...],
-          timeout_ms: int) -> str | None:
-    """The first property whose verdict departs from what the manifest expects of ``base``."""
-    # Cheap, focused properties first (measured): most mutants die in a second or two;
-    # the ones that quantify over every action come last.
-    last = ("reshuffle-keeps-top", "seated", "scoring", "one-card-per-turn", "conservation",
-            "invariant")
-    order = sorted(props, key=lambda p: last.index(p.name) + 1 if p.name in last else 0)
-    for n in players:
-        for prop in order:
-            if not prop.players(n) or expected(base, prop.name, n).verdict == REFUTED:
-                continue
-            result = check(table, prop, n, timeout_ms)
-            if result.verdict == REFUTED:
-                return f"{prop.name} ({n} players, {result.label})"
+# Cheap, focused properties first (measured): the ones that quantify over every action
+# come last.
+_LAST = ("reshuffle-keeps-top", "seated", "scoring", "one-card-per-turn", "conservation",
+         "invariant")
+
+
+def changed_rules(base: RuleTable, table: RuleTable) -> set[str]:
+    """The IDs of the entries ``table`` changes from ``base`` (a mutant, or any table
+    derived from its base)."""
+    return {new.id for (_, old), (_, new) in zip(base.entries(), table.entries(), strict=True)
+            if old != new}
+
+
+_Work = list[tuple[Property, Callable[[Query], bool]]]
+
+
+def _plan(props: tuple[Property, ...], ids: set[str]) -> list[_Work]:
+    """The work in order of relevance to the changed rules ``ids``: the cheap properties
+    that cite one of them, each with its queries about one (an action that reads it)
+    first; then the queries about one in every other property; then the rest, the
+    properties that cite one first. Every query is asked once, and the first
+    counterexample ends the run."""
+    def about(query: Query) -> bool:
+        return any(ids.intersection(step.reads.union(step.rule_ids)) for step in query.steps)
+
+    def rest(query: Query) -> bool:
+        return not about(query)
+
+    order = sorted(props, key=lambda p: _LAST.index(p.name) + 1 if p.name in _LAST else 0)
+    cites = [p for p in order if ids.intersection(p.rule_ids)]
+    first = [p for p in cites if p.name not in _LAST]
+    late = [p for p in cites if p not in first] + [p for p in order if p not in cites]
+    return [[(p, only) for p in first for only in (about, rest)],
+            [(p, about) for p in late], [(p, rest) for p in late]]
+
+
+def _kill(base: RuleTable, table: RuleTable, props: tuple[Property, ...],
+          players: tuple[int, ...], timeout_ms: int) -> str | None:
+    """The first property whose verdict departs from what the manifest expects of ``base``
+    (a counterexample: only refutations kill)."""
+    ids = changed_rules(base, table)
+    first, about, rest = _plan(props, ids)
+    for work in (first, about, rest):
+        for n in players:
+            if work is about and not ids.intersection(actions_read(table, n)):
+                continue  # no query is about them: skip building every query twice
+            for prop, only in work:
+                if not prop.players(n) or expected(base.name, prop.name, n).verdict == REFUTED:
+                    continue
+                result = check(table, prop, n, timeout_ms, only=only)
+                if result.verdict == REFUTED:
+                    return f"{prop.name} ({n} players, {result.label})"
     return None
 
 

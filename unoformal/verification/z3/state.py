@@ -32,6 +32,10 @@ NONE = -1
 
 _counter = itertools.count()
 
+# The seat a pre-state's symmetry reduction fixed to seat 0 (``Sym.anchor``; None: none).
+TURN_AT_0 = "turn"  # the player to move
+NAMED_AT_0 = "named"  # the seat an action names out of turn: catch target, adviser, dealer
+
 Expr = Any  # z3.ArithRef | z3.BoolRef: z3 ships no type information
 
 
@@ -58,7 +62,7 @@ def concrete(x: Expr) -> int | None:
 def eq(x: Expr, k: int) -> Expr:
     """``x == k``, decided in Python when ``x`` is a number (smaller formulas)."""
     value = concrete(x)
-    return z3.BoolVal(value == k) if value is not None else x == k
+    return z3.BoolVal(value == k) if value is not None else feq(x, k)
 
 
 def when(x: Expr, k: int, then: Expr, other: Expr) -> Expr:
@@ -66,7 +70,7 @@ def when(x: Expr, k: int, then: Expr, other: Expr) -> Expr:
     value = concrete(x)
     if value is not None:
         return then if value == k else other
-    return z3.If(x == k, then, other)
+    return fite(feq(x, k), then, other)
 
 
 # Fast n-ary constructors. z3py's ``And``/``Or``/``Sum`` coerce and sort-check every
@@ -96,6 +100,45 @@ def fsum(*args: Any) -> Expr:
         return xs[0]
     ctx = xs[0].ctx
     return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(xs), _array(xs)), ctx)
+
+
+def fdot(xs: Sequence[Expr], weights: Sequence[int]) -> Expr:
+    """``sum(x * w)`` over the non-zero weights (the multiplications built by the C API:
+    z3py's ``*`` coerces both sides, and a hand's points are 54 of them)."""
+    terms = []
+    for x, w in zip(xs, weights, strict=True):
+        if w == 1:
+            terms.append(x)
+        elif w:
+            ctx = x.ctx
+            terms.append(z3.ArithRef(z3.Z3_mk_mul(ctx.ref(), 2, _array([ival(w), x])), ctx))
+    return fsum(terms)
+
+
+def _ast(x: Any) -> Any:
+    if isinstance(x, bool):
+        return z3.BoolVal(x).as_ast()
+    return (x if z3.is_expr(x) else ival(x)).as_ast()
+
+
+def feq(a: Expr, b: Expr | int) -> Expr:
+    """``a == b`` built by the C API (``b`` may be a Python int)."""
+    ctx = a.ctx
+    return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+
+
+def fge(a: Expr, b: Expr | int) -> Expr:
+    """``a >= b`` built by the C API."""
+    ctx = a.ctx
+    return z3.BoolRef(z3.Z3_mk_ge(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+
+
+def fite(c: Expr, a: Expr | int, b: Expr | int) -> Expr:
+    """``If(c, a, b)`` built by the C API (``a``/``b`` integers or terms of one sort)."""
+    ctx = c.ctx
+    ast = z3.Z3_mk_ite(ctx.ref(), c.as_ast(), _ast(a), _ast(b))
+    boolean = isinstance(a, (z3.BoolRef, bool))
+    return z3.BoolRef(ast, ctx) if boolean else z3.ArithRef(ast, ctx)
 
 
 def _bools(args: tuple[Any, ...]) -> list[Any]:
@@ -128,7 +171,7 @@ def ite_chain(selector: Expr, cases: Sequence[tuple[int, Expr]], default: Expr) 
         return next((v for k, v in cases if k == value), default)
     out = default
     for key, value in reversed(cases):
-        out = z3.If(selector == key, value, out)
+        out = fite(feq(selector, key), value, out)
     return out
 
 
@@ -156,10 +199,12 @@ class Sym:
     winner: Expr
     points: Expr
     scores: list[Expr]
+    anchor: str | None = None  # which seat the symmetry reduction fixed to 0 (prover)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def evolve(self, **changes: Any) -> Sym:
-        return replace(self, _cache={}, **changes)
+        """The state after a change: not a symmetry-reduced pre-state any more."""
+        return replace(self, _cache={}, anchor=None, **changes)
 
     # Totals are used by many actions and properties: build each sum once.
     def hand_total(self, p: int) -> Expr:
@@ -201,14 +246,15 @@ class Sym:
         key = f"face{f}"
         if key not in self._cache:
             self._cache[key] = fsum([h[f] for h in self.hands]
-                                    + [self.pile[f], self.disc[f], z3.If(self.top == f, 1, 0)])
+                                    + [self.pile[f], self.disc[f], fite(feq(self.top, f), 1, 0)])
         return self._cache[key]
 
 
 def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
-          direction: int | None = None) -> Sym:
+          direction: int | None = None, anchor: str | None = None) -> Sym:
     """A state of fresh constants: the universally quantified state of a proof
-    (with the player to move fixed to ``turn`` under the symmetry reduction)."""
+    (with the player to move fixed to ``turn`` under the symmetry reduction, and the
+    seat the reduction fixed named by ``anchor``)."""
     t = fresh_tag(prefix)
     faces = range(len(deck.faces))
 
@@ -225,7 +271,7 @@ def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
         pkind=z3.Int(f"{t}.pkind"), offender=z3.Int(f"{t}.offender"),
         legal=z3.Bool(f"{t}.legal"), prev=z3.Int(f"{t}.prev"), uno=z3.Int(f"{t}.uno"),
         winner=z3.Int(f"{t}.winner"), points=z3.Int(f"{t}.points"),
-        scores=[z3.Int(f"{t}.score{p}") for p in range(n)])
+        scores=[z3.Int(f"{t}.score{p}") for p in range(n)], anchor=anchor)
 
 
 def equal(a: Sym, b: Sym) -> Expr:
