@@ -29,10 +29,16 @@ def load() -> dict[str, Any]:
     return tomllib.loads(PATH.read_text())
 
 
+def variants_of(entry: dict[str, Any]) -> list[str]:
+    """An entry's ``rules``: one variant name, or a list of them."""
+    rules = entry["rules"]
+    return [rules] if isinstance(rules, str) else list(rules)
+
+
 def expected(rules: str, prop: str, n: int) -> Expectation:
     """The verdict the manifest expects (proved unless listed)."""
     for entry in load().get("expect", []):
-        if entry["rules"] == rules and entry["property"] == prop and n in _players(
+        if rules in variants_of(entry) and entry["property"] == prop and n in _players(
                 entry["players"]):
             return Expectation(entry["verdict"], entry["reason"])
     return Expectation(PROVED, "")
