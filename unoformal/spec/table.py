@@ -176,7 +176,13 @@ class TwoPlayer(Rule):
 @dataclass(frozen=True)
 class Penalty(Rule):
     cards: int = 2
-    turn_passes: bool = False
+
+
+@dataclass(frozen=True)
+class Misplay(Penalty):
+    # An adviser draws out of turn, so only the misplay has a turn to pass: the field
+    # lives here, where an interpreter reads it.
+    turn_passes: bool = True
 
 
 @dataclass(frozen=True)
@@ -260,7 +266,7 @@ class RuleTable:
     wild_draw_four: CardEffect
     no_stacking: Stacking
     two_players: TwoPlayer
-    misplay: Penalty
+    misplay: Misplay
     advice: Penalty
     wd4_legality: Wd4Legality
     challenge_upheld: ChallengeOutcome
@@ -404,7 +410,7 @@ CLASSIC = RuleTable(
         "With two players, Reverse acts as Skip: the turn comes back to whoever played it. "
         "(Skip, Draw Two and Wild Draw Four give the turn back by their own effect.)",
         players=2, reverse_acts_as_skip=True),
-    misplay=Penalty(
+    misplay=Misplay(
         "MISPLAY-1", "000 §04",
         "An incorrect card, when detected, is taken back; its player draws cards (2) and the "
         "turn passes.", cards=2, turn_passes=True),
