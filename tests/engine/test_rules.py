@@ -538,6 +538,20 @@ def test_uno_1_no_catch_after_the_next_turn_began_by_a_draw() -> None:
     refused(game, "C catch A", "UNO-1")
 
 
+def test_end_1_switched_off_a_final_draw_card_is_not_resolved() -> None:
+    """END-1's ``resolve_final_draw`` is read: switched off, going out with a Draw Two
+    ends the round at once, and the victim draws nothing."""
+    rules = derive(CLASSIC, "no-final-draw", "", {"END-1": {"resolve_final_draw": False}})
+    game = three({"A": ["R+2"], "B": ["B1", "G5"], "C": ["G2"]}, rules=rules,
+                 pile=("R7", "Y1", "Y2"))
+    play(game, "A play R+2")
+    assert game.round_over and game.hand("B") == ["G5", "B1"]
+    assert game.round_points == 1 + 5 + 2
+    resolved = three({"A": ["R+2"], "B": ["B1", "G5"], "C": ["G2"]}, pile=("R7", "Y1", "Y2"))
+    play(resolved, "A play R+2")
+    assert resolved.round_over and len(resolved.hand("B")) == 4
+
+
 def test_end_1_the_last_card_ends_the_round() -> None:
     game = three({"A": ["R1"], "B": ["B1", "G5"], "C": ["G2", "Y9"]})
     play(game, "A play R1")

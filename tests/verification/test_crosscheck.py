@@ -78,3 +78,14 @@ def test_ext_pass_a_z3_table_unlike_the_engines_is_caught() -> None:
     for m in summary.mismatches:
         assert not m.z3_only
         assert all(line.endswith(" pass") for line in m.engine_only), m.engine_only
+
+
+def test_end_1_switched_off_engine_and_z3_agree() -> None:
+    """END-1's ``resolve_final_draw`` off (a last Draw Two ends the round at once) is
+    read by both interpreters: the same successors on a sample of ``reverse``, where
+    players go out with a Draw Two; and the sample does reach that branch, since Z3
+    compiled from the unswitched table disagrees there."""
+    off = {"END-1": {"resolve_final_draw": False}}
+    assert not crosscheck("reverse", sample=60, overrides=off).mismatches
+    unswitched = preset_config("reverse").rules
+    assert crosscheck("reverse", sample=60, overrides=off, z3_rules=unswitched).mismatches

@@ -666,6 +666,9 @@ class Game:
             self.uno_window = p
         if not hand and self.winner is None:
             self.winner = p  # went out first; wins when the draws are resolved (END-1)
+            if effect.victim_draws and not self.rules.end_of_round.resolve_final_draw:
+                self._end_round(p)  # END-1 switched off: nobody draws, the round is over
+                return
         self._card_effect(p, effect, self.pending if answering else 0)
 
     def _card_effect(self, p: int, effect: CardEffect, carried: int) -> None:

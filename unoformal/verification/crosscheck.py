@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 import z3
@@ -41,6 +41,7 @@ import z3
 from unoformal.engine.game import Game
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
+from unoformal.spec.variants import derive
 from unoformal.verification.explore.chance import (
     ExploreGame,
     deal_outcomes,
@@ -382,13 +383,18 @@ def _diff(preset: str, state: str, engine: dict[Projection, list[str]], z3_set: 
 
 
 def crosscheck(preset: str, sample: int | None = None, seed: int = 0,
-               z3_rules: RuleTable | None = None) -> Summary:
+               z3_rules: RuleTable | None = None,
+               overrides: dict[str, dict[str, Any]] | None = None) -> Summary:
     """Compare the successor sets of every reachable state of ``preset`` (or of a
     ``sample`` of them, drawn with ``seed``) and of every deal. ``z3_rules`` is the
     table the Z3 side compiles (default: the engine's); the tests pass a mutated one to
-    show that the check notices a difference."""
+    show that the check notices a difference. ``overrides`` change the preset's table
+    on both sides (a switched rule, compared like any other)."""
     started = time.perf_counter()
     config = preset_config(preset)
+    if overrides:
+        config = replace(config, rules=derive(config.rules, f"{config.rules.name}+",
+                                              config.rules.description, overrides))
     penalties = config.penalties
     rules = config.rules if z3_rules is None else z3_rules
     states, by_hands = reachable(config)

@@ -47,6 +47,7 @@ from unoformal.verification.z3.state import (
     TURN_AT_0,
     Expr,
     Sym,
+    choose,
     concrete,
     f_or,
     fand,
@@ -374,7 +375,14 @@ class Spec:
             uno=z3.If(fand(total - 1 == uno.cards_left, z3.Not(says)), s.turn, NONE))
         if effect.victim_may_challenge:
             post = post.evolve(legal=self.wd4_legal(s, after), prev=s.color)
+        placed = post
         post, cons = self.card_effect(post, s.turn, effect, z3.If(answering, s.pending, 0), tag)
+        end = self.rules.end_of_round
+        if effect.victim_draws and not end.resolve_final_draw:
+            # END-1 switched off: going out first with a draw card ends the round at once
+            out = fand(feq(total, 1), *[z3.Not(feq(s.hand_total(q), 0)) for q in range(self.n)])
+            ended = self.round_end_check(placed)
+            post, cons = choose(out, ended, post), f_or(out, cons)
         ids = tuple(dict.fromkeys(("PLAY-1", effect.id)))
         return Step(f"play_{kind.name.lower()}", ids, s, guard, post, s.turn, f,
                     {"face": f, "color": c, "uno": says}, draws=cons)

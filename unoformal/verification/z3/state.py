@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from typing import Any
 
@@ -248,6 +248,19 @@ class Sym:
             self._cache[key] = fsum([h[f] for h in self.hands]
                                     + [self.pile[f], self.disc[f], fite(feq(self.top, f), 1, 0)])
         return self._cache[key]
+
+
+def choose(c: Expr, a: Sym, b: Sym) -> Sym:
+    """``a`` where ``c`` holds, else ``b``, field by field (a field both share is kept)."""
+    def pick(x: Any, y: Any) -> Any:
+        if x is y:
+            return x
+        if isinstance(x, list):
+            return [pick(u, v) for u, v in zip(x, y, strict=True)]
+        return z3.If(c, x, y)
+    merged = {f.name: pick(getattr(a, f.name), getattr(b, f.name)) for f in fields(Sym)
+              if f.name not in ("n", "anchor", "_cache")}
+    return b.evolve(**merged)
 
 
 def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
