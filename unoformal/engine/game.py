@@ -675,8 +675,7 @@ class Game:
         """SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1, NOSTACK-1 and END-1, from the table."""
         skips = effect.skips
         if effect.reverses:
-            two = self.rules.two_players
-            if self.n == two.players and two.enabled and two.reverse_acts_as_skip:
+            if self.rules.reverse_is_skip(self.n):
                 skips += 1
             else:
                 self.direction = -self.direction

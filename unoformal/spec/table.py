@@ -300,6 +300,11 @@ class RuleTable:
         effect: CardEffect = getattr(self, _EFFECTS[kind])
         return effect
 
+    def reverse_is_skip(self, players: int) -> bool:
+        """TWO-1: whether, with this many players, a Reverse acts as a Skip."""
+        two = self.two_players
+        return two.enabled and two.reverse_acts_as_skip and players == two.players
+
     def start_rule(self, kind: Kind) -> StartRule | None:
         for name in ("start_draw_two", "start_skip", "start_reverse", "start_wild",
                      "start_wild_draw_four"):

@@ -155,15 +155,9 @@ class ExploreGame(Game):
         return self.deck.color_index[color]
 
     def copy(self) -> ExploreGame:
-        # Game.copy, without the history (a graph edge is one action) and with the
-        # class kept: the hot path of the explorer
-        new = object.__new__(ExploreGame)
-        new.__dict__.update(self.__dict__)
-        new.hands = [h[:] for h in self.hands]
-        new.pile = self.pile[:]
-        new.discard = self.discard[:]
-        new.scores = self.scores[:]
-        new.history = []
+        new = Game.copy(self)  # keeps the class
+        assert isinstance(new, ExploreGame)
+        new.history = []  # a graph edge is one action
         if self.log is not None:
             new.log = []
         return new

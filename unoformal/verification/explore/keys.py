@@ -70,23 +70,18 @@ class Keyer:
         for c in discard[:-1]:
             counts[base + c] += 1
         top = discard[-1] if discard else NONE
-        color = g.color
-        uno = g.uno_window
-        head = [PHASE_INDEX[phase], g.turn, 0 if g.direction == 1 else 1,
-                NONE if uno is None else uno]
+        color = _n(g.color)
+        head = [PHASE_INDEX[phase], g.turn, 0 if g.direction == 1 else 1, _n(g.uno_window)]
         if phase == DRAWN:
-            head.append(NONE if color is None else color)
-            return head, [top, _n(g.drawn)], counts
+            return [*head, color], [top, _n(g.drawn)], counts
         if phase == RESPOND:
             kind = g.pending_kind
             head += [g.pending, _n(g.offender), int(g.wd4_legal),
                      NONE if kind is None else KIND_INDEX[kind]]
-            head += [_n(color), _n(g.prev_color)]
-            return head, [top], counts
+            return [*head, color, _n(g.prev_color)], [top], counts
         if phase == OVER:
             head.append(_n(g.winner))
-        head.append(NONE if color is None else color)
-        return head, [top], counts
+        return [*head, color], [top], counts
 
     def key(self, g: Game) -> bytes:
         head, faces, counts = self.raw(g)

@@ -324,8 +324,7 @@ class Spec:
         skips = effect.skips
         direction = s.direction
         if effect.reverses:
-            two = self.rules.two_players
-            if self.n == two.players and two.enabled and two.reverse_acts_as_skip:
+            if self.rules.reverse_is_skip(self.n):
                 skips += 1
             else:
                 d = concrete(direction)
