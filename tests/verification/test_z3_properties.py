@@ -7,7 +7,14 @@ import pytest
 from unoformal.spec.variants import load_rules
 from unoformal.verification.z3.manifest import expected
 from unoformal.verification.z3.properties import property_named
-from unoformal.verification.z3.prover import PROVED, REFUTED, UNKNOWN, check
+from unoformal.verification.z3.prover import (
+    PROVED,
+    REFUTED,
+    UNKNOWN,
+    check,
+    check_suite,
+    check_together,
+)
 
 CLASSIC = load_rules("classic")
 
@@ -91,3 +98,31 @@ def test_end_1_next_relation_can_end_a_round_in_one_step() -> None:
     solver.add(invariant(spec, s), s.phase == PLAY, next_relation(spec, s, t), t.phase == OVER)
     assert solver.check() == z3.sat
     assert solver.model().eval(t.winner).as_long() == 0
+
+
+def test_checking_properties_together_gives_each_its_own_verdict() -> None:
+    """``check_together`` asks every property's query about one action as one query, then
+    each alone when that one is satisfiable: the verdicts are those of ``check``, and a
+    refutation's counterexample is one of the refuted property's own queries."""
+    stacking = load_rules("stacking")
+    props = [property_named(name) for name in
+             ("no-stacking", "card-effects", "penalties", "conservation", "uno", "challenge")]
+    together = check_together(stacking, props, 2)
+    for prop, result in zip(props, together, strict=True):
+        alone = check(stacking, prop, 2)
+        assert (result.prop, result.verdict) == (prop, alone.verdict), prop.name
+        if result.verdict == REFUTED:
+            assert result.query is not None and result.model is not None
+            assert result.label in {q.label for q in prop.queries(result.spec, result.pre)}
+            assert result.model.eval(result.query.formula, model_completion=True)
+    assert [r.verdict for r in together].count(REFUTED) == 3
+
+
+def test_a_suite_in_worker_processes_reports_what_one_process_does() -> None:
+    stacking = load_rules("stacking")
+    props = [property_named(name) for name in ("no-stacking", "seated", "card-effects")]
+    one = check_suite(stacking, props, [2, 3], jobs=1)
+    two = check_suite(stacking, props, [2, 3], jobs=2)
+    assert [(r.prop.name, r.n, r.verdict, r.label) for r in one] == \
+        [(r.prop.name, r.n, r.verdict, r.label) for r in two]
+    assert all(r.model is not None for r in two if r.verdict == REFUTED)

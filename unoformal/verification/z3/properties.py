@@ -64,13 +64,34 @@ PLENTY = 12  # "enough cards left": the rulebook assumes a card is always there 
 WD4 = KINDS.index(Kind.WILD_DRAW_FOUR)
 
 
+TRUE = z3.BoolVal(True)
+
+
 @dataclass
 class Query:
-    """Satisfiable exactly when the property fails for ``label`` (an action, usually)."""
+    """Satisfiable exactly when the property fails for ``label`` (an action, usually).
+
+    A query about one action is split in two: ``given``, the action's transition relation
+    (the very same term for every property asking about that action), and ``fails``, what
+    the property says cannot happen across it. The prover can then ask every property's
+    ``fails`` about one action in a single query (``prover.check_together``)."""
 
     label: str
-    formula: Expr
+    fails: Expr
     steps: list[Step] = field(default_factory=list)  # the path of a counterexample from s
+    given: Expr = TRUE
+
+    @property
+    def formula(self) -> Expr:
+        return self.fails if self.given is TRUE else fand(self.given, self.fails)
+
+
+def across(step: Step, *fails: Expr, label: str | None = None,
+           path: list[Step] | None = None) -> Query:
+    """The query "``step`` happens and ``fails`` holds"."""
+    return Query(step.label if label is None else label,
+                 fails[0] if len(fails) == 1 else fand(*fails),
+                 [step] if path is None else path, step.relation)
 
 
 @dataclass(frozen=True)
@@ -119,7 +140,7 @@ def step_queries(names: tuple[str, ...] | None,
         for step in spec.steps(s, names):
             if names is None and not step.in_next:
                 continue
-            yield Query(step.label, fand(step.relation, z3.Not(claim(spec, step))), [step])
+            yield across(step, z3.Not(claim(spec, step)))
     return queries
 
 
@@ -200,7 +221,7 @@ def _inductive(spec: Spec, s: Sym) -> Iterator[Query]:
             # The counts part is preserved by the conservation property; the rest here.
             post = [part for part in invariant_parts(spec, step.post, counts=False)
                     if part.get_id() not in held]
-            yield Query(step.label, fand(step.relation, z3.Not(fand(post))), [step])
+            yield across(step, z3.Not(fand(post)))
 
 
 # ---------------------------------------------------------------- properties
@@ -243,7 +264,7 @@ def _conserved(spec: Spec, step: Step) -> Expr:
 
 def _conservation(spec: Spec, s: Sym) -> Iterator[Query]:
     for step in spec.steps(s):
-        yield Query(step.label, fand(step.relation, z3.Not(_conserved(spec, step))), [step])
+        yield across(step, z3.Not(_conserved(spec, step)))
 
 
 def _top_stays(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -256,7 +277,7 @@ def _top_stays(spec: Spec, s: Sym) -> Iterator[Query]:
             claim = step.post.top == s.top
         else:
             continue
-        yield Query(step.label, fand(step.relation, z3.Not(claim)), [step])
+        yield across(step, z3.Not(claim))
 
 
 def _seated(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -265,7 +286,7 @@ def _seated(spec: Spec, s: Sym) -> Iterator[Query]:
         if step.in_next:
             t = step.post
             claim = fand(t.turn >= 0, t.turn < spec.n, t.dealer >= 0, t.dealer < spec.n)
-            yield Query(step.label, fand(step.relation, z3.Not(claim)), [step])
+            yield across(step, z3.Not(claim))
 
 
 def _wd4_legality(spec: Spec, step: Step) -> Expr:
@@ -286,7 +307,7 @@ def _challenge(spec: Spec, s: Sym) -> Iterator[Query]:
                        t.turn == spec.seat_after(me, s.direction, 1))
         bluff = fand(grew(off, OFFENDER_DRAWS), grew(me, 0), t.turn == me)
         claim = fand(s.pkind == WD4, z3.If(s.legal, legal, bluff), t.color == s.color)
-        yield Query(step.label, fand(step.relation, enough(spec, s), z3.Not(claim)), [step])
+        yield across(step, enough(spec, s), z3.Not(claim))
 
 
 def _two_players_same(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -311,11 +332,11 @@ def _turn_returns(spec: Spec, step: Step) -> Expr:
 def _no_stacking(spec: Spec, s: Sym) -> Iterator[Query]:
     """NOSTACK-1: the victim of a draw card has no play, and loses the turn."""
     for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
-        yield Query(step.label, fand(step.relation, s.phase == RESPOND), [step])
+        yield across(step, s.phase == RESPOND)
         if step.name == "play_draw_two":
             victim = spec.seat_after(s.turn, s.direction, 1)
             claim = f_or(step.post.phase == OVER, step.post.turn != victim)
-            yield Query(step.label + " (victim)", fand(step.relation, z3.Not(claim)), [step])
+            yield across(step, z3.Not(claim), label=step.label + " (victim)")
 
 
 def _one_card(spec: Spec, step: Step) -> Expr:
@@ -345,7 +366,7 @@ def _after_draw(spec: Spec, s: Sym) -> Iterator[Query]:
                         fand(s.phase == PLAY, enough(spec, s), z3.Not(step.guard)), [step])
         else:
             continue
-        yield Query(step.label, fand(step.relation, z3.Not(claim)), [step])
+        yield across(step, z3.Not(claim))
     # "You may play that drawn card at once if it is legal."
     for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
         faces = [g for g in range(spec.nfaces)
@@ -374,8 +395,7 @@ def _play_matches(spec: Spec, s: Sym) -> Iterator[Query]:
         kind_faces = [g for g in range(spec.nfaces)
                       if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
         match = f_or([fand(step.face == g, _matching(spec, g, s)) for g in kind_faces])
-        only = fand(step.relation, s.phase != RESPOND, z3.Not(match))
-        yield Query(step.label, only, [step])
+        yield across(step, s.phase != RESPOND, z3.Not(match))
         wild = spec.deck.faces[kind_faces[0]].kind.is_wild
         choice = fand(step.choices["color"] == (0 if wild else NONE),
                         z3.Not(step.choices["uno"]))
@@ -414,7 +434,7 @@ def _penalties(spec: Spec, s: Sym) -> Iterator[Query]:
                                             u.turn == spec.seat_after(victim, t.direction,
                                                                       1))))
             path = [step, accept]
-        yield Query(step.label, fand(step.relation, enough(spec, s), z3.Not(claim)), path)
+        yield across(step, enough(spec, s), z3.Not(claim), path=path)
 
 
 def _start(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -448,7 +468,7 @@ def _start(spec: Spec, s: Sym) -> Iterator[Query]:
                            *[t.pile[g] == s.pile[g] for g in range(spec.nfaces)])
         # Only Wild Draw Fours left is a short pile: no "enough cards" assumption there.
         plenty = z3.BoolVal(True) if step.name.endswith("_only_left") else enough(spec, s)
-        yield Query(step.label, fand(step.relation, plenty, z3.Not(claim)), [step])
+        yield across(step, plenty, z3.Not(claim))
 
 
 def _scoring(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -466,8 +486,7 @@ def _scoring(spec: Spec, s: Sym) -> Iterator[Query]:
             *[z3.If(w == p, t.scores[p] == s.scores[p] + left_over, t.scores[p] == s.scores[p])
               for p in range(spec.n)])
         same = fand([a == b for a, b in zip(t.scores, s.scores, strict=True)])
-        yield Query(step.label, fand(step.relation, z3.Not(z3.If(ends, scored, same))),
-                    [step])
+        yield across(step, z3.Not(z3.If(ends, scored, same)))
 
 
 def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -478,7 +497,7 @@ def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
                        t.dealer == left(spec, s.dealer, 1),
                        *[a == b for a, b in zip(t.scores, s.scores, strict=True)],
                        *[x < TARGET for x in s.scores])
-        yield Query(step.label, fand(step.relation, z3.Not(claim)), [step])
+        yield across(step, z3.Not(claim))
     yield Query("game_over", spec.game_over(s) != f_or([x >= TARGET for x in s.scores]))
 
 
@@ -496,7 +515,7 @@ def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
         else:
             out = fand(s.seat_total(s.turn) == 1, s.phase != RESPOND)
             claim = z3.Implies(out, f_or(t.phase == OVER, t.phase == RESPOND))
-        yield Query(step.label, fand(step.relation, enough(spec, s), z3.Not(claim)), [step])
+        yield across(step, enough(spec, s), z3.Not(claim))
 
 
 def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -532,7 +551,7 @@ def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
             claim = fand(t.phase == RESPOND, t.turn == nxt, t.direction == d,
                            t.offender == me, t.color == step.choices["color"], *nobody_draws)
         normal = fand(s.phase != RESPOND, s.seat_total(me) > 2, enough(spec, s))
-        yield Query(step.label, fand(step.relation, normal, z3.Not(claim)), [step])
+        yield across(step, normal, z3.Not(claim))
 
 
 def spec_seat(x: Expr) -> int:
@@ -551,7 +570,7 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
         says = step.choices["uno"]
         two = fand(s.seat_total(me) == 2, s.phase != RESPOND, enough(spec, s))
         window = f_or(t.phase == OVER, t.uno == z3.If(says, NONE, me))
-        yield Query(step.label, fand(step.relation, two, z3.Not(window)), [step])
+        yield across(step, two, z3.Not(window))
         faces = [g for g in range(spec.nfaces)
                  if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
         wild = spec.deck.faces[faces[0]].kind.is_wild
@@ -568,7 +587,7 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
                         [step])
         elif step.name == "catch":
             target = step.pre.uno
-            yield Query(step.label, fand(step.relation, s.seat_total(target) != 1), [step])
+            yield across(step, s.seat_total(target) != 1)
         else:
             yield Query(step.label + " (allowed)", fand(live, z3.Not(step.guard)), [step])
 
@@ -599,8 +618,7 @@ def _in_turn_steps(claim: Callable[[Spec, Step], Expr]) -> Callable[[Spec, Sym],
     def queries(spec: Spec, s: Sym) -> Iterator[Query]:
         for step in spec.steps(s):
             if step.in_next and in_turn(step):
-                yield Query(step.label, fand(step.relation, z3.Not(claim(spec, step))),
-                            [step])
+                yield across(step, z3.Not(claim(spec, step)))
     return queries
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from multiprocessing import get_context
 from typing import Any
@@ -25,7 +25,15 @@ import z3
 from unoformal.spec.table import RuleTable
 from unoformal.verification.z3.actions import Spec, wanted
 from unoformal.verification.z3.properties import Property, Query, invariant, property_named
-from unoformal.verification.z3.state import NAMED_AT_0, TURN_AT_0, Sym, concrete, fresh
+from unoformal.verification.z3.state import (
+    NAMED_AT_0,
+    TURN_AT_0,
+    Sym,
+    concrete,
+    f_or,
+    fand,
+    fresh,
+)
 
 PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
 DEFAULT_TIMEOUT_MS = 5000
@@ -159,7 +167,7 @@ def _queries(pre: Pre, queries: Iterable[Query], timeout_ms: int) -> _Outcome:
     out = _Outcome()
     for query in queries:
         out.count += 1
-        answer, solver = _solve(pre, query, timeout_ms)
+        answer, solver = _solve(pre, query.formula, timeout_ms)
         if answer == z3.sat:
             out.refuted = (query, solver.model())
             return out
@@ -168,7 +176,7 @@ def _queries(pre: Pre, queries: Iterable[Query], timeout_ms: int) -> _Outcome:
     return out
 
 
-def _solve(pre: Pre, query: Query, timeout_ms: int) -> tuple[Any, z3.Solver]:
+def _solve(pre: Pre, formula: Any, timeout_ms: int) -> tuple[Any, z3.Solver]:
     """The query under the relaxed hypothesis first: no property but conservation needs
     each face's number of copies, and without those 54 sums over every zone the solver
     is two to five times faster (measured). Unsatisfiable there means unsatisfiable
@@ -177,11 +185,94 @@ def _solve(pre: Pre, query: Query, timeout_ms: int) -> tuple[Any, z3.Solver]:
     counterexample is always an invariant state."""
     for hypothesis in (pre.relaxed, pre.invariant):
         solver = make_solver(timeout_ms)
-        solver.add(hypothesis, query.formula)
+        solver.add(hypothesis, formula)
         answer = solver.check()
         if answer == z3.unsat:
             break
     return answer, solver
+
+
+# ------------------------------------------------- every property together
+
+
+@dataclass
+class _Tally:
+    """One property's part of a joint run (``check_together``)."""
+
+    seconds: float = 0.0
+    queries: int = 0
+    refuted: tuple[Query, z3.ModelRef, Pre] | None = None
+    unknown: str | None = None
+
+
+def check_together(rules: RuleTable, props: Sequence[Property], n: int,
+                   timeout_ms: int = DEFAULT_TIMEOUT_MS, symmetry: bool = True) -> list[Result]:
+    """``check`` for every property of ``props`` (that applies to ``n`` players) at once.
+
+    The queries of every property about one action share its transition relation
+    (``Query.given``), so they are asked first as one query: the hypothesis, the relation,
+    and the disjunction of what each property says cannot happen across it. That query is
+    unsatisfiable exactly when each of them is: then every property holds across that
+    action. Otherwise (some property fails there, or the joint query timed out) each one
+    is asked alone, as ``check`` asks it, so verdicts and unknowns are those of ``check``
+    and a counterexample is one of its queries' own. A property's time is the time of its
+    own queries plus an equal share of each joint query it took part in."""
+    props = [p for p in props if p.players(n)]
+    spec, states = _setup(rules, n, symmetry)
+    tallies = {p.name: _Tally() for p in props}
+    for pre in states:
+        groups: dict[int, list[tuple[Property, Query]]] = {}
+        for prop in props:
+            start = time.perf_counter()
+            queries = [q for q in prop.queries(spec, pre.state) if _asked(pre.state, q)]
+            tallies[prop.name].seconds += time.perf_counter() - start
+            for query in queries:
+                groups.setdefault(query.given.get_id(), []).append((prop, query))
+        for members in groups.values():
+            _ask_together(pre, members, tallies, timeout_ms)
+    return [_tallied(prop, n, tallies[prop.name], spec) for prop in props]
+
+
+def _ask_together(pre: Pre, members: list[tuple[Property, Query]], tallies: dict[str, _Tally],
+                  timeout_ms: int) -> None:
+    live = [(p, q) for p, q in members if tallies[p.name].refuted is None]
+    if not live:
+        return
+    if len(live) > 1:
+        start = time.perf_counter()
+        given = live[0][1].given
+        answer, _ = _solve(pre, fand(given, f_or([q.fails for _, q in live])), timeout_ms)
+        share = (time.perf_counter() - start) / len(live)
+        for prop, _ in live:
+            tallies[prop.name].seconds += share
+        if answer == z3.unsat:
+            for prop, _ in live:
+                tallies[prop.name].queries += 1
+            return
+    for prop, query in live:
+        tally = tallies[prop.name]
+        if tally.refuted is not None:
+            continue
+        start = time.perf_counter()
+        answer, solver = _solve(pre, query.formula, timeout_ms)
+        tally.seconds += time.perf_counter() - start
+        tally.queries += 1
+        if answer == z3.sat:
+            tally.refuted = (query, solver.model(), pre)
+        elif answer == z3.unknown and tally.unknown is None:
+            tally.unknown = f"{query.label}: {solver.reason_unknown()}"
+
+
+def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
+    if tally.refuted is not None:
+        query, model, pre = tally.refuted
+        return Result(prop, n, REFUTED, tally.seconds, tally.queries, query.label, model,
+                      query, pre.state, spec)
+    verdict = UNKNOWN if tally.unknown is not None else PROVED
+    result = Result(prop, n, verdict, tally.seconds, tally.queries, tally.unknown)
+    if tally.unknown is not None:
+        result.notes.append(tally.unknown)
+    return result
 
 
 # ------------------------------------------------------- a suite in parallel
@@ -192,23 +283,23 @@ _Row = tuple[str, int, str, float, int, str | None, list[str]]
 def _check_count(rules: RuleTable, names: Sequence[str], n: int, timeout_ms: int) -> list[_Row]:
     """Worker: every named property for one player count (the compiled actions are built
     once per process and count, so a count is the unit of work)."""
-    out: list[_Row] = []
-    for name in names:
-        prop = property_named(name)
-        if prop.players(n):
-            r = check(rules, prop, n, timeout_ms)
-            out.append((name, n, r.verdict, r.seconds, r.queries, r.label, r.notes))
-    return out
+    results = check_together(rules, [property_named(name) for name in names], n, timeout_ms)
+    return [(r.prop.name, n, r.verdict, r.seconds, r.queries, r.label, r.notes)
+            for r in results]
+
+
+def _labelled(label: str | None, query: Query) -> bool:
+    return query.label == label
 
 
 def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[int],
                 timeout_ms: int = DEFAULT_TIMEOUT_MS, jobs: int = 1) -> list[Result]:
-    """``check`` for every property and player count, in ``jobs`` worker processes (the
-    queries are independent; one process per core). Results come back in the order of
-    ``counts`` then ``props``. A worker cannot send a Z3 model back, so a refutation is
-    checked again here to get its counterexample (refutations are rare and fast)."""
+    """``check_together`` for every player count, in ``jobs`` worker processes (the counts
+    are independent; one process per core). Results come back in the order of ``counts``
+    then ``props``. A worker cannot send a Z3 model back, so a refutation is asked again
+    here, the query that failed alone, to get its counterexample."""
     if jobs <= 1 or len(counts) <= 1:
-        return [check(rules, p, n, timeout_ms) for n in counts for p in props if p.players(n)]
+        return [r for n in counts for r in check_together(rules, props, n, timeout_ms)]
     names = [p.name for p in props]
     rows: dict[tuple[str, int], _Row] = {}
     # Largest counts first: they take longest, so the workers finish together.
@@ -224,7 +315,8 @@ def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[in
                 continue
             _, _, verdict, seconds, queries, label, notes = rows[(prop.name, n)]
             if verdict == REFUTED:
-                out.append(check(rules, prop, n, timeout_ms))
+                again = check(rules, prop, n, timeout_ms, only=partial(_labelled, label))
+                out.append(replace(again, seconds=seconds, queries=queries))
             else:
                 out.append(Result(prop, n, verdict, seconds, queries, label, notes=notes))
     return out
