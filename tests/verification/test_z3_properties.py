@@ -113,6 +113,7 @@ def test_checking_properties_together_gives_each_its_own_verdict() -> None:
         assert (result.prop, result.verdict) == (prop, alone.verdict), prop.name
         if result.verdict == REFUTED:
             assert result.query is not None and result.model is not None
+            assert result.spec is not None and result.pre is not None
             assert result.label in {q.label for q in prop.queries(result.spec, result.pre)}
             assert result.model.eval(result.query.formula, model_completion=True)
     assert [r.verdict for r in together].count(REFUTED) == 3
