@@ -51,13 +51,19 @@ from unoformal.verification.z3.state import (
     concrete,
     f_or,
     fand,
-    fdot,
     feq,
+    fge,
+    fimplies,
     fite,
+    fle,
+    flt,
     fresh_tag,
+    fsub,
     fsum,
     ite_chain,
     ival,
+    one_if,
+    per_list,
 )
 
 
@@ -131,7 +137,6 @@ class Spec:
         self._modes: list[bool] = []  # which draws of the action being built reshuffle
         self._takes = 0
         self._built: dict[int, tuple[Sym, list[tuple[int, list[Step]]]]] = {}
-        self._points: dict[int, tuple[list[Expr], Expr]] = {}
 
     # ------------------------------------------------------------- lookups
 
@@ -147,7 +152,7 @@ class Spec:
                          ival(table[domain[-1]]))
 
     def is_kind(self, x: Expr, kind: Kind) -> Expr:
-        return f_or([x == g for g in self.faces_of(kind)])
+        return f_or([feq(x, g) for g in self.faces_of(kind)])
 
     def select(self, vector: Sequence[Expr], x: Expr, domain: Sequence[int]) -> Expr:
         """``vector[x]`` for a symbolic face ``x`` in ``domain``."""
@@ -184,8 +189,8 @@ class Spec:
     def reshuffled(self, s: Sym) -> tuple[list[Expr], Expr]:
         """Engine ``_reshuffle`` (RESHUFFLE-1): the new pile and the top card left."""
         if self.rules.reshuffle.keep_top:
-            return [s.pile[f] + s.disc[f] for f in range(self.nfaces)], s.top
-        return ([s.pile[f] + s.disc[f] + z3.If(s.top == f, 1, 0) for f in range(self.nfaces)],
+            return [fsum(s.pile[f], s.disc[f]) for f in range(self.nfaces)], s.top
+        return ([fsum(s.pile[f], s.disc[f], one_if(feq(s.top, f))) for f in range(self.nfaces)],
                 ival(NONE))
 
     def take(self, s: Sym, who: Expr, count: Expr | int,
@@ -203,20 +208,20 @@ class Spec:
         total = s.pile_total()
         d = [z3.Int(f"{tag}.d.{self.deck.code(f)}") for f in faces]
         if not reshuffle:
-            cons = fand(total >= count, *[x >= 0 for x in d],
-                          *[d[f] <= s.pile[f] for f in faces], fsum(d) == count)
-            post = s.evolve(pile=[s.pile[f] - d[f] for f in faces])
+            cons = fand(fge(total, count), *[fge(x, 0) for x in d],
+                        *[fle(d[f], s.pile[f]) for f in faces], feq(fsum(d), count))
+            post = s.evolve(pile=[fsub(s.pile[f], d[f]) for f in faces])
             drawn = d
         else:
             newpile, top = self.reshuffled(s.evolve(pile=[ival(0)] * self.nfaces))
             left = fsum(newpile)
             want = count - total
-            cons = fand(total < count, *[x >= 0 for x in d],
-                          *[d[f] <= newpile[f] for f in faces],
+            cons = fand(flt(total, count), *[fge(x, 0) for x in d],
+                        *[fle(d[f], newpile[f]) for f in faces],
                           fsum(d) == z3.If(want < left, want, left))
-            post = s.evolve(pile=[newpile[f] - d[f] for f in faces],
+            post = s.evolve(pile=[fsub(newpile[f], d[f]) for f in faces],
                             disc=[ival(0)] * self.nfaces, top=top)
-            drawn = [s.pile[f] + d[f] for f in faces]
+            drawn = [fsum(s.pile[f], d[f]) for f in faces]
         return post.evolve(hands=self.added(s.hands, who, drawn)), cons, drawn
 
     def added(self, hands: list[list[Expr]], who: Expr,
@@ -228,7 +233,7 @@ class Spec:
         if seat is not None:
             return [[fsum(x, y) for x, y in zip(h, cards, strict=True)] if p == seat else h
                     for p, h in enumerate(hands)]
-        return [[fsum(x, z3.If(who == p, y, ival(0))) for x, y in zip(h, cards, strict=True)]
+        return [[fsum(x, fite(feq(who, p), y, 0)) for x, y in zip(h, cards, strict=True)]
                 for p, h in enumerate(hands)]
 
     # --------------------------------------------------------- predicates
@@ -254,7 +259,7 @@ class Spec:
     def wd4_legal(self, s: Sym, hand: Sequence[Expr]) -> Expr:
         """Engine ``_wd4_is_legal`` (WD4-1) on the hand left after playing it."""
         if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
-            return fand([z3.Implies(s.color == self.fcolor[g], hand[g] == 0)
+            return fand([fimplies(feq(s.color, self.fcolor[g]), feq(hand[g], 0))
                            for g in range(self.nfaces) if self.fcolor[g] != NONE])
         return fand([z3.Implies(self.matches(s, ival(g), self.deck.faces[g].kind, [g]),
                                   hand[g] == 0) for g in range(self.nfaces)])
@@ -303,13 +308,8 @@ class Spec:
                     for p, sc in enumerate(s.scores)])
 
     def hand_points(self, hand: list[Expr]) -> Expr:
-        """SCORE-1's points of a hand, built once per hand: a hand an action leaves alone
-        is the same list in every post-state (the list is kept, so its ``id`` stays its)."""
-        known = self._points.get(id(hand))
-        if known is None or known[0] is not hand:
-            known = (hand, fdot(hand, self.deck.points))
-            self._points[id(hand)] = known
-        return known[1]
+        """SCORE-1's points of a hand (built once per hand list: ``per_list``)."""
+        return per_list(hand, self.deck.points)
 
     def resolved(self, s: Sym, victim: Expr, keeps_turn: bool) -> Sym:
         """Engine ``_resolved``: the draw card is settled; END-1 is checked after it."""
@@ -353,7 +353,7 @@ class Spec:
         effect = self.rules.effect(kind)
         f, c, says = z3.Int(f"{tag}.face"), z3.Int(f"{tag}.color"), z3.Bool(f"{tag}.uno")
         hand = s.seat_hand(s.turn)
-        after = [hand[g] - z3.If(f == g, 1, 0) if g in domain else hand[g]
+        after = [fsub(hand[g], one_if(feq(f, g))) if g in domain else hand[g]
                  for g in range(self.nfaces)]
         total = s.seat_total(s.turn)
         uno = self.rules.uno
@@ -361,14 +361,14 @@ class Spec:
         ncolors = len(self.deck.colors)
         color_ok = fand(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
         guard = fand(
-            f_or([f == g for g in domain]), self.select(hand, f, domain) >= 1,
+            f_or([feq(f, g) for g in domain]), fge(self.select(hand, f, domain), 1),
             f_or(self.can_play(s, f, kind, after),
                   fand(s.phase == RESPOND, self.can_answer(s, kind))),
             z3.Implies(says, say_ok), color_ok)
         answering = s.phase == RESPOND
         post = s.evolve(
             hands=self.replaced(s.hands, s.turn, after),
-            disc=[s.disc[g] + z3.If(s.top == g, 1, 0) for g in range(self.nfaces)],
+            disc=[fsum(s.disc[g], one_if(feq(s.top, g))) for g in range(self.nfaces)],
             top=f, drawn=ival(NONE),
             color=c if effect.chooses_color else self.lookup(self.fcolor, f, domain),
             uno=z3.If(fand(total - 1 == uno.cards_left, z3.Not(says)), s.turn, NONE))
@@ -392,7 +392,7 @@ class Spec:
         seat = concrete(who)
         if seat is not None:
             return [hand if p == seat else h for p, h in enumerate(hands)]
-        return [[z3.If(who == p, x, y) for x, y in zip(hand, h, strict=True)]
+        return [[fite(feq(who, p), x, y) for x, y in zip(hand, h, strict=True)]
                 for p, h in enumerate(hands)]
 
     def draw(self, s: Sym) -> Step:
@@ -503,8 +503,8 @@ class Spec:
         wrong = []
         for kind in self.kinds:
             domain = self.faces_of(kind)
-            after = [hand[g] - z3.If(f == g, 1, 0) for g in range(self.nfaces)]
-            wrong.append(fand(f_or([f == g for g in domain]),
+            after = [fsub(hand[g], one_if(feq(f, g))) for g in range(self.nfaces)]
+            wrong.append(fand(f_or([feq(f, g) for g in domain]),
                                 z3.Not(self.can_play(s, f, kind, after))))
         post, cons, _ = self.take(s.evolve(uno=ival(NONE)), s.turn, rule.cards, tag)
         post = post.evolve(drawn=ival(NONE))
@@ -552,9 +552,9 @@ class Spec:
         rules = self.rules
         domain = self.faces_of(kind)
         t = z3.Int(f"{tag}.face")
-        base = fand(s.phase == DEALT, s.dealer == dealer, f_or([t == g for g in domain]),
-                    self.select(s.pile, t, domain) >= 1)
-        pile = [s.pile[g] - z3.If(t == g, 1, 0) if g in domain else s.pile[g]
+        base = fand(feq(s.phase, DEALT), feq(s.dealer, dealer), f_or([feq(t, g) for g in domain]),
+                    fge(self.select(s.pile, t, domain), 1))
+        pile = [fsub(s.pile[g], one_if(feq(t, g))) if g in domain else s.pile[g]
                 for g in range(self.nfaces)]
         start = rules.start_rule(kind)
         name = f"start_{kind.name.lower()}"

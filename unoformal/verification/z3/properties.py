@@ -34,11 +34,15 @@ from unoformal.verification.z3.state import (
     Sym,
     f_or,
     fand,
-    fdot,
     feq,
     fge,
+    fimplies,
+    fite,
+    flt,
+    fne,
     fsum,
     ival,
+    per_list,
     when,
 )
 
@@ -164,51 +168,54 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
     Draw Four played it legally (no card of the current color was left)."""
     n, nf = spec.n, spec.nfaces
     def seat(x: Expr) -> Expr:
-        return fand(x >= 0, x < n)
+        return fand(fge(x, 0), flt(x, n))
 
     def face(x: Expr) -> Expr:
-        return fand(x >= 0, x < nf)
+        return fand(fge(x, 0), flt(x, nf))
+
+    def phase(*ps: int) -> Expr:
+        return f_or([feq(s.phase, p) for p in ps])
 
     parts = []
     if counts:  # DECK-1; its preservation is the conservation property
         zones = [x for h in s.hands for x in h] + s.pile + s.disc
         parts += [fge(x, 0) for x in zones]
         if totals:
-            parts += [s.face_total(g) == spec.deck.copies[g] for g in range(nf)]
-    phases = (PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK)
-    in_play = f_or(s.phase == PLAY, s.phase == DRAWN, s.phase == RESPOND)
+            parts += [feq(s.face_total(g), spec.deck.copies[g]) for g in range(nf)]
+    ncolors = len(spec.deck.colors)
     parts += [
-        seat(s.turn), seat(s.dealer), f_or(s.direction == 1, s.direction == -1),
-        f_or([s.phase == p for p in phases]),
-        f_or(s.top == NONE, face(s.top)), (s.top == NONE) == (s.phase == DEALT),
-        z3.Implies(s.phase == DEALT, fand([feq(x, 0) for x in s.disc])),
-        fand(s.color >= NONE, s.color < len(spec.deck.colors)),
-        z3.Implies(in_play, s.color != NONE),
-        z3.If(s.phase == DRAWN, fand(face(s.drawn),
-                                       spec.select(s.seat_hand(s.turn), s.drawn,
-                                                   list(range(nf))) >= 1), s.drawn == NONE),
-        z3.If(s.phase == RESPOND,
-              fand(seat(s.offender), s.offender != s.turn, s.pending >= 0,
-                     s.pkind >= 0, s.pkind < len(KINDS)),
-              fand(s.pending == 0, s.offender == NONE, s.pkind == NONE)),
-        fand(s.uno >= NONE, s.uno < n),
-        z3.Implies(f_or(s.phase == DEALT, s.phase == OVER, s.phase == STUCK), s.uno == NONE),
-        z3.If(s.phase == OVER, fand(seat(s.winner), s.seat_total(s.winner) == 0,
-                                      s.points >= 0),
-              fand(s.winner == NONE, s.points == 0)),
+        seat(s.turn), seat(s.dealer), f_or(feq(s.direction, 1), feq(s.direction, -1)),
+        phase(PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK),
+        f_or(feq(s.top, NONE), face(s.top)), feq(feq(s.top, NONE), feq(s.phase, DEALT)),
+        fimplies(feq(s.phase, DEALT), fand([feq(x, 0) for x in s.disc])),
+        fand(fge(s.color, NONE), flt(s.color, ncolors)),
+        fimplies(phase(PLAY, DRAWN, RESPOND), fne(s.color, NONE)),
+        fite(feq(s.phase, DRAWN), fand(face(s.drawn),
+                                       fge(spec.select(s.seat_hand(s.turn), s.drawn,
+                                                       list(range(nf))), 1)),
+             feq(s.drawn, NONE)),
+        fite(feq(s.phase, RESPOND),
+             fand(seat(s.offender), fne(s.turn, s.offender), fge(s.pending, 0),
+                  fge(s.pkind, 0), flt(s.pkind, len(KINDS))),
+             fand(feq(s.pending, 0), feq(s.offender, NONE), feq(s.pkind, NONE))),
+        fand(fge(s.uno, NONE), flt(s.uno, n)),
+        fimplies(phase(DEALT, OVER, STUCK), feq(s.uno, NONE)),
+        fite(feq(s.phase, OVER), fand(seat(s.winner), feq(s.seat_total(s.winner), 0),
+                                      fge(s.points, 0)),
+             fand(feq(s.winner, NONE), feq(s.points, 0))),
         fand([fge(x, 0) for x in s.scores]),
-        f_or(s.prev >= NONE, s.prev < len(spec.deck.colors)),
+        f_or(fge(s.prev, NONE), flt(s.prev, ncolors)),
     ]
     if not strengthen:
         return parts
     # END-1: a hand is empty only when the round is over or its player's draw card is
     # still to be resolved.
     for p in range(n):
-        parts.append(z3.Implies(fand(s.phase != OVER, s.hand_total(p) == 0),
-                                fand(s.phase == RESPOND, s.offender == p)))
+        parts.append(fimplies(fand(fne(s.phase, OVER), feq(s.hand_total(p), 0)),
+                              fand(feq(s.phase, RESPOND), feq(s.offender, p))))
     # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
-    parts.append(z3.Implies(fand(s.phase == RESPOND, s.pkind == WD4,
-                                   s.seat_total(s.offender) == 0), s.legal))
+    parts.append(fimplies(fand(feq(s.phase, RESPOND), feq(s.pkind, WD4),
+                               feq(s.seat_total(s.offender), 0)), s.legal))
     return parts
 
 
@@ -478,8 +485,8 @@ def _scoring(spec: Spec, s: Sym) -> Iterator[Query]:
             continue
         t = step.post
         ends = fand(s.phase != OVER, t.phase == OVER)
-        worth = [value(spec, g) for g in range(spec.nfaces)]
-        left_over = fsum([fdot(h, worth) for h in t.hands])
+        worth = tuple(value(spec, g) for g in range(spec.nfaces))
+        left_over = fsum([per_list(h, worth) for h in t.hands])
         w = t.winner
         scored = fand(
             t.seat_total(w) == 0,

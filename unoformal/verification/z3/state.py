@@ -115,6 +115,25 @@ def fdot(xs: Sequence[Expr], weights: Sequence[int]) -> Expr:
     return fsum(terms)
 
 
+# Terms over one list of counts (a hand's total, its points), built once per list: an
+# action leaves the hands it does not touch the very same lists in its post-state, so
+# every post-state and property shares them. Keyed by the list's id, the list kept alive
+# with the term so the id stays its own; cleared when large (many tables in one run).
+_PER_LIST: dict[tuple[int, tuple[int, ...] | None], tuple[list[Expr], Expr]] = {}
+
+
+def per_list(xs: list[Expr], weights: tuple[int, ...] | None = None) -> Expr:
+    """``fsum(xs)``, or ``fdot(xs, weights)``, built once per list."""
+    key = (id(xs), weights)
+    known = _PER_LIST.get(key)
+    if known is None or known[0] is not xs:
+        if len(_PER_LIST) > 100_000:
+            _PER_LIST.clear()
+        known = (xs, fsum(xs) if weights is None else fdot(xs, weights))
+        _PER_LIST[key] = known
+    return known[1]
+
+
 def _ast(x: Any) -> Any:
     if isinstance(x, bool):
         return z3.BoolVal(x).as_ast()
@@ -131,6 +150,53 @@ def fge(a: Expr, b: Expr | int) -> Expr:
     """``a >= b`` built by the C API."""
     ctx = a.ctx
     return z3.BoolRef(z3.Z3_mk_ge(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+
+
+def fle(a: Expr, b: Expr | int) -> Expr:
+    """``a <= b`` built by the C API."""
+    ctx = a.ctx
+    return z3.BoolRef(z3.Z3_mk_le(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+
+
+def flt(a: Expr, b: Expr | int) -> Expr:
+    """``a < b`` built by the C API."""
+    ctx = a.ctx
+    return z3.BoolRef(z3.Z3_mk_lt(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+
+
+def fnot(a: Expr) -> Expr:
+    """``Not(a)`` built by the C API."""
+    ctx = a.ctx
+    return z3.BoolRef(z3.Z3_mk_not(ctx.ref(), a.as_ast()), ctx)
+
+
+def fne(a: Expr, b: Expr | int) -> Expr:
+    """``a != b`` built by the C API (z3py builds the same ``distinct`` term)."""
+    ctx = a.ctx
+    return z3.BoolRef(z3.Z3_mk_distinct(ctx.ref(), 2, _array([a, _term(b)])), ctx)
+
+
+def fimplies(a: Expr, b: Expr) -> Expr:
+    """``Implies(a, b)`` built by the C API."""
+    ctx = a.ctx
+    return z3.BoolRef(z3.Z3_mk_implies(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+
+
+def fsub(a: Expr, b: Expr | int) -> Expr:
+    """``a - b`` built by the C API."""
+    ctx = a.ctx
+    return z3.ArithRef(z3.Z3_mk_sub(ctx.ref(), 2, _array([a, _term(b)])), ctx)
+
+
+def one_if(c: Expr) -> Expr:
+    """``If(c, 1, 0)``: one card when ``c`` holds."""
+    return fite(c, 1, 0)
+
+
+def _term(x: Any) -> Any:
+    if isinstance(x, bool):
+        return z3.BoolVal(x)
+    return x if z3.is_expr(x) else ival(x)
 
 
 def fite(c: Expr, a: Expr | int, b: Expr | int) -> Expr:
@@ -206,35 +272,30 @@ class Sym:
         """The state after a change: not a symmetry-reduced pre-state any more."""
         return replace(self, _cache={}, anchor=None, **changes)
 
-    # Totals are used by many actions and properties: build each sum once.
+    # Totals are used by many actions and properties: each sum is built once per list.
     def hand_total(self, p: int) -> Expr:
-        key = f"h{p}"
-        if key not in self._cache:
-            self._cache[key] = fsum(self.hands[p])
-        return self._cache[key]
+        return per_list(self.hands[p])
 
     def pile_total(self) -> Expr:
-        if "pile" not in self._cache:
-            self._cache["pile"] = fsum(self.pile)
-        return self._cache["pile"]
+        return per_list(self.pile)
 
     def disc_total(self) -> Expr:
-        if "disc" not in self._cache:
-            self._cache["disc"] = fsum(self.disc)
-        return self._cache["disc"]
+        return per_list(self.disc)
 
     def seat_hand(self, seat: Expr) -> list[Expr]:
         """The hand of a symbolic seat, face by face."""
-        key = f"seat:{seat.sexpr() if z3.is_expr(seat) else seat}"
         value = concrete(seat)
         if value is not None:
             return self.hands[value]
-        if key not in self._cache:
+        # Keyed by the term's id; the term is kept with the hand, so the id stays its own.
+        key = f"seat:{seat.get_id()}"
+        known = self._cache.get(key)
+        if known is None or not known[0].eq(seat):
             faces = range(len(self.pile))
-            self._cache[key] = [
+            known = self._cache[key] = (seat, [
                 ite_chain(seat, [(p, self.hands[p][f]) for p in range(self.n - 1)],
-                          self.hands[self.n - 1][f]) for f in faces]
-        out: list[Expr] = self._cache[key]
+                          self.hands[self.n - 1][f]) for f in faces])
+        out: list[Expr] = known[1]
         return out
 
     def seat_total(self, seat: Expr) -> Expr:
