@@ -213,10 +213,10 @@ def check_together(rules: RuleTable, props: Sequence[Property], n: int,
     (``Query.given``), so they are asked first as one query: the hypothesis, the relation,
     and the disjunction of what each property says cannot happen across it. That query is
     unsatisfiable exactly when each of them is: then every property holds across that
-    action. Otherwise (some property fails there, or the joint query timed out) each one
-    is asked alone, as ``check`` asks it, so verdicts and unknowns are those of ``check``
-    and a counterexample is one of its queries' own. A property's time is the time of its
-    own queries plus an equal share of each joint query it took part in."""
+    action. Otherwise the properties that fail there are asked alone, as ``check`` asks
+    them, and the others together again; so the verdicts are those of ``check``, and a
+    counterexample is one of the property's own queries. A property's time is the time
+    of its own queries plus an equal share of each joint query it took part in."""
     props = [p for p in props if p.players(n)]
     spec, states = _setup(rules, n, symmetry)
     tallies = {p.name: _Tally() for p in props}
@@ -235,32 +235,51 @@ def check_together(rules: RuleTable, props: Sequence[Property], n: int,
 
 def _ask_together(pre: Pre, members: list[tuple[Property, Query]], tallies: dict[str, _Tally],
                   timeout_ms: int) -> None:
-    live = [(p, q) for p, q in members if tallies[p.name].refuted is None]
-    if not live:
-        return
-    if len(live) > 1:
+    """The members' joint query, until it is unsatisfiable. A counterexample to it shows
+    which properties fail here (those whose ``fails`` it satisfies): each of those is
+    asked alone, query by query in its own order (so the counterexample reported is the
+    same in every process and run), and the others together again. After a time-out
+    each member is asked alone."""
+    live = _unrefuted(members, tallies)
+    while len(live) > 1:
         start = time.perf_counter()
-        given = live[0][1].given
-        answer, _ = _solve(pre, fand(given, f_or([q.fails for _, q in live])), timeout_ms)
+        joint = fand(live[0][1].given, f_or([q.fails for _, q in live]))
+        answer, solver = _solve(pre, joint, timeout_ms)
         share = (time.perf_counter() - start) / len(live)
         for prop, _ in live:
             tallies[prop.name].seconds += share
+        if answer == z3.unknown:
+            break
         if answer == z3.unsat:
             for prop, _ in live:
                 tallies[prop.name].queries += 1
             return
+        model = solver.model()
+        failing = {p.name for p, q in live if z3.is_true(model.eval(q.fails, True))}
+        for prop, query in live:
+            if prop.name in failing:
+                _alone(pre, query, tallies[prop.name], timeout_ms)
+        live = [(p, q) for p, q in _unrefuted(live, tallies) if p.name not in failing]
     for prop, query in live:
-        tally = tallies[prop.name]
-        if tally.refuted is not None:
-            continue
-        start = time.perf_counter()
-        answer, solver = _solve(pre, query.formula, timeout_ms)
-        tally.seconds += time.perf_counter() - start
-        tally.queries += 1
-        if answer == z3.sat:
-            tally.refuted = (query, solver.model(), pre)
-        elif answer == z3.unknown and tally.unknown is None:
-            tally.unknown = f"{query.label}: {solver.reason_unknown()}"
+        _alone(pre, query, tallies[prop.name], timeout_ms)
+
+
+def _alone(pre: Pre, query: Query, tally: _Tally, timeout_ms: int) -> None:
+    if tally.refuted is not None:
+        return
+    start = time.perf_counter()
+    answer, solver = _solve(pre, query.formula, timeout_ms)
+    tally.seconds += time.perf_counter() - start
+    tally.queries += 1
+    if answer == z3.sat:
+        tally.refuted = (query, solver.model(), pre)
+    elif answer == z3.unknown and tally.unknown is None:
+        tally.unknown = f"{query.label}: {solver.reason_unknown()}"
+
+
+def _unrefuted(members: list[tuple[Property, Query]],
+               tallies: dict[str, _Tally]) -> list[tuple[Property, Query]]:
+    return [(p, q) for p, q in members if tallies[p.name].refuted is None]
 
 
 def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
