@@ -3,12 +3,15 @@
 Not a test: it prints figures. Usage::
 
     /tmp/venv/bin/python benchmarks/bench_verify.py [--rules classic] [--players 2-10]
-        [--timeout 5000] [--jobs 2] [--mutants] [--mutant-players 2,3] [--no-suite]
+        [--timeout 5000] [--jobs 2] [--alone] [--mutants] [--mutant-players 2,3] [--no-suite]
 
 Targets (the issue): the full suite for 2..10 players in at most 10 s; each
-mutant's counterexample in at most 5 s. ``--mutants`` runs every mutant of the table
-(``unoformal verify --mutants``, in one process) and prints each one's time to kill,
-then the maximum, the median and the mutants over 5 s.
+mutant's counterexample in at most 5 s. The suite is run as ``unoformal verify`` runs
+it (``check_suite``: every property's query about one action asked together, a
+property's time is its share); ``--alone`` also times each property checked on its
+own (``check``, one process), the figure to compare properties by. ``--mutants`` runs
+every mutant of the table (``unoformal verify --mutants``, in one process) and prints
+each one's time to kill, then the maximum, the median and the mutants over 5 s.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from unoformal.spec.table import RuleTable
 from unoformal.spec.variants import load_rules
 from unoformal.verification.z3.mutants import Outcome, run
 from unoformal.verification.z3.properties import PROPERTIES
-from unoformal.verification.z3.prover import check_suite
+from unoformal.verification.z3.prover import check, check_suite
 
 TARGET_KILL_S = 5.0
 
@@ -38,18 +41,21 @@ def main() -> None:
                              "--mutants)")
     parser.add_argument("--mutant-players", default="2,3",
                         help="player counts the mutants are checked with (as the command)")
+    parser.add_argument("--alone", action="store_true",
+                        help="also time each property checked on its own (one process)")
     parser.add_argument("--no-suite", action="store_true", help="only the mutants")
     args = parser.parse_args()
     rules = load_rules(args.rules)
     if not args.no_suite:
         _suite(rules, args)
+    if args.alone:
+        _alone(rules, args)
     if args.mutants:
         _mutants(rules, tuple(int(n) for n in args.mutant_players.split(",")), args.timeout)
 
 
 def _suite(rules: RuleTable, args: argparse.Namespace) -> None:
-    lo, _, hi = args.players.partition("-")
-    counts = range(int(lo), int(hi or lo) + 1)
+    counts = _counts(args.players)
     per_prop: dict[str, float] = {}
     per_count: dict[int, float] = {}
     start = time.perf_counter()
@@ -64,6 +70,27 @@ def _suite(rules: RuleTable, args: argparse.Namespace) -> None:
     print(f"\nsuite {args.rules} players {args.players}, {args.jobs} jobs: {wall:.2f}s wall")
     for name, seconds in per_prop.items():
         print(f"  {name:28s} {seconds:7.2f}s")
+
+
+def _alone(rules: RuleTable, args: argparse.Namespace) -> None:
+    """Each property checked on its own, as ``unoformal verify --property NAME`` would
+    not (that one also asks together): its own time, without sharing any query."""
+    per_prop: dict[str, float] = {}
+    start = time.perf_counter()
+    for n in _counts(args.players):
+        for prop in PROPERTIES:
+            if prop.players(n):
+                r = check(rules, prop, n, args.timeout)
+                per_prop[prop.name] = per_prop.get(prop.name, 0.0) + r.seconds
+    print(f"\neach property alone, players {args.players}, one process: "
+          f"{time.perf_counter() - start:.2f}s")
+    for name, seconds in per_prop.items():
+        print(f"  {name:28s} {seconds:7.2f}s")
+
+
+def _counts(players: str) -> range:
+    lo, _, hi = players.partition("-")
+    return range(int(lo), int(hi or lo) + 1)
 
 
 def _mutants(rules: RuleTable, players: tuple[int, ...], timeout_ms: int) -> None:
