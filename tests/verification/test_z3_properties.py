@@ -14,6 +14,7 @@ from unoformal.verification.z3.prover import (
     check,
     check_suite,
     check_together,
+    shares,
 )
 
 CLASSIC = load_rules("classic")
@@ -120,10 +121,15 @@ def test_checking_properties_together_gives_each_its_own_verdict() -> None:
 
 
 def test_a_suite_in_worker_processes_reports_what_one_process_does() -> None:
+    """The same verdicts and failing actions with one or two processes; with two, the
+    same counterexamples run after run (each worker's counts are fixed in advance)."""
     stacking = load_rules("stacking")
     props = [property_named(name) for name in ("no-stacking", "seated", "card-effects")]
-    one = check_suite(stacking, props, [2, 3], jobs=1)
-    two = check_suite(stacking, props, [2, 3], jobs=2)
+    one = check_suite(stacking, props, [2, 3, 4], jobs=1)
+    two = check_suite(stacking, props, [2, 3, 4], jobs=2)
+    again = check_suite(stacking, props, [2, 3, 4], jobs=2)
     assert [(r.prop.name, r.n, r.verdict, r.label) for r in one] == \
         [(r.prop.name, r.n, r.verdict, r.label) for r in two]
-    assert all(r.model is not None for r in two if r.verdict == REFUTED)
+    assert [r.shown for r in two] == [r.shown for r in again]
+    assert all(r.shown is not None for r in two if r.verdict == REFUTED)
+    assert sorted(n for share in shares(range(2, 11), 2) for n in share) == list(range(2, 11))

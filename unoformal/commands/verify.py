@@ -124,11 +124,8 @@ def _row(result: Result, want: str, witness: Any) -> dict[str, Any]:
         "players": result.n, "verdict": result.verdict, "expected": want,
         "seconds": round(result.seconds, 3), "queries": result.queries,
         "action": result.label}
-    if result.verdict == REFUTED and result.model is not None:
-        from unoformal.verification.z3.witness import describe, state_text
-        assert result.spec is not None and result.pre is not None and result.query is not None
-        row["state"] = state_text(result.spec, result.model, result.pre, result.spec.table)
-        row["steps"] = describe(result.spec, result.model, result.query.steps)
+    if result.shown is not None:
+        row["state"], row["steps"] = result.shown
         if witness is not None:
             row["record"] = witness.record
             row["replayable"] = witness.replayable
@@ -149,16 +146,13 @@ def _table(console: Console, rules: RuleTable, results: list[tuple[Result, str]]
 
 def _counterexample(console: Console, rules: RuleTable, result: Result, want: str,
                     witness: Any) -> None:
-    from unoformal.verification.z3.witness import describe, state_text
-    assert result.spec is not None and result.pre is not None and result.query is not None
-    assert result.model is not None
+    assert result.shown is not None
+    state, steps = result.shown
     tag = "expected" if want == REFUTED else "UNEXPECTED"
     console.print(f"\n[bold]{result.prop.name}[/] refuted with {result.n} players "
                   f"at {result.label} ({tag})")
-    console.print("  state:  " + state_text(result.spec, result.model, result.pre, rules),
-                  soft_wrap=True)
-    console.print("  steps:  " + "; ".join(describe(result.spec, result.model,
-                                                    result.query.steps)))
+    console.print("  state:  " + state, soft_wrap=True)
+    console.print("  steps:  " + "; ".join(steps))
     if witness is None:
         return
     word = "replayable" if witness.replayable else f"not replayable ({witness.mismatch})"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from multiprocessing import get_context
 from typing import Any
@@ -52,6 +52,19 @@ class Result:
     pre: Sym | None = None
     spec: Spec | None = None
     notes: list[str] = field(default_factory=list)
+    # A refutation's counterexample in canonical text: the state, then the steps. Text,
+    # so that it comes back from a worker process (a Z3 model cannot).
+    shown: tuple[str, list[str]] | None = None
+
+
+def refutation(prop: Property, n: int, seconds: float, queries: int, query: Query,
+               model: z3.ModelRef, pre: Sym, spec: Spec) -> Result:
+    """The result of a refuted property, with its counterexample shown as text."""
+    # witness renders states with the engine's text forms (and imports the prover).
+    from unoformal.verification.z3.witness import describe, state_text
+    shown = (state_text(spec, model, pre, spec.table), describe(spec, model, query.steps))
+    return Result(prop, n, REFUTED, seconds, queries, query.label, model, query, pre, spec,
+                  shown=shown)
 
 
 def make_solver(timeout_ms: int) -> z3.Solver:
@@ -126,8 +139,8 @@ def check(rules: RuleTable, prop: Property, n: int, timeout_ms: int = DEFAULT_TI
         count += verdict.count
         if verdict.refuted is not None:
             query, model = verdict.refuted
-            return Result(prop, n, REFUTED, time.perf_counter() - start, count, query.label,
-                          model, query, pre.state, spec)
+            return refutation(prop, n, time.perf_counter() - start, count, query, model,
+                              pre.state, spec)
         unknown = unknown or verdict.unknown
     verdict_name = UNKNOWN if unknown is not None else PROVED
     result = Result(prop, n, verdict_name, time.perf_counter() - start, count, unknown)
@@ -285,8 +298,7 @@ def _unrefuted(members: list[tuple[Property, Query]],
 def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
     if tally.refuted is not None:
         query, model, pre = tally.refuted
-        return Result(prop, n, REFUTED, tally.seconds, tally.queries, query.label, model,
-                      query, pre.state, spec)
+        return refutation(prop, n, tally.seconds, tally.queries, query, model, pre.state, spec)
     verdict = UNKNOWN if tally.unknown is not None else PROVED
     result = Result(prop, n, verdict, tally.seconds, tally.queries, tally.unknown)
     if tally.unknown is not None:
@@ -296,46 +308,54 @@ def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
 
 # ------------------------------------------------------- a suite in parallel
 
-_Row = tuple[str, int, str, float, int, str | None, list[str]]
+_Row = tuple[str, int, str, float, int, str | None, list[str], tuple[str, list[str]] | None]
 
 
-def _check_count(rules: RuleTable, names: Sequence[str], n: int, timeout_ms: int) -> list[_Row]:
-    """Worker: every named property for one player count (the compiled actions are built
-    once per process and count, so a count is the unit of work)."""
-    results = check_together(rules, [property_named(name) for name in names], n, timeout_ms)
-    return [(r.prop.name, n, r.verdict, r.seconds, r.queries, r.label, r.notes)
-            for r in results]
+def _check_counts(rules: RuleTable, names: Sequence[str], counts: Sequence[int],
+                  timeout_ms: int) -> list[_Row]:
+    """Worker: every named property for each count of ``counts``, in that order."""
+    props = [property_named(name) for name in names]
+    return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes, r.shown)
+            for n in counts for r in check_together(rules, props, n, timeout_ms)]
 
 
-def _labelled(label: str | None, query: Query) -> bool:
-    return query.label == label
+def shares(counts: Sequence[int], jobs: int) -> list[list[int]]:
+    """``counts`` split among ``jobs`` workers, fixed before they start: each worker checks
+    its counts in order, in its own process, so what Z3 has seen before a count (which
+    decides which counterexample it finds) is the same in every run. Largest first, each
+    to the least loaded worker, a count weighing ``n + 3`` (a count's time grows about
+    linearly: 2 players take about a third of 10, measured)."""
+    out: list[list[int]] = [[] for _ in range(max(1, min(jobs, len(counts))))]
+    load = [0] * len(out)
+    for n in sorted(set(counts), reverse=True):
+        i = load.index(min(load))
+        out[i].append(n)
+        load[i] += n + 3
+    return out
 
 
 def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[int],
                 timeout_ms: int = DEFAULT_TIMEOUT_MS, jobs: int = 1) -> list[Result]:
     """``check_together`` for every player count, in ``jobs`` worker processes (the counts
-    are independent; one process per core). Results come back in the order of ``counts``
-    then ``props``. A worker cannot send a Z3 model back, so a refutation is asked again
-    here, the query that failed alone, to get its counterexample."""
+    are independent; one process per core, each with its ``shares``). Results come back in
+    the order of ``counts`` then ``props``. A worker cannot send a Z3 model back: a
+    refutation from a worker has its counterexample as text (``Result.shown``) and no
+    model. The same command gives the same counterexamples; another ``--jobs`` may give
+    another (equally valid) one, never another verdict."""
     if jobs <= 1 or len(counts) <= 1:
         return [r for n in counts for r in check_together(rules, props, n, timeout_ms)]
     names = [p.name for p in props]
     rows: dict[tuple[str, int], _Row] = {}
-    # Largest counts first: they take longest, so the workers finish together.
     with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(_check_count, rules, names, n, timeout_ms)
-                   for n in sorted(set(counts), reverse=True)]
+        futures = [pool.submit(_check_counts, rules, names, share, timeout_ms)
+                   for share in shares(counts, jobs)]
         for future in futures:
             rows.update({(row[0], row[1]): row for row in future.result()})
     out: list[Result] = []
     for n in counts:
         for prop in props:
-            if not prop.players(n):
-                continue
-            _, _, verdict, seconds, queries, label, notes = rows[(prop.name, n)]
-            if verdict == REFUTED:
-                again = check(rules, prop, n, timeout_ms, only=partial(_labelled, label))
-                out.append(replace(again, seconds=seconds, queries=queries))
-            else:
-                out.append(Result(prop, n, verdict, seconds, queries, label, notes=notes))
+            if prop.players(n):
+                _, _, verdict, seconds, queries, label, notes, shown = rows[(prop.name, n)]
+                out.append(Result(prop, n, verdict, seconds, queries, label, notes=notes,
+                                  shown=shown))
     return out
