@@ -140,28 +140,34 @@ def _ast(x: Any) -> Any:
     return (x if z3.is_expr(x) else ival(x)).as_ast()
 
 
-def feq(a: Expr, b: Expr | int) -> Expr:
-    """``a == b`` built by the C API (``b`` may be a Python int)."""
+def _relation(make: Any, a: Expr, b: Expr | int) -> Expr:
     ctx = a.ctx
-    return z3.BoolRef(z3.Z3_mk_eq(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+    return z3.BoolRef(make(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+
+
+def feq(a: Expr, b: Expr | int) -> Expr:
+    """``a == b`` built by the C API (``b`` may be a Python int; so below)."""
+    return _relation(z3.Z3_mk_eq, a, b)
 
 
 def fge(a: Expr, b: Expr | int) -> Expr:
     """``a >= b`` built by the C API."""
-    ctx = a.ctx
-    return z3.BoolRef(z3.Z3_mk_ge(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+    return _relation(z3.Z3_mk_ge, a, b)
 
 
 def fle(a: Expr, b: Expr | int) -> Expr:
     """``a <= b`` built by the C API."""
-    ctx = a.ctx
-    return z3.BoolRef(z3.Z3_mk_le(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+    return _relation(z3.Z3_mk_le, a, b)
 
 
 def flt(a: Expr, b: Expr | int) -> Expr:
     """``a < b`` built by the C API."""
-    ctx = a.ctx
-    return z3.BoolRef(z3.Z3_mk_lt(ctx.ref(), a.as_ast(), _ast(b)), ctx)
+    return _relation(z3.Z3_mk_lt, a, b)
+
+
+def fimplies(a: Expr, b: Expr) -> Expr:
+    """``Implies(a, b)`` built by the C API."""
+    return _relation(z3.Z3_mk_implies, a, b)
 
 
 def fnot(a: Expr) -> Expr:
@@ -174,12 +180,6 @@ def fne(a: Expr, b: Expr | int) -> Expr:
     """``a != b`` built by the C API (z3py builds the same ``distinct`` term)."""
     ctx = a.ctx
     return z3.BoolRef(z3.Z3_mk_distinct(ctx.ref(), 2, _array([a, _term(b)])), ctx)
-
-
-def fimplies(a: Expr, b: Expr) -> Expr:
-    """``Implies(a, b)`` built by the C API."""
-    ctx = a.ctx
-    return z3.BoolRef(z3.Z3_mk_implies(ctx.ref(), a.as_ast(), _ast(b)), ctx)
 
 
 def fsub(a: Expr, b: Expr | int) -> Expr:
