@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import lru_cache
 from multiprocessing import get_context
 from typing import Any
 
@@ -131,29 +131,14 @@ def check(rules: RuleTable, prop: Property, n: int, timeout_ms: int = DEFAULT_TI
     else:
         work = [(pre, filter(only, queries)) for pre, queries in
                 _listed(rules, prop, n, symmetry)]
-    unknown: str | None = None
-    count = 0
-    for pre, queries in work:
-        queries = filter(partial(_asked, pre.state), queries)
-        verdict = _queries(pre, queries, timeout_ms)
-        count += verdict.count
-        if verdict.refuted is not None:
-            query, model = verdict.refuted
-            return refutation(prop, n, time.perf_counter() - start, count, query, model,
-                              pre.state, spec)
-        unknown = unknown or verdict.unknown
-    verdict_name = UNKNOWN if unknown is not None else PROVED
-    result = Result(prop, n, verdict_name, time.perf_counter() - start, count, unknown)
-    if unknown is not None:
-        result.notes.append(unknown)
-    return result
-
-
-@dataclass
-class _Outcome:
-    count: int = 0
-    refuted: tuple[Query, z3.ModelRef] | None = None
-    unknown: str | None = None
+    tally = _Tally()
+    asked = ((pre, q) for pre, queries in work for q in queries if _asked(pre.state, q))
+    for pre, query in asked:
+        _alone(pre, query, tally, timeout_ms)
+        if tally.refuted is not None:
+            break
+    tally.seconds = time.perf_counter() - start
+    return _tallied(prop, n, tally, spec)
 
 
 def _asked(s: Sym, query: Query) -> bool:
@@ -174,19 +159,6 @@ def _listed(rules: RuleTable, prop: Property, n: int,
     ``_setup`` may have built new ones since."""
     spec, states = _setup(rules, n, symmetry)
     return [(pre, list(prop.queries(spec, pre.state))) for pre in states]
-
-
-def _queries(pre: Pre, queries: Iterable[Query], timeout_ms: int) -> _Outcome:
-    out = _Outcome()
-    for query in queries:
-        out.count += 1
-        answer, solver = _solve(pre, query.formula, timeout_ms)
-        if answer == z3.sat:
-            out.refuted = (query, solver.model())
-            return out
-        if answer == z3.unknown and out.unknown is None:
-            out.unknown = f"{query.label}: {solver.reason_unknown()}"
-    return out
 
 
 def _solve(pre: Pre, formula: Any, timeout_ms: int) -> tuple[Any, z3.Solver]:
