@@ -133,7 +133,9 @@ def _row(result: Result, want: str, witness: Any) -> dict[str, Any]:
 
 
 def _table(console: Console, rules: RuleTable, results: list[tuple[Result, str]]) -> None:
-    table = Table(title=f"unoformal verify — rules {rules.name}")
+    table = Table(title=f"unoformal verify — rules {rules.name}",
+                  caption="time: the property's own queries and its share of the queries "
+                          "asked together (one per action for every property)")
     for col in ("property", "rule IDs", "players", "verdict", "expected", "time", "action"):
         table.add_column(col)
     for result, want in results:
