@@ -124,8 +124,9 @@ def _row(result: Result, want: str, witness: Any) -> dict[str, Any]:
         "players": result.n, "verdict": result.verdict, "expected": want,
         "seconds": round(result.seconds, 3), "queries": result.queries,
         "action": result.label}
-    if result.shown is not None:
-        row["state"], row["steps"] = result.shown
+    shown = result.counterexample()
+    if shown is not None:
+        row["state"], row["steps"] = shown
         if witness is not None:
             row["record"] = witness.record
             row["replayable"] = witness.replayable
@@ -148,8 +149,9 @@ def _table(console: Console, rules: RuleTable, results: list[tuple[Result, str]]
 
 def _counterexample(console: Console, rules: RuleTable, result: Result, want: str,
                     witness: Any) -> None:
-    assert result.shown is not None
-    state, steps = result.shown
+    shown = result.counterexample()
+    assert shown is not None
+    state, steps = shown
     tag = "expected" if want == REFUTED else "UNEXPECTED"
     console.print(f"\n[bold]{result.prop.name}[/] refuted with {result.n} players "
                   f"at {result.label} ({tag})")

@@ -976,7 +976,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         plays=[[plays(name, face) for face in range(len(faces))] for name in names],
         resolved={}, match_rows={},
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
-        uno_with=rules.uno.cards_left + 1)
+        uno_with=rules.uno.says_with)
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

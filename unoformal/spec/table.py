@@ -214,6 +214,12 @@ class UnoRule(Rule):
     say_before_accusation: bool = True
     catch_only_with_one_card: bool = True
 
+    @property
+    def says_with(self) -> int:
+        """The hand size a card is played from when UNO may be said with it: one more
+        than ``cards_left`` (the next-to-last card)."""
+        return self.cards_left + 1
+
 
 @dataclass(frozen=True)
 class EndRule(Rule):

@@ -62,6 +62,7 @@ from unoformal.verification.z3.state import (
     RESPOND,
     Expr,
     Sym,
+    dealt,
     equal,
     fresh,
 )
@@ -194,17 +195,12 @@ def to_sym(game: Game) -> Sym:
 
 def dealt_sym(hands: Sequence[tuple[int, ...]], deck: Deck, dealer: int,
               scores: Sequence[int]) -> Sym:
-    """Z3's ``dealt`` state (DEAL-2, before the start card): as ``next_deal`` leaves it."""
+    """Z3's ``dealt`` state (DEAL-2, before the start card), as ``next_deal`` leaves it."""
     iv = z3.IntVal
-    nf = len(deck.faces)
-    held = [sum(h[f] for h in hands) for f in range(nf)]
-    return Sym(
-        n=len(hands), hands=[[iv(k) for k in h] for h in hands],
-        pile=[iv(deck.copies[f] - held[f]) for f in range(nf)], disc=[iv(0)] * nf,
-        top=iv(NONE), turn=iv(0), direction=iv(1), color=iv(NONE), phase=iv(DEALT),
-        dealer=iv(dealer), drawn=iv(NONE), pending=iv(0), pkind=iv(NONE), offender=iv(NONE),
-        legal=z3.BoolVal(True), prev=iv(NONE), uno=iv(NONE), winner=iv(NONE), points=iv(0),
-        scores=[iv(x) for x in scores])
+    held = [sum(h[f] for h in hands) for f in range(len(deck.faces))]
+    return dealt([[iv(k) for k in h] for h in hands],
+                 [iv(deck.copies[f] - k) for f, k in enumerate(held)], iv(dealer),
+                 [iv(x) for x in scores])
 
 
 def engine_successors(game: ExploreGame, penalties: bool) -> dict[Projection, list[str]]:
@@ -247,10 +243,7 @@ def _from_values(values: list[int], n: int, nf: int) -> Projection:
 def relation(spec: Spec, s: Sym, t: Sym, penalties: bool) -> Expr:
     """``next_relation``; without penalties, the same disjunction less MISPLAY-1 and
     ADVICE-1 (the explorer leaves those actions out with ``--no-penalties``)."""
-    if penalties:
-        return next_relation(spec, s, t)
-    return z3.Or([z3.And(step.relation, equal(step.post, t)) for step in spec.steps(s)
-                  if step.in_next and step.name not in PENALTY_STEPS])
+    return next_relation(spec, s, t, () if penalties else PENALTY_STEPS)
 
 
 def _enumerate(solver: z3.Solver, t: Sym, nf: int) -> set[Projection]:

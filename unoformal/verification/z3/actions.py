@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 import itertools
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -49,6 +49,8 @@ from unoformal.verification.z3.state import (
     Sym,
     choose,
     concrete,
+    dealt,
+    equal,
     f_or,
     fand,
     feq,
@@ -96,6 +98,10 @@ class Step:
         return fand(self.guard, self.draws)
 
 
+# An action's builder: name, builder, the seat it names (or None), chiral.
+_Builder = tuple[str, Callable[[Sym], list[Step]], int | None, bool]
+
+
 class _Reads:
     """The rule table as the action builders see it: every entry read is noted (methods
     such as ``effect`` run on this view, so the entries they look up are noted too).
@@ -137,6 +143,7 @@ class Spec:
         self._modes: list[bool] = []  # which draws of the action being built reshuffle
         self._takes = 0
         self._built: dict[int, tuple[Sym, list[tuple[int, list[Step]]]]] = {}
+        self._builders: list[_Builder] | None = None
 
     # ------------------------------------------------------------- lookups
 
@@ -357,7 +364,7 @@ class Spec:
                  for g in range(self.nfaces)]
         total = s.seat_total(s.turn)
         uno = self.rules.uno
-        say_ok = z3.BoolVal(uno.say_with_card) and total == uno.cards_left + 1
+        say_ok = z3.BoolVal(uno.say_with_card) and total == uno.says_with
         ncolors = len(self.deck.colors)
         color_ok = fand(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
         guard = fand(
@@ -609,24 +616,17 @@ class Spec:
         faces = range(self.nfaces)
         hands = [[z3.Int(f"{tag}.hand{p}.{self.deck.code(g)}") for g in faces]
                  for p in range(self.n)]
-        dealt = [fsum([h[g] for h in hands]) for g in faces]
+        held = [fsum([h[g] for h in hands]) for g in faces]
         copies = self.deck.copies
         cons = fand(
             *[x >= 0 for h in hands for x in h], *[fsum(h) == size for h in hands],
-            *[dealt[g] <= copies[g] for g in faces])
+            *[held[g] <= copies[g] for g in faces])
         fits = z3.BoolVal(self.deck.size > size * self.n)
         if self.rules.next_round.next_dealer is NextDealer.WINNER:
             dealer = s.winner
-        else:
-            dealer = ite_chain(s.dealer, [(d, ival((d + 1) % self.n))
-                                          for d in range(self.n - 1)], ival(0))
-        none = ival(NONE)
-        post = s.evolve(
-            hands=hands, pile=[copies[g] - dealt[g] for g in faces],
-            disc=[ival(0)] * self.nfaces, top=none, turn=ival(0),
-            direction=ival(1), color=none, phase=ival(DEALT), dealer=dealer,
-            drawn=none, pending=ival(0), pkind=none, offender=none,
-            legal=z3.BoolVal(True), prev=none, uno=none, winner=none, points=ival(0))
+        else:  # the seat to the dealer's left (engine: dealer + 1)
+            dealer = self.seat_after(s.dealer, ival(1), 1)
+        post = dealt(hands, [copies[g] - held[g] for g in faces], dealer, s.scores)
         guard = fand(s.phase == OVER, z3.Not(self.game_over(s)), fits)
         return Step("next_deal", (self.rules.next_round.id, self.rules.deal.id), s, guard, post,
                     s.dealer, draws=cons)
@@ -686,11 +686,17 @@ class Spec:
         outcome = self.rules.challenge_upheld if upheld else self.rules.challenge_failed
         return list(range(self.n)) if outcome.offender_draws else [None]
 
-    def builders(self) -> list[tuple[str, Callable[[Sym], list[Step]], int | None, bool]]:
+    def builders(self) -> list[_Builder]:
         """Each action's builder, with the seat it names out of turn (the dealer, the
         caught player, the adviser; None for the others) and whether it is chiral (names
-        the dealer's left, DEAL-3 and END-2, rather than the direction of play)."""
-        out: list[tuple[str, Callable[[Sym], list[Step]], int | None, bool]] = []
+        the dealer's left, DEAL-3 and END-2, rather than the direction of play). Made
+        once per compiled table: every property asks ``steps`` for every pre-state."""
+        if self._builders is None:
+            self._builders = self._make_builders()
+        return self._builders
+
+    def _make_builders(self) -> list[_Builder]:
+        out: list[_Builder] = []
         for kind in self.kinds:
             out += [(f"start_{kind.name.lower()}",
                      lambda s, k=kind, d=d: self.start_card(s, k, d),  # type: ignore[misc]
@@ -736,8 +742,8 @@ def _join(a: str, b: str) -> str:
     return f"{a}, {b}" if a else b
 
 
-def next_relation(spec: Spec, s: Sym, t: Sym) -> Expr:
-    """``Next(s, t)``: some action leads from ``s`` to ``t`` (the disjunction, as in TLA+)."""
-    from unoformal.verification.z3.state import equal
+def next_relation(spec: Spec, s: Sym, t: Sym, leave_out: Collection[str] = ()) -> Expr:
+    """``Next(s, t)``: some action leads from ``s`` to ``t`` (the disjunction, as in TLA+);
+    the actions named in ``leave_out`` are not part of it."""
     return f_or([fand(step.relation, equal(step.post, t)) for step in spec.steps(s)
-                  if step.in_next])
+                 if step.in_next and step.name not in leave_out])

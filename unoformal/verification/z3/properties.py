@@ -137,14 +137,20 @@ def in_turn(step: Step) -> bool:
     return not step.name.startswith("start_") and step.name not in ("next_deal", "reshuffle")
 
 
-def step_queries(names: tuple[str, ...] | None,
-                 claim: Callable[[Spec, Step], Expr]) -> Callable[[Spec, Sym], Iterator[Query]]:
-    """A property checked action by action: ``relation ⇒ claim`` for each action."""
+def in_next(step: Step) -> bool:
+    return step.in_next
+
+
+def step_queries(claim: Callable[[Spec, Step], Expr], names: tuple[str, ...] | None = None,
+                 asked: Callable[[Step], bool] = in_next
+                 ) -> Callable[[Spec, Sym], Iterator[Query]]:
+    """A property checked action by action: ``relation ⇒ claim`` for each action (the
+    ``names`` given, or every one) that it is ``asked`` about (by default those of
+    ``next``)."""
     def queries(spec: Spec, s: Sym) -> Iterator[Query]:
         for step in spec.steps(s, names):
-            if names is None and not step.in_next:
-                continue
-            yield across(step, z3.Not(claim(spec, step)))
+            if asked(step):
+                yield across(step, z3.Not(claim(spec, step)))
     return queries
 
 
@@ -269,11 +275,6 @@ def _conserved(spec: Spec, step: Step) -> Expr:
     return fand(*[feq(t.face_total(g), s.face_total(g)) for g in sorted(moved)], *counts)
 
 
-def _conservation(spec: Spec, s: Sym) -> Iterator[Query]:
-    for step in spec.steps(s):
-        yield across(step, z3.Not(_conserved(spec, step)))
-
-
 def _top_stays(spec: Spec, s: Sym) -> Iterator[Query]:
     """RESHUFFLE-1: the top discard stays; the pile gets exactly the cards below it."""
     for step in spec.steps(s):
@@ -287,13 +288,10 @@ def _top_stays(spec: Spec, s: Sym) -> Iterator[Query]:
         yield across(step, z3.Not(claim))
 
 
-def _seated(spec: Spec, s: Sym) -> Iterator[Query]:
+def _seated(spec: Spec, step: Step) -> Expr:
     """The player to move (and the dealer) is always one of the seats 0..n-1."""
-    for step in spec.steps(s):
-        if step.in_next:
-            t = step.post
-            claim = fand(t.turn >= 0, t.turn < spec.n, t.dealer >= 0, t.dealer < spec.n)
-            yield across(step, z3.Not(claim))
+    t = step.post
+    return fand(t.turn >= 0, t.turn < spec.n, t.dealer >= 0, t.dealer < spec.n)
 
 
 def _wd4_legality(spec: Spec, step: Step) -> Expr:
@@ -478,22 +476,19 @@ def _start(spec: Spec, s: Sym) -> Iterator[Query]:
         yield across(step, plenty, z3.Not(claim))
 
 
-def _scoring(spec: Spec, s: Sym) -> Iterator[Query]:
+def _scoring(spec: Spec, step: Step) -> Expr:
     """END-1, SCORE-1/2: exactly the round's winner scores the cards left, in points."""
-    for step in spec.steps(s):
-        if not step.in_next or step.name == "next_deal":
-            continue
-        t = step.post
-        ends = fand(s.phase != OVER, t.phase == OVER)
-        worth = tuple(value(spec, g) for g in range(spec.nfaces))
-        left_over = fsum([per_list(h, worth) for h in t.hands])
-        w = t.winner
-        scored = fand(
-            t.seat_total(w) == 0,
-            *[z3.If(w == p, t.scores[p] == s.scores[p] + left_over, t.scores[p] == s.scores[p])
-              for p in range(spec.n)])
-        same = fand([a == b for a, b in zip(t.scores, s.scores, strict=True)])
-        yield across(step, z3.Not(z3.If(ends, scored, same)))
+    s, t = step.pre, step.post
+    ends = fand(s.phase != OVER, t.phase == OVER)
+    worth = tuple(value(spec, g) for g in range(spec.nfaces))
+    left_over = fsum([per_list(h, worth) for h in t.hands])
+    w = t.winner
+    scored = fand(
+        t.seat_total(w) == 0,
+        *[z3.If(w == p, t.scores[p] == s.scores[p] + left_over, t.scores[p] == s.scores[p])
+          for p in range(spec.n)])
+    same = fand([a == b for a, b in zip(t.scores, s.scores, strict=True)])
+    return z3.If(ends, scored, same)
 
 
 def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -611,22 +606,16 @@ def _extensions(spec: Spec, s: Sym) -> Iterator[Query]:
             yield Query(step.label, fand(short, z3.Not(step.guard)), [step])
 
 
-def _steps(names: tuple[str, ...]) -> Callable[[Spec, Sym], Iterator[Query]]:
-    return step_queries(names, lambda spec, step: _CLAIMS[names](spec, step))
+def _within_round(step: Step) -> bool:
+    return step.in_next and step.name != "next_deal"
 
 
-_CLAIMS: dict[tuple[str, ...], Callable[[Spec, Step], Expr]] = {
-    ("play_wild_draw_four",): _wd4_legality,
-    ("play_reverse", "play_skip", "play_draw_two"): _turn_returns,
-}
+def _in_turn(step: Step) -> bool:
+    return step.in_next and in_turn(step)
 
 
-def _in_turn_steps(claim: Callable[[Spec, Step], Expr]) -> Callable[[Spec, Sym], Iterator[Query]]:
-    def queries(spec: Spec, s: Sym) -> Iterator[Query]:
-        for step in spec.steps(s):
-            if step.in_next and in_turn(step):
-                yield across(step, z3.Not(claim(spec, step)))
-    return queries
+def _every(step: Step) -> bool:
+    return True
 
 
 PROPERTIES: tuple[Property, ...] = (
@@ -636,25 +625,26 @@ PROPERTIES: tuple[Property, ...] = (
              "inductive (its card counts: conservation)", ("DECK-1", "END-1", "WD4-1"),
              _inductive),
     Property("conservation", "every action keeps each face's count; no count goes negative",
-             ("DECK-1", "RESHUFFLE-1"), _conservation),
+             ("DECK-1", "RESHUFFLE-1"), step_queries(_conserved, asked=_every)),
     Property("reshuffle-keeps-top", "the top discard never enters the draw pile",
              ("RESHUFFLE-1",), _top_stays),
     Property("seated", "the player to move is always seated",
-             ("DECK-2", "PLAY-1"), _seated),
+             ("DECK-2", "PLAY-1"), step_queries(_seated)),
     Property("wd4-legality", "a Wild Draw Four is legal iff no card of the current color is "
-             "held", ("WD4-1",), _steps(("play_wild_draw_four",))),
+             "held", ("WD4-1",), step_queries(_wd4_legality, ("play_wild_draw_four",))),
     Property("challenge", "challenged legal card: challenger draws 6, loses the turn; bluff: "
              "offender draws 4, challenger keeps it; the color stays",
              ("CHAL-1", "CHAL-2", "CHAL-3", "CHAL-4"), _challenge),
     Property("two-player-reverse-is-skip", "a Reverse and a Skip of one color give the same "
              "turn order", ("TWO-1",), _two_players_same),
     Property("two-player-turn-returns", "with two players Reverse, Skip and Draw Two give the "
-             "turn back", ("TWO-1",), _steps(("play_reverse", "play_skip", "play_draw_two")),
+             "turn back", ("TWO-1",),
+             step_queries(_turn_returns, ("play_reverse", "play_skip", "play_draw_two")),
              players=lambda n: n == 2),
     Property("no-stacking", "the victim of a draw card has no play and loses the turn",
              ("NOSTACK-1", "D2-1"), _no_stacking),
     Property("one-card-per-turn", "only the player to move loses a card, one at most",
-             ("PLAY-1",), _in_turn_steps(_one_card)),
+             ("PLAY-1",), step_queries(_one_card, asked=_in_turn)),
     Property("after-draw", "draw one card once; then only the drawn card may be played",
              ("DRAW-1",), _after_draw),
     Property("play-matches", "exactly the cards matching color, number or symbol, and wilds, "
@@ -665,7 +655,7 @@ PROPERTIES: tuple[Property, ...] = (
              ("DEAL-3", "START-D2", "START-SKIP", "START-REV", "START-WILD", "START-WD4"),
              _start),
     Property("scoring", "exactly the winner scores the cards left: face value, 20, 50",
-             ("END-1", "SCORE-1", "SCORE-2"), _scoring),
+             ("END-1", "SCORE-1", "SCORE-2"), step_queries(_scoring, asked=_within_round)),
     Property("next-deal", "7 cards each, the dealer passes left, until someone has 500",
              ("END-2", "DEAL-2", "SCORE-2"), _next_deal),
     Property("card-effects", "Skip skips one, Reverse turns the order, Draw Two's victim "

@@ -56,15 +56,16 @@ class Result:
     # so that it comes back from a worker process (a Z3 model cannot).
     shown: tuple[str, list[str]] | None = None
 
-
-def refutation(prop: Property, n: int, seconds: float, queries: int, query: Query,
-               model: z3.ModelRef, pre: Sym, spec: Spec) -> Result:
-    """The result of a refuted property, with its counterexample shown as text."""
-    # witness renders states with the engine's text forms (and imports the prover).
-    from unoformal.verification.z3.witness import describe, state_text
-    shown = (state_text(spec, model, pre, spec.table), describe(spec, model, query.steps))
-    return Result(prop, n, REFUTED, seconds, queries, query.label, model, query, pre, spec,
-                  shown=shown)
+    def counterexample(self) -> tuple[str, list[str]] | None:
+        """``shown``, rendered from the model the first time it is asked for (only the
+        command prints it; the mutant runner, which refutes often, never asks)."""
+        if self.shown is None and self.model is not None:
+            assert self.spec is not None and self.pre is not None and self.query is not None
+            # witness renders states in the engine's text form (and imports the prover)
+            from unoformal.verification.z3.witness import describe, state_text
+            self.shown = (state_text(self.spec, self.model, self.pre, self.spec.table),
+                          describe(self.spec, self.model, self.query.steps))
+        return self.shown
 
 
 def make_solver(timeout_ms: int) -> z3.Solver:
@@ -270,7 +271,8 @@ def _unrefuted(members: list[tuple[Property, Query]],
 def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
     if tally.refuted is not None:
         query, model, pre = tally.refuted
-        return refutation(prop, n, tally.seconds, tally.queries, query, model, pre.state, spec)
+        return Result(prop, n, REFUTED, tally.seconds, tally.queries, query.label, model,
+                      query, pre.state, spec)
     verdict = UNKNOWN if tally.unknown is not None else PROVED
     result = Result(prop, n, verdict, tally.seconds, tally.queries, tally.unknown)
     if tally.unknown is not None:
@@ -287,8 +289,9 @@ def _check_counts(rules: RuleTable, names: Sequence[str], counts: Sequence[int],
                   timeout_ms: int) -> list[_Row]:
     """Worker: every named property for each count of ``counts``, in that order."""
     props = [property_named(name) for name in names]
-    return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes, r.shown)
-            for n in counts for r in check_together(rules, props, n, timeout_ms)]
+    return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes,
+             r.counterexample()) for n in counts for r in check_together(rules, props, n,
+                                                                           timeout_ms)]
 
 
 def shares(counts: Sequence[int], jobs: int) -> list[list[int]]:

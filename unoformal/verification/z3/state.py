@@ -59,12 +59,6 @@ def concrete(x: Expr) -> int | None:
     return None
 
 
-def eq(x: Expr, k: int) -> Expr:
-    """``x == k``, decided in Python when ``x`` is a number (smaller formulas)."""
-    value = concrete(x)
-    return z3.BoolVal(value == k) if value is not None else feq(x, k)
-
-
 def when(x: Expr, k: int, then: Expr, other: Expr) -> Expr:
     """``If(x == k, then, other)``, decided in Python when ``x`` is a number."""
     value = concrete(x)
@@ -134,10 +128,15 @@ def per_list(xs: list[Expr], weights: tuple[int, ...] | None = None) -> Expr:
     return known[1]
 
 
-def _ast(x: Any) -> Any:
+def _term(x: Any) -> Any:
+    """A Z3 term for ``x`` (a term, a Python bool or int)."""
     if isinstance(x, bool):
-        return z3.BoolVal(x).as_ast()
-    return (x if z3.is_expr(x) else ival(x)).as_ast()
+        return z3.BoolVal(x)
+    return x if z3.is_expr(x) else ival(x)
+
+
+def _ast(x: Any) -> Any:
+    return _term(x).as_ast()
 
 
 def _relation(make: Any, a: Expr, b: Expr | int) -> Expr:
@@ -191,12 +190,6 @@ def fsub(a: Expr, b: Expr | int) -> Expr:
 def one_if(c: Expr) -> Expr:
     """``If(c, 1, 0)``: one card when ``c`` holds."""
     return fite(c, 1, 0)
-
-
-def _term(x: Any) -> Any:
-    if isinstance(x, bool):
-        return z3.BoolVal(x)
-    return x if z3.is_expr(x) else ival(x)
 
 
 def fite(c: Expr, a: Expr | int, b: Expr | int) -> Expr:
@@ -307,8 +300,12 @@ class Sym:
         key = f"face{f}"
         if key not in self._cache:
             self._cache[key] = fsum([h[f] for h in self.hands]
-                                    + [self.pile[f], self.disc[f], fite(feq(self.top, f), 1, 0)])
+                                    + [self.pile[f], self.disc[f], one_if(feq(self.top, f))])
         return self._cache[key]
+
+
+# The fields of a state that hold terms (the others: player count, symmetry, cache).
+STATE_FIELDS = tuple(f.name for f in fields(Sym) if f.name not in ("n", "anchor", "_cache"))
 
 
 def choose(c: Expr, a: Sym, b: Sym) -> Sym:
@@ -319,9 +316,8 @@ def choose(c: Expr, a: Sym, b: Sym) -> Sym:
         if isinstance(x, list):
             return [pick(u, v) for u, v in zip(x, y, strict=True)]
         return z3.If(c, x, y)
-    merged = {f.name: pick(getattr(a, f.name), getattr(b, f.name)) for f in fields(Sym)
-              if f.name not in ("n", "anchor", "_cache")}
-    return b.evolve(**merged)
+    return b.evolve(**{name: pick(getattr(a, name), getattr(b, name))
+                       for name in STATE_FIELDS})
 
 
 def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
@@ -350,13 +346,19 @@ def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
 
 def equal(a: Sym, b: Sym) -> Expr:
     """``a = b`` field by field (used for ``next`` written as a relation)."""
-    pairs: list[tuple[Expr, Expr]] = [
-        (a.top, b.top), (a.turn, b.turn), (a.direction, b.direction), (a.color, b.color),
-        (a.phase, b.phase), (a.dealer, b.dealer), (a.drawn, b.drawn), (a.pending, b.pending),
-        (a.pkind, b.pkind), (a.offender, b.offender), (a.legal, b.legal), (a.prev, b.prev),
-        (a.uno, b.uno), (a.winner, b.winner), (a.points, b.points)]
-    pairs += list(zip(a.pile, b.pile, strict=True)) + list(zip(a.disc, b.disc, strict=True))
-    pairs += list(zip(a.scores, b.scores, strict=True))
-    for ha, hb in zip(a.hands, b.hands, strict=True):
-        pairs += list(zip(ha, hb, strict=True))
-    return fand([x == y for x, y in pairs])
+    def leaves(x: Any) -> list[Any]:
+        return [leaf for item in x for leaf in leaves(item)] if isinstance(x, list) else [x]
+    return fand([x == y for name in STATE_FIELDS
+                 for x, y in zip(leaves(getattr(a, name)), leaves(getattr(b, name)),
+                                 strict=True)])
+
+
+def dealt(hands: list[list[Expr]], pile: list[Expr], dealer: Expr, scores: list[Expr]) -> Sym:
+    """DEAL-2's state: the hands dealt, the rest the pile, the start card not yet turned
+    (phase ``DEALT``), the scores kept from the rounds before."""
+    none, zero = ival(NONE), ival(0)
+    return Sym(
+        n=len(hands), hands=hands, pile=pile, disc=[zero] * len(pile), top=none,
+        turn=zero, direction=ival(1), color=none, phase=ival(DEALT), dealer=dealer,
+        drawn=none, pending=zero, pkind=none, offender=none, legal=z3.BoolVal(True),
+        prev=none, uno=none, winner=none, points=zero, scores=scores)

@@ -21,6 +21,7 @@ import z3
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.record import replay
+from unoformal.engine.text import KEYS
 from unoformal.spec.cards import Kind
 from unoformal.spec.table import RuleTable
 from unoformal.verification.z3.actions import Spec, Step
@@ -78,7 +79,7 @@ def state_text(spec: Spec, m: z3.ModelRef, s: Sym, rules: RuleTable) -> str:
         "offender": seat(s.offender), "legal": "1" if val(m, s.legal) else "0",
         "prev": color(s.prev), "reveal": "-", "winner": seat(s.winner),
         "points": str(val(m, s.points)), "seed": "0", "shuffles": "0"}
-    return " ".join(f"{k}={v}" for k, v in fields.items())
+    return " ".join(f"{k}={fields[k]}" for k in KEYS)  # the engine's fields, in its order
 
 
 def action_of(spec: Spec, m: z3.ModelRef, step: Step) -> Action | None:
