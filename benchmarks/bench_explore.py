@@ -66,12 +66,9 @@ def bookkeeping_rate(graph: StateGraph) -> float:
 
 def one(name: str, symmetry: bool) -> dict[str, object]:
     from unoformal.verification.explore.analysis import analyse
-    from unoformal.verification.explore.graph import Config, explore
-    from unoformal.verification.explore.presets import small_rules
+    from unoformal.verification.explore.graph import explore, preset_config
 
-    preset = PRESETS[name]
-    cfg = Config(small_rules(preset.size, name=name), tuple(preset.size.players_list()), name,
-                 symmetry, preset.size.penalties, memory_budget=16 << 30)
+    cfg = preset_config(name, symmetry, memory_budget=16 << 30)
     cpu = time.process_time()
     graph = explore(cfg)
     cpu = time.process_time() - cpu

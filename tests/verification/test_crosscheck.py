@@ -13,12 +13,12 @@ from unoformal.spec.variants import derive
 from unoformal.verification.crosscheck import (
     Summary,
     crosscheck,
-    preset_config,
     project,
     reachable,
     sym_projection,
     to_sym,
 )
+from unoformal.verification.explore.graph import preset_config
 from unoformal.verification.explore.presets import PRESETS
 
 DATA = Path(__file__).parent.parent / "data"

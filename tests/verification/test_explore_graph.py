@@ -17,9 +17,10 @@ from unoformal.engine.game import Game
 from unoformal.engine.record import replay
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC
-from unoformal.verification.explore import PRESETS, Config, Size, StateGraph, analyse, explore
+from unoformal.verification.explore import Config, Size, StateGraph, analyse, explore
 from unoformal.verification.explore.analysis import Findings
 from unoformal.verification.explore.coverage import BRANCHES, OUTSIDE
+from unoformal.verification.explore.graph import preset_config
 from unoformal.verification.explore.perft import compare, table
 from unoformal.verification.explore.presets import small_rules
 from unoformal.verification.explore.report import witnesses
@@ -27,10 +28,8 @@ from unoformal.verification.explore.report import witnesses
 DATA = Path(__file__).parent.parent / "data"
 
 
-def config(name: str, symmetry: bool = False, **extra: dict[str, Any]) -> Config:
-    preset = PRESETS[name]
-    return Config(small_rules(preset.size, extra=extra, name=name),
-                  tuple(preset.size.players_list()), name, symmetry, preset.size.penalties)
+def config(name: str, symmetry: bool = False) -> Config:
+    return preset_config(name, symmetry)
 
 
 @cache

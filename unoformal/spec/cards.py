@@ -26,10 +26,15 @@ class Color(Enum):
 
     @classmethod
     def parse(cls, text: str) -> Color:
-        for color in cls:
-            if text.lower() in (color.value, color.letter.lower()):
-                return color
-        raise ValueError(f"unknown color {text!r} (expected red, yellow, green or blue)")
+        """A color from its name or its letter, in any case (a lookup: actions name a
+        color on every wild card played, the explorer's hot path)."""
+        color = _COLOR_TEXT.get(text.lower())
+        if color is None:
+            raise ValueError(f"unknown color {text!r} (expected red, yellow, green or blue)")
+        return color
+
+
+_COLOR_TEXT = {text: c for c in Color for text in (c.value, c.letter.lower())}
 
 
 class Kind(Enum):

@@ -48,9 +48,9 @@ from unoformal.verification.explore.chance import (
     first_outcome,
     outcomes,
 )
-from unoformal.verification.explore.graph import Config, Explorer
+from unoformal.verification.explore.graph import Config, Explorer, preset_config
 from unoformal.verification.explore.keys import Keyer
-from unoformal.verification.explore.presets import PRESETS, small_rules
+from unoformal.verification.explore.presets import PRESETS
 from unoformal.verification.z3.actions import Spec, next_relation
 from unoformal.verification.z3.state import (
     DEALT,
@@ -320,12 +320,6 @@ def _flat(p: Projection) -> list[int]:
 
 
 # ----------------------------------------------------------------- the check
-
-
-def preset_config(name: str) -> Config:
-    preset = PRESETS[name]
-    return Config(small_rules(preset.size, extra=preset.extra, name=name),
-                  tuple(preset.size.players_list()), name, False, preset.size.penalties)
 
 
 def reachable(config: Config) -> tuple[list[ExploreGame], dict[tuple[tuple[int, ...], ...],

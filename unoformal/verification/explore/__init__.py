@@ -5,8 +5,8 @@ the same rule table; see ``docs/explorer.md``.
 """
 
 from unoformal.verification.explore.analysis import Findings, analyse
-from unoformal.verification.explore.graph import Config, StateGraph, explore
+from unoformal.verification.explore.graph import Config, StateGraph, explore, preset_config
 from unoformal.verification.explore.presets import PRESETS, Preset, Size, small_rules
 
 __all__ = ["PRESETS", "Config", "Findings", "Preset", "Size", "StateGraph", "analyse",
-           "explore", "small_rules"]
+           "explore", "preset_config", "small_rules"]

@@ -57,6 +57,14 @@ class Findings:
     unreached: list[str] = field(default_factory=list)
     outside: dict[str, str] = field(default_factory=dict)
 
+    def more_than_stuck(self, members: list[int]) -> bool:
+        """Whether a bottom component is a trap of its own, not one stuck state (those
+        are reported as stuck)."""
+        return len(members) > 1 or members[0] not in self.stuck
+
+    def real_traps(self) -> list[list[int]]:
+        return [m for m in self.traps if self.more_than_stuck(m)]
+
 
 def analyse(graph: StateGraph) -> Findings:
     found = Findings(covered=dict(graph.covered))
@@ -151,13 +159,14 @@ def find_cycle(graph: StateGraph) -> list[int] | None:
 
 
 def dead_branches(graph: StateGraph) -> list[tuple[Branch, str]]:
-    deck = Deck.of(graph.config.rules)
+    rules = graph.config.rules
+    deck = Deck.of(rules)
     dealt = {face.kind for face, k in zip(deck.faces, deck.copies, strict=True) if k}
     out = []
-    for branch in catalogue(graph.config.rules):
+    for branch in catalogue(rules):
         if (branch.rule, branch.name) in graph.covered:
             continue
-        if not graph.config.penalties and branch.rule in ("MISPLAY-1", "ADVICE-1"):
+        if not graph.config.penalties and branch.rule in (rules.misplay.id, rules.advice.id):
             why = "not explored (penalty actions left out)"
         elif branch.kinds and not dealt & set(branch.kinds):
             why = "not in this deck (no " + ", ".join(k.value for k in branch.kinds) + ")"

@@ -16,13 +16,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, MutableSequence, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any
 
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
-from unoformal.spec.cards import Color
-from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
 
 # Events the coverage analysis reads (bit flags set while an action runs).
@@ -65,34 +62,6 @@ class _Shuffler(random.Random):
 
 
 @dataclass(frozen=True)
-class CachedDeck(Deck):
-    """The same deck, with card codes looked up instead of rebuilt from enums each time
-    (input parsing and action text are the explorer's hot path, not rules)."""
-
-    @cached_property
-    def codes(self) -> tuple[str, ...]:
-        return tuple(face.code for face in self.faces)
-
-    @cached_property
-    def _ids(self) -> dict[str, int]:
-        return {code: i for i, code in enumerate(self.codes)}
-
-    def code(self, face: int) -> str:
-        return self.codes[face]
-
-    def face_id(self, code: str) -> int:
-        face = self._ids.get(code)
-        return super().face_id(code) if face is None else face
-
-    @classmethod
-    def wrap(cls, deck: Deck) -> CachedDeck:
-        return cls(faces=deck.faces, copies=deck.copies, points=deck.points, colors=deck.colors)
-
-
-_COLOR_NAMES = {c.value: c for c in Color}
-
-
-@dataclass(frozen=True)
 class Deal:
     """A deal as a record writes it (``json``) and as face indices (``hands``, ``pile``
     top first: its first card is the start card)."""
@@ -125,7 +94,6 @@ class ExploreGame(Game):
         game.script, game.pos, game.events, game.dealing = script, 0, 0, True
         Game.__init__(game, players, 0, rules, dealer, deal)
         game.dealing = False
-        game.deck = CachedDeck.wrap(game.deck)
         return game
 
     def redeal(self, deal: Deal, script: tuple[int, ...] = ()) -> ExploreGame:
@@ -147,12 +115,6 @@ class ExploreGame(Game):
 
     def _deal_json(self) -> dict[str, Any]:
         return {} if self.given is not None else super()._deal_json()
-
-    def _color(self, action: Action) -> int:
-        color = _COLOR_NAMES.get(action.color or "")
-        if color is None or color not in self.deck.color_index:
-            return super()._color(action)
-        return self.deck.color_index[color]
 
     def copy(self) -> ExploreGame:
         new = Game.copy(self)  # keeps the class

@@ -130,7 +130,7 @@ class Labeler:
     """Turns what the engine did into (rule, branch) labels."""
 
     def __init__(self, game: Game) -> None:
-        self.face = {game.deck.code(i): i for i in range(len(game.deck.faces))}
+        self.face = game.deck.index  # card code -> face
         self.kind = game.f_kind
         self.fcolor = game.f_color
         self.points = game.deck.points

@@ -31,9 +31,9 @@ from unoformal.verification.explore.chance import (
 )
 from unoformal.verification.explore.coverage import Label, Labeler
 from unoformal.verification.explore.keys import Keyer
+from unoformal.verification.explore.presets import PRESETS, small_rules
 
 ACTION_TYPES = list(ActionType)
-PENALTIES = (ActionType.ADVISE, ActionType.MISPLAY)
 OVER_INDEX = PHASES.index(OVER)
 
 
@@ -51,6 +51,14 @@ class Config:
     def dealer(self) -> str:
         """The last seat deals, so the first seat plays first (DEAL-3)."""
         return self.players[-1]
+
+
+def preset_config(name: str, symmetry: bool = False, **options: Any) -> Config:
+    """The configuration of the named preset (``options``: the other ``Config`` fields)."""
+    preset = PRESETS[name]
+    return Config(small_rules(preset.size, extra=preset.extra, name=name),
+                  tuple(preset.size.players_list()), name, symmetry, preset.size.penalties,
+                  **options)
 
 
 @dataclass
@@ -237,11 +245,8 @@ class Explorer:
         labeler = self.labeler
         assert labeler is not None
         key_of, index, covered = self.keyer.key, graph.index, graph.covered
-        penalties = self.config.penalties
         seen: set[tuple[Action, int]] = set()
-        for action in game.legal_actions():
-            if not penalties and action.type in PENALTIES:
-                continue
+        for action in game.legal_actions(penalties=self.config.penalties):
             for _, child in outcomes(game, action):
                 key = key_of(child)
                 cid = index.get(key)

@@ -50,9 +50,8 @@ class MemoryRefused(InvalidInputError):
 def check(estimate: int, budget: int, how: str) -> None:
     need = estimate * BYTES_PER_STATE
     if need > budget:
-        what = how
         raise MemoryRefused(
-            f"refused before starting: about {estimate:,} states ({what}) x "
+            f"refused before starting: about {estimate:,} states ({how}) x "
             f"{BYTES_PER_STATE} bytes = {need / GIB:.1f} GiB, over the memory budget of "
             f"{budget / GIB:.1f} GiB; choose a smaller deck or raise --memory-budget "
             "(the run still stops cleanly at the budget)")

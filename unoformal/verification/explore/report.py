@@ -26,7 +26,7 @@ def witnesses(graph: StateGraph, found: Findings) -> dict[str, Witness | str]:
     for i, sid in enumerate(found.stuck[:3]):
         add(f"stuck-{i}", sid)
     for i, members in enumerate(found.traps[:3]):
-        if len(members) > 1 or members[0] not in found.stuck:
+        if found.more_than_stuck(members):
             add(f"trap-{i}", min(members, key=lambda s: graph.depth[s]))
     if found.cycle:
         add("cycle", found.cycle[0], more=found.cycle[1:])  # goes round once
@@ -40,7 +40,7 @@ def witnesses(graph: StateGraph, found: Findings) -> dict[str, Witness | str]:
 
 def summary(graph: StateGraph, found: Findings) -> dict[str, Any]:
     cfg = graph.config
-    traps = [m for m in found.traps if len(m) > 1 or m[0] not in found.stuck]
+    traps = found.real_traps()
     return {
         "preset": cfg.name, "rules": cfg.rules.name, "players": list(cfg.players),
         "symmetry": cfg.symmetry, "penalties": cfg.penalties,
@@ -92,8 +92,7 @@ def text(graph: StateGraph, found: Findings, data: dict[str, Any]) -> str:
         lines += [f"    {u}" for u in data["unreached"]]
     lines.append(f"  time {data['seconds']:.2f} s ({data['states_per_second'] or 0:,} states/s)"
                  f"  peak memory {data['peak_memory_mib']:,} MiB")
-    stuck = set(found.stuck)
-    traps = [t[0] for t in found.traps if len(t) > 1 or t[0] not in stuck][:1]
+    traps = [t[0] for t in found.real_traps()][:1]
     for name, sid in (("stuck", found.stuck[:1]), ("trap", traps)):
         for s in sid:
             lines.append(f"  first {name} state #{s} ({PHASES[graph.phase[s]]}, depth "

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any
+
+import tomli_w
 
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
 from unoformal.spec.table import RuleTable
 from unoformal.verification.explore.chance import ExploreGame, outcomes
-from unoformal.verification.explore.graph import PENALTIES, StateGraph
+from unoformal.verification.explore.graph import StateGraph
 
 SEEDS = 2000
 
@@ -70,10 +73,8 @@ def _step(graph: StateGraph, game: ExploreGame, key: bytes,
           only: Action | None) -> tuple[ExploreGame, Action]:
     key_of = graph.keyer.key
     game.log = []
-    for action in game.legal_actions():
+    for action in game.legal_actions(penalties=graph.config.penalties):
         if only is not None and action != only:
-            continue
-        if not graph.config.penalties and action.type in PENALTIES:
             continue
         for _, child in outcomes(game, action):
             if key_of(child) == key:
@@ -110,23 +111,15 @@ def rules_toml(rules: RuleTable) -> str:
     """A TOML variant file for a derived table, so ``unoformal replay`` can load it."""
     groups: dict[str, dict[str, Any]] = {}
     for rule_id, key, value in rules.overrides:
-        groups.setdefault(rule_id, {})[key] = value
-    lines = [f"name = {_toml(rules.name)}", 'base = "classic"',
-             f"description = {_toml(rules.description)}"]
-    for rule_id, values in groups.items():
-        lines.append(f'[rules."{rule_id}"]')
-        lines += [f"{key} = {_toml(value)}" for key, value in values.items()]
-    return "\n".join(lines) + "\n"
+        groups.setdefault(rule_id, {})[key] = _plain(value)
+    return tomli_w.dumps({"name": rules.name, "base": "classic",
+                          "description": rules.description, "rules": groups})
 
 
-def _toml(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
+def _plain(value: Any) -> Any:
+    """A table value as TOML holds it: enumerations by their value, tuples as lists."""
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if hasattr(value, "value"):
-        return _toml(value.value)
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
-    return f'"{text}"'
+        return [_plain(v) for v in value]
+    if isinstance(value, Enum):
+        return _plain(value.value)
+    return value
