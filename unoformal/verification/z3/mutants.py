@@ -10,6 +10,7 @@ depends on it) or a gap to close with a new property.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -87,7 +88,6 @@ def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 30
     """Run every property on every mutant until one kills it. Mutants the manifest
     explains as equivalent are reported without running (each would cost a whole
     suite) unless ``check_equivalents``."""
-    import time
     explained = equivalents()
     out = []
     for mutant in mutants(base):
