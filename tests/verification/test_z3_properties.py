@@ -41,7 +41,8 @@ def test_wd4_1_challenge_property_with_four_players() -> None:
     assert check(CLASSIC, property_named("challenge"), 4).verdict == PROVED
 
 
-@pytest.mark.parametrize("name", ["wd4-legality", "two-player-reverse-is-skip"])
+@pytest.mark.parametrize("name", ["wd4-legality", "two-player-reverse-is-skip",
+                                  "card-effects"])
 def test_symmetry_reduction_gives_the_same_verdict_as_every_seat(name: str) -> None:
     prop = property_named(name)
     for n in (2, 3):

@@ -32,6 +32,7 @@ from unoformal.verification.z3.state import (
     STUCK,
     Expr,
     Sym,
+    concrete,
     f_or,
     fand,
     feq,
@@ -542,8 +543,10 @@ def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
                 claim = fand(t.direction == -d, t.turn == spec.seat_after(me, -d, 1),
                                t.color == own, *nobody_draws)
         elif kind is Kind.DRAW_TWO:
-            others = [t.hand_total(p) <= s.hand_total(p) for p in range(spec.n)
-                      if p != spec_seat(nxt)]
+            victim = concrete(nxt)  # a number under the symmetry reduction
+            others = [t.hand_total(p) <= s.hand_total(p) if victim is not None
+                      else f_or(nxt == p, t.hand_total(p) <= s.hand_total(p))
+                      for p in range(spec.n) if p != victim]
             claim = fand(t.turn == spec.seat_after(me, d, 2), t.direction == d,
                            t.color == own, *others)
         elif kind is Kind.WILD:
@@ -554,13 +557,6 @@ def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
                            t.offender == me, t.color == step.choices["color"], *nobody_draws)
         normal = fand(s.phase != RESPOND, s.seat_total(me) > 2, enough(spec, s))
         yield across(step, normal, z3.Not(claim))
-
-
-def spec_seat(x: Expr) -> int:
-    """A seat that the symmetry reduction made a number (-1 when it is symbolic)."""
-    from unoformal.verification.z3.state import concrete
-    value = concrete(x)
-    return NONE if value is None else value
 
 
 def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
