@@ -134,3 +134,54 @@ def test_a_suite_in_worker_processes_reports_what_one_process_does() -> None:
     assert [r.shown for r in two] == [r.shown for r in again]
     assert all(r.shown is not None for r in two if r.verdict == REFUTED)
     assert sorted(n for share in shares(range(2, 11), 2) for n in share) == list(range(2, 11))
+
+
+def test_several_player_counts_in_one_query_give_each_count_its_own_verdict() -> None:
+    """With several counts the number of players is a symbol (one query for them all):
+    the verdict at each count is the one checked with that count alone, whether a
+    property holds everywhere, is refuted everywhere, or only at some counts (TWO-1's
+    witness: proved with two players, refuted with three or four; the two-player
+    property is asked at two only)."""
+    from unoformal.spec.variants import derive
+
+    unswitched = derive(CLASSIC, "no-two-1", "", {"TWO-1": {"enabled": False}})
+    cases = [(load_rules("stacking"), ("no-stacking", "card-effects", "penalties", "seated")),
+             (CLASSIC, ("two-player-reverse-is-skip", "two-player-turn-returns", "invariant",
+                        "scoring")),
+             (unswitched, ("two-player-reverse-is-skip", "card-effects"))]
+    for rules, names in cases:
+        props = [property_named(name) for name in names]
+        several = check_together(rules, props, (2, 3, 4))
+        one_by_one = [r for n in (2, 3, 4) for r in check_together(rules, props, n)]
+        assert [(r.prop.name, r.n, r.verdict) for r in several] == \
+            [(r.prop.name, r.n, r.verdict) for r in one_by_one], rules.name
+    verdicts = {(r.prop.name, r.n): r.verdict for r in several}
+    assert verdicts[("card-effects", 2)] == REFUTED  # TWO-1 switched off: Reverse reverses
+    assert verdicts[("card-effects", 3)] == verdicts[("card-effects", 4)] == PROVED
+
+
+def test_a_counterexample_about_several_counts_is_a_game_of_its_own_count() -> None:
+    """A refutation found by a query about several counts shows the model's number of
+    players: that many seats, names and scores, and the engine reads the state back."""
+    from unoformal.engine.game import Game
+
+    result = check_together(CLASSIC, [property_named("two-player-reverse-is-skip")],
+                            (2, 3, 5))[-1]
+    assert (result.n, result.verdict) == (5, REFUTED)
+    text, steps = result.counterexample() or ("", [])
+    fields = dict(word.split("=", 1) for word in text.split())
+    assert fields["players"] == "P1,P2,P3,P4,P5"
+    assert len(fields["hands"].split("/")) == len(fields["scores"].split(",")) == 5
+    assert Game.from_text(text, CLASSIC).n == 5 and steps
+
+
+def test_every_seat_with_several_counts_asks_only_about_seated_players() -> None:
+    """Without the symmetry reduction every seat acts (one advice step per seat): with
+    several counts the seats beyond the number of players do not, so advice from them
+    is not "always possible" (ADVICE-1 is about players) and no verdict changes."""
+    props = [property_named(name) for name in ("uno", "card-effects", "penalties")]
+    every_seat = check_together(CLASSIC, props, (2, 3), symmetry=False)
+    reduced = check_together(CLASSIC, props, (2, 3))
+    assert [(r.prop.name, r.n, r.verdict) for r in every_seat] == \
+        [(r.prop.name, r.n, r.verdict) for r in reduced]
+    assert {r.verdict for r in every_seat} == {PROVED}

@@ -50,7 +50,8 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT_MS,
                    help="per-query solver time-out in ms (verdict unknown when reached)")
     p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
-                   help="worker processes, one player count each (default: up to 2 cores)")
+                   help="worker processes, each checking a run of neighbouring player counts "
+                        "at once (default: up to 2 cores)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     p.add_argument("--mutants", action="store_true",
                    help="mutate the table and report which property kills each mutant")
@@ -136,7 +137,8 @@ def _row(result: Result, want: str, witness: Any) -> dict[str, Any]:
 def _table(console: Console, rules: RuleTable, results: list[tuple[Result, str]]) -> None:
     table = Table(title=f"unoformal verify — rules {rules.name}",
                   caption="time: the property's own queries and its share of the queries "
-                          "asked together (one per action for every property)")
+                          "asked together (one per action for every property, about every "
+                          "player count of a worker at once)")
     for col in ("property", "rule IDs", "players", "verdict", "expected", "time", "action"):
         table.add_column(col)
     for result, want in results:

@@ -124,14 +124,22 @@ class _Reads:
 
 
 class Spec:
-    """The rule table compiled for ``n`` players. ``table`` is the table itself;
-    ``rules``, what the actions read, is a view of it that notes the entries read."""
+    """The rule table compiled for ``players``: one player count, or several at once.
+    ``table`` is the table itself; ``rules``, what the actions read, is a view of it
+    that notes the entries read.
 
-    def __init__(self, rules: RuleTable, n: int) -> None:
+    With several counts the number of players is a symbol (``count``, one of
+    ``counts``) and a state has a seat for the largest count: the seats from ``count``
+    on are empty (the invariant says so), so one query is about every count at once.
+    With one count, ``count`` is that number and every seat has a player."""
+
+    def __init__(self, rules: RuleTable, players: int | Collection[int]) -> None:
         self.table = rules
         self._reads = _Reads(rules)
         self.rules = cast(RuleTable, self._reads)
-        self.n = n
+        self.counts = (players,) if isinstance(players, int) else tuple(sorted(set(players)))
+        self.n = max(self.counts)  # seats in a state
+        self.count: Expr = ival(self.n) if len(self.counts) == 1 else z3.Int("players")
         self.deck = Deck.of(rules)
         faces = self.deck.faces
         self.nfaces = len(faces)
@@ -165,9 +173,19 @@ class Spec:
         """``vector[x]`` for a symbolic face ``x`` in ``domain``."""
         return ite_chain(x, [(g, vector[g]) for g in domain[:-1]], vector[domain[-1]])
 
-    def seat_after(self, seat: Expr, direction: Expr, steps: int) -> Expr:
-        """The seat ``steps`` places on in ``direction`` (engine ``_next``)."""
-        n = self.n
+    def seat_after(self, seat: Expr, direction: Expr, steps: int, fewer: bool = False) -> Expr:
+        """The seat ``steps`` places on in ``direction`` (engine ``_next``). ``fewer``: the
+        caller asks only where ``steps`` is below the number of players."""
+        if len(self.counts) == 1:
+            return self._seat_after_at(self.n, seat, direction, steps)
+        if fewer or steps < self.counts[0]:
+            return self._seat_after_some(seat, direction, steps)
+        return ite_chain(self.count, [(c, self._seat_after_at(c, seat, direction, steps))
+                                      for c in self.counts[:-1]],
+                         self._seat_after_at(self.counts[-1], seat, direction, steps))
+
+    def _seat_after_at(self, n: int, seat: Expr, direction: Expr, steps: int) -> Expr:
+        """``seat_after`` with ``n`` players."""
         d, p0 = concrete(direction), concrete(seat)
         if d is not None and p0 is not None:
             return ival((p0 + d * steps) % n)
@@ -179,6 +197,60 @@ class Spec:
         last = n - 1
         return ite_chain(seat, cases, z3.If(direction == 1, ival((last + steps) % n),
                                             ival((last - steps) % n)))
+
+    def _seat_after_some(self, seat: Expr, direction: Expr, steps: int) -> Expr:
+        """``seat_after`` from a seat that has a player, when the number of players is a
+        symbol and ``steps`` is below every count asked about (or the caller has checked
+        it is below the symbol): one wrap around the table at most."""
+        d = concrete(direction)
+        if d is None:
+            return fite(feq(direction, 1), self._seat_after_some(seat, ival(1), steps),
+                        self._seat_after_some(seat, ival(-1), steps))
+        p0, move = concrete(seat), d * steps
+        if p0 is not None:
+            x = p0 + move
+            if 0 <= x < self.counts[0]:
+                return ival(x)
+            if x < 0:
+                return fsum(self.count, x)
+            return fite(fge(ival(x), self.count), fsub(ival(x), self.count), ival(x))
+        x = fsum(seat, move)
+        if move >= 0:
+            return fite(fge(x, self.count), fsub(x, self.count), x)
+        return fite(flt(x, 0), fsum(x, self.count), x)
+
+    def seated(self, p: Expr | int) -> Expr:
+        """Seat ``p`` has a player (true outright for a seat below every count)."""
+        seat = concrete(p)
+        if seat is not None and seat < self.counts[0]:
+            return z3.BoolVal(True)
+        return flt(ival(p) if isinstance(p, int) else p, self.count)
+
+    def if_seated(self, p: Expr | int, x: Expr) -> Expr:
+        """``x`` and seat ``p`` has a player (``x`` itself when it always has one)."""
+        seated = self.seated(p)
+        return x if z3.is_true(seated) else fand(seated, x)
+
+    def for_seated(self, p: Expr | int, x: Expr) -> Expr:
+        """``x`` when seat ``p`` has a player (``x`` itself when it always has one)."""
+        seated = self.seated(p)
+        return x if z3.is_true(seated) else fimplies(seated, x)
+
+    def count_in(self, counts: Collection[int]) -> Expr:
+        """The number of players is one of ``counts`` (given that it is one of
+        ``self.counts``: true or false outright when all or none of them are)."""
+        inside = [c for c in self.counts if c in counts]
+        if len(inside) in (0, len(self.counts)):
+            return z3.BoolVal(bool(inside))
+        return self.one_of(inside)
+
+    def one_of(self, counts: Sequence[int]) -> Expr:
+        """The number of players is one of ``counts``."""
+        return f_or([feq(self.count, c) for c in counts])
+
+    def reverse_as_skip(self) -> Expr:
+        """TWO-1 from the table: the player counts at which a Reverse acts as a Skip."""
+        return self.count_in([c for c in self.counts if self.rules.reverse_is_skip(c)])
 
     # ------------------------------------------------ drawing (RESHUFFLE-1)
 
@@ -302,7 +374,7 @@ class Spec:
     def round_end_check(self, s: Sym) -> Sym:
         """Engine ``_round_end_check`` and ``_end_round`` (END-1, SCORE-1): the first seat
         with no cards wins and scores every card left in the hands."""
-        empty = [feq(s.hand_total(p), 0) for p in range(self.n)]
+        empty = [self.if_seated(p, feq(s.hand_total(p), 0)) for p in range(self.n)]
         over = f_or(empty)
         winner: Expr = ival(NONE)
         for p in reversed(range(self.n)):
@@ -326,12 +398,21 @@ class Spec:
             phase=ival(PLAY), turn=turn))
 
     def card_effect(self, s: Sym, p: Expr, effect: CardEffect, carried: Expr,
-                    tag: str) -> tuple[Sym, Expr]:
-        """Engine ``_card_effect``: SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1, NOSTACK-1."""
+                    tag: str, as_skip: bool | None = None) -> tuple[Sym, Expr]:
+        """Engine ``_card_effect``: SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1, NOSTACK-1.
+        A Reverse acts as a Skip at some player counts (TWO-1): when only some of the
+        counts asked about are those, both are built and the count chooses."""
         skips = effect.skips
         direction = s.direction
+        if effect.reverses and as_skip is None:
+            cond = self.reverse_as_skip()
+            if not (z3.is_true(cond) or z3.is_false(cond)):
+                a, cons_a = self.card_effect(s, p, effect, carried, tag, True)
+                b, cons_b = self.card_effect(s, p, effect, carried, tag + ".rev", False)
+                return choose(cond, a, b), fite(cond, cons_a, cons_b)
+            as_skip = z3.is_true(cond)
         if effect.reverses:
-            if self.rules.reverse_is_skip(self.n):
+            if as_skip:
                 skips += 1
             else:
                 d = concrete(direction)
@@ -386,7 +467,8 @@ class Spec:
         end = self.rules.end_of_round
         if effect.victim_draws and not end.resolve_final_draw:
             # END-1 switched off: going out first with a draw card ends the round at once
-            out = fand(feq(total, 1), *[z3.Not(feq(s.hand_total(q), 0)) for q in range(self.n)])
+            out = fand(feq(total, 1), *[self.for_seated(q, z3.Not(feq(s.hand_total(q), 0)))
+                                        for q in range(self.n)])
             ended = self.round_end_check(placed)
             post, cons = choose(out, ended, post), f_or(out, cons)
         ids = tuple(dict.fromkeys(("PLAY-1", effect.id)))
@@ -475,7 +557,7 @@ class Spec:
 
     def _actor(self, tag: str) -> tuple[Expr, Expr]:
         a = z3.Int(f"{tag}.actor")
-        return a, fand(a >= 0, a < self.n)
+        return a, fand(a >= 0, flt(a, self.count))
 
     def say_uno(self, s: Sym) -> Step:
         """Engine ``_do_uno`` (UNO-1): say UNO before an accusation."""
@@ -529,7 +611,8 @@ class Spec:
         rule = self.rules.advice
         a = ival(adviser)
         post, cons, _ = self.take(s, a, rule.cards, tag)
-        guard = fand(z3.BoolVal(rule.enabled), self._in_round(s), self.can_draw(s, rule.cards))
+        guard = self.if_seated(adviser, fand(z3.BoolVal(rule.enabled), self._in_round(s),
+                                             self.can_draw(s, rule.cards)))
         return Step("advise", (rule.id,), s, guard, post, a, choices={"actor": a}, draws=cons,
                     variant=f"adviser {adviser}")
 
@@ -593,7 +676,7 @@ class Spec:
         rule = start if start is not None else None
         offset = getattr(rule, "first_seat", first_turn.first_seat)
         direction = ival(getattr(rule, "direction", first_turn.direction).step)
-        first = ival((dealer + offset) % self.n)
+        first = self.seat_after(ival(dealer), ival(1), offset)
         s = s.evolve(direction=direction, turn=first, phase=ival(PLAY),
                      color=self.lookup(self.fcolor, t, self.faces_of(kind)))
         cons = z3.BoolVal(True)
@@ -619,9 +702,11 @@ class Spec:
         held = [fsum([h[g] for h in hands]) for g in faces]
         copies = self.deck.copies
         cons = fand(
-            *[x >= 0 for h in hands for x in h], *[fsum(h) == size for h in hands],
+            *[x >= 0 for h in hands for x in h],
+            *[fsum(h) == (size if p < self.counts[0] else fite(self.seated(p), size, 0))
+              for p, h in enumerate(hands)],
             *[held[g] <= copies[g] for g in faces])
-        fits = z3.BoolVal(self.deck.size > size * self.n)
+        fits = self.count_in([c for c in self.counts if self.deck.size > size * c])
         if self.rules.next_round.next_dealer is NextDealer.WINNER:
             dealer = s.winner
         else:  # the seat to the dealer's left (engine: dealer + 1)

@@ -51,6 +51,7 @@ from unoformal.verification.z3.state import (
 DECK_SIZE = 108  # DECK-1
 COLORS = 4  # DECK-1
 PLAYERS = (2, 10)  # DECK-2
+TWO_PLAYERS = 2  # TWO-1
 HAND_SIZE = 7  # DEAL-2
 DRAWS_ONE = 1  # DRAW-1
 DRAW_TWO_VICTIM = 2  # D2-1
@@ -175,7 +176,7 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
     Draw Four played it legally (no card of the current color was left)."""
     n, nf = spec.n, spec.nfaces
     def seat(x: Expr) -> Expr:
-        return fand(fge(x, 0), flt(x, n))
+        return fand(fge(x, 0), flt(x, spec.count))
 
     def face(x: Expr) -> Expr:
         return fand(fge(x, 0), flt(x, nf))
@@ -205,7 +206,7 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
              fand(seat(s.offender), fne(s.turn, s.offender), fge(s.pending, 0),
                   fge(s.pkind, 0), flt(s.pkind, len(KINDS))),
              fand(feq(s.pending, 0), feq(s.offender, NONE), feq(s.pkind, NONE))),
-        fand(fge(s.uno, NONE), flt(s.uno, n)),
+        fand(fge(s.uno, NONE), flt(s.uno, spec.count)),
         fimplies(phase(DEALT, OVER, STUCK), feq(s.uno, NONE)),
         fite(feq(s.phase, OVER), fand(seat(s.winner), feq(s.seat_total(s.winner), 0),
                                       fge(s.points, 0)),
@@ -213,13 +214,20 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
         fand([fge(x, 0) for x in s.scores]),
         f_or(fge(s.prev, NONE), flt(s.prev, ncolors)),
     ]
+    if len(spec.counts) > 1:  # one of the counts asked about; no cards at an empty seat
+        parts.append(spec.one_of(spec.counts))
+        parts += [fimplies(z3.Not(spec.seated(p)), fand(*[feq(x, 0) for x in s.hands[p]],
+                                                        feq(s.scores[p], 0)))
+                  for p in range(spec.counts[0], n)]
     if not strengthen:
         return parts
     # END-1: a hand is empty only when the round is over or its player's draw card is
     # still to be resolved.
     for p in range(n):
-        parts.append(fimplies(fand(fne(s.phase, OVER), feq(s.hand_total(p), 0)),
-                              fand(feq(s.phase, RESPOND), feq(s.offender, p))))
+        parts.append(spec.for_seated(p, fimplies(fand(fne(s.phase, OVER),
+                                                      feq(s.hand_total(p), 0)),
+                                                 fand(feq(s.phase, RESPOND),
+                                                      feq(s.offender, p)))))
     # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
     parts.append(fimplies(fand(feq(s.phase, RESPOND), feq(s.pkind, WD4),
                                feq(s.seat_total(s.offender), 0)), s.legal))
@@ -292,7 +300,7 @@ def _top_stays(spec: Spec, s: Sym) -> Iterator[Query]:
 def _seated(spec: Spec, step: Step) -> Expr:
     """The player to move (and the dealer) is always one of the seats 0..n-1."""
     t = step.post
-    return fand(t.turn >= 0, t.turn < spec.n, t.dealer >= 0, t.dealer < spec.n)
+    return fand(t.turn >= 0, flt(t.turn, spec.count), t.dealer >= 0, flt(t.dealer, spec.count))
 
 
 def _wd4_legality(spec: Spec, step: Step) -> Expr:
@@ -322,7 +330,8 @@ def _two_players_same(spec: Spec, s: Sym) -> Iterator[Query]:
     same_color = (spec.lookup(spec.fcolor, rev.face, spec.faces_of(Kind.REVERSE))
                   == spec.lookup(spec.fcolor, skip.face, spec.faces_of(Kind.SKIP)))
     a, b = rev.post, skip.post
-    order = [spec.seat_after(a.turn, a.direction, k) == spec.seat_after(b.turn, b.direction, k)
+    order = [spec.for_seated(k, spec.seat_after(a.turn, a.direction, k, fewer=True)
+                             == spec.seat_after(b.turn, b.direction, k, fewer=True))
              for k in range(1, spec.n)]
     claim = fand(a.turn == b.turn, *order)
     yield Query("play_reverse|play_skip",
@@ -496,7 +505,7 @@ def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
     """END-2, DEAL-2, SCORE-2: deal 7 each, the dealer passes left, until someone has 500."""
     for step in spec.steps(s, ("next_deal",)):
         t = step.post
-        claim = fand(*[t.hand_total(p) == HAND_SIZE for p in range(spec.n)],
+        claim = fand(*[spec.for_seated(p, t.hand_total(p) == HAND_SIZE) for p in range(spec.n)],
                        t.dealer == left(spec, s.dealer, 1),
                        *[a == b for a, b in zip(t.scores, s.scores, strict=True)],
                        *[x < TARGET for x in s.scores])
@@ -536,12 +545,10 @@ def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
         elif kind is Kind.SKIP:
             claim = fand(t.turn == spec.seat_after(me, d, 2), t.direction == d,
                            t.color == own, *nobody_draws)
-        elif kind is Kind.REVERSE:
-            if spec.n == 2:  # TWO-1
-                claim = fand(t.turn == me, t.color == own, *nobody_draws)
-            else:
-                claim = fand(t.direction == -d, t.turn == spec.seat_after(me, -d, 1),
-                               t.color == own, *nobody_draws)
+        elif kind is Kind.REVERSE:  # with two players it acts as a Skip (TWO-1)
+            claim = two_or_more(spec, fand(t.turn == me, t.color == own, *nobody_draws),
+                                fand(t.direction == -d, t.turn == spec.seat_after(me, -d, 1),
+                                     t.color == own, *nobody_draws))
         elif kind is Kind.DRAW_TWO:
             victim = concrete(nxt)  # a number under the symmetry reduction
             others = [t.hand_total(p) <= s.hand_total(p) if victim is not None
@@ -557,6 +564,15 @@ def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
                            t.offender == me, t.color == step.choices["color"], *nobody_draws)
         normal = fand(s.phase != RESPOND, s.seat_total(me) > 2, enough(spec, s))
         yield across(step, normal, z3.Not(claim))
+
+
+def two_or_more(spec: Spec, two: Expr, more: Expr) -> Expr:
+    """``two`` with two players (TWO-1), ``more`` with more."""
+    if TWO_PLAYERS not in spec.counts:
+        return more
+    if spec.counts == (TWO_PLAYERS,):
+        return two
+    return fite(feq(spec.count, TWO_PLAYERS), two, more)
 
 
 def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -587,7 +603,8 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
             target = step.pre.uno
             yield across(step, s.seat_total(target) != 1)
         else:
-            yield Query(step.label + " (allowed)", fand(live, z3.Not(step.guard)), [step])
+            yield Query(step.label + " (allowed)",
+                        spec.if_seated(step.mover, fand(live, z3.Not(step.guard))), [step])
 
 
 def _extensions(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -636,7 +653,7 @@ PROPERTIES: tuple[Property, ...] = (
     Property("two-player-turn-returns", "with two players Reverse, Skip and Draw Two give the "
              "turn back", ("TWO-1",),
              step_queries(_turn_returns, ("play_reverse", "play_skip", "play_draw_two")),
-             players=lambda n: n == 2),
+             players=lambda n: n == TWO_PLAYERS),
     Property("no-stacking", "the victim of a draw card has no play and loses the turn",
              ("NOSTACK-1", "D2-1"), _no_stacking),
     Property("one-card-per-turn", "only the player to move loses a card, one at most",

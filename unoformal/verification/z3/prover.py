@@ -1,13 +1,14 @@
-"""The prover: one query per (property, action variant, player count).
+"""The prover: one query per (property, action variant), about one player count or
+several at once (the number of players a symbol: ``Spec``).
 
 Each query is the invariant on a fresh pre-state plus the negated claim, given
 to a tactic pipeline (simplify, solve the post-state equations, then the SMT
 core): measured about twice as fast here as one incremental solver with
 push/pop, because the incremental solver skips that preprocessing. Each query
 has a time-out. A satisfiable query is a
-counterexample (verdict *refuted*); a time-out or ``unknown`` gives the verdict
-*unknown* with the time spent; otherwise the property is *proved*.
-:func:`check_suite` runs many (property, player count) pairs in worker processes.
+counterexample (verdict *refuted*, at the model's player count); a time-out or
+``unknown`` gives the verdict *unknown* with the time spent; otherwise the property
+is *proved*. :func:`check_suite` splits the player counts among worker processes.
 """
 
 from __future__ import annotations
@@ -86,19 +87,25 @@ class Pre:
     relaxed: Any
 
 
+Counts = int | tuple[int, ...]
+
+
 @lru_cache(maxsize=4)
-def _setup(rules: RuleTable, n: int, symmetry: bool) -> tuple[Spec, list[Pre]]:
+def _setup(rules: RuleTable, n: Counts, symmetry: bool) -> tuple[Spec, list[Pre]]:
     """The compiled table and the pre-states with their invariant, shared by every
-    property checked for the same table and player count (the actions are built once).
+    property checked for the same table and player count, or counts (the actions are
+    built once).
     Under the symmetry reduction the direction of play is split into its two values
     (left and right are not symmetric: DEAL-3 names the left), so every seat an action
     names is a known number; the mirror symmetry of the other actions is in ``_asked``."""
     spec = Spec(rules, n)
+    seats = spec.n
     if not symmetry:
-        states = [fresh(n, spec.deck)]
+        states = [fresh(seats, spec.deck)]
     else:
-        states = [fresh(n, spec.deck, turn=0, direction=d, anchor=TURN_AT_0) for d in (1, -1)]
-        states += [fresh(n, spec.deck, direction=d, anchor=NAMED_AT_0) for d in (1, -1)]
+        states = [fresh(seats, spec.deck, turn=0, direction=d, anchor=TURN_AT_0)
+                  for d in (1, -1)]
+        states += [fresh(seats, spec.deck, direction=d, anchor=NAMED_AT_0) for d in (1, -1)]
     return spec, [Pre(s, invariant(spec, s), invariant(spec, s, totals=False))
                   for s in states]
 
@@ -132,11 +139,11 @@ def check(rules: RuleTable, prop: Property, n: int, timeout_ms: int = DEFAULT_TI
     else:
         work = [(pre, filter(only, queries)) for pre, queries in
                 _listed(rules, prop, n, symmetry)]
-    tally = _Tally()
+    tally = _Tally([n])
     asked = ((pre, q) for pre, queries in work for q in queries if _asked(pre.state, q))
     for pre, query in asked:
-        _alone(pre, query, tally, timeout_ms)
-        if tally.refuted is not None:
+        _alone(spec, pre, query, tally, timeout_ms)
+        if not tally.live:
             break
     tally.seconds = time.perf_counter() - start
     return _tallied(prop, n, tally, spec)
@@ -162,14 +169,16 @@ def _listed(rules: RuleTable, prop: Property, n: int,
     return [(pre, list(prop.queries(spec, pre.state))) for pre in states]
 
 
-def _solve(pre: Pre, formula: Any, timeout_ms: int) -> tuple[Any, z3.Solver]:
+def _solve(pre: Pre, formula: Any, timeout_ms: int,
+           relaxed: bool = True) -> tuple[Any, z3.Solver]:
     """The query under the relaxed hypothesis first: no property but conservation needs
     each face's number of copies, and without those 54 sums over every zone the solver
     is two to five times faster (measured). Unsatisfiable there means unsatisfiable
     under the invariant too (it implies the relaxed one), so proofs stay inductive over
     every invariant state; anything else is decided again under the invariant, so a
-    counterexample is always an invariant state."""
-    for hypothesis in (pre.relaxed, pre.invariant):
+    counterexample is always an invariant state. ``relaxed=False`` asks under the
+    invariant only (a query just refuted at another player count)."""
+    for hypothesis in (pre.relaxed, pre.invariant) if relaxed else (pre.invariant,):
         solver = make_solver(timeout_ms)
         solver.add(hypothesis, formula)
         answer = solver.check()
@@ -183,17 +192,29 @@ def _solve(pre: Pre, formula: Any, timeout_ms: int) -> tuple[Any, z3.Solver]:
 
 @dataclass
 class _Tally:
-    """One property's part of a joint run (``check_together``)."""
+    """One property's part of a run: the player counts it is checked at, those not yet
+    refuted (``live``: its queries are asked about them), and what was found."""
 
+    counts: list[int]
     seconds: float = 0.0
     queries: int = 0
-    refuted: tuple[Query, z3.ModelRef, Pre] | None = None
-    unknown: str | None = None
+    refuted: dict[int, tuple[Query, z3.ModelRef, Pre]] = field(default_factory=dict)
+    unknown: dict[int, str] = field(default_factory=dict)
+    live: set[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.live = set(self.counts)
 
 
-def check_together(rules: RuleTable, props: Sequence[Property], n: int,
+def check_together(rules: RuleTable, props: Sequence[Property], counts: Counts,
                    timeout_ms: int = DEFAULT_TIMEOUT_MS, symmetry: bool = True) -> list[Result]:
-    """``check`` for every property of ``props`` (that applies to ``n`` players) at once.
+    """``check`` for every property of ``props`` at once, at every player count of
+    ``counts`` (a property at those it applies to) at once.
+
+    Several counts are one query: the number of players is a symbol and a state has a
+    seat for the largest count (``Spec``), so a query is unsatisfiable exactly when the
+    property holds at every count it is asked about. A counterexample is at one count:
+    the property is refuted there, and the query is asked again about the others.
 
     The queries of every property about one action share its transition relation
     (``Query.given``), so they are asked first as one query: the hypothesis, the relation,
@@ -203,9 +224,10 @@ def check_together(rules: RuleTable, props: Sequence[Property], n: int,
     them, and the others together again; so the verdicts are those of ``check``, and a
     counterexample is one of the property's own queries. A property's time is the time
     of its own queries plus an equal share of each joint query it took part in."""
-    props = [p for p in props if p.players(n)]
-    spec, states = _setup(rules, n, symmetry)
-    tallies = {p.name: _Tally() for p in props}
+    every = (counts,) if isinstance(counts, int) else tuple(sorted(set(counts)))
+    spec, states = _setup(rules, every[0] if len(every) == 1 else every, symmetry)
+    tallies = {p.name: _Tally([n for n in every if p.players(n)]) for p in props}
+    props = [p for p in props if tallies[p.name].counts]
     for pre in states:
         groups: dict[int, list[tuple[Property, Query]]] = {}
         for prop in props:
@@ -215,21 +237,24 @@ def check_together(rules: RuleTable, props: Sequence[Property], n: int,
             for query in queries:
                 groups.setdefault(query.given.get_id(), []).append((prop, query))
         for members in groups.values():
-            _ask_together(pre, members, tallies, timeout_ms)
-    return [_tallied(prop, n, tallies[prop.name], spec) for prop in props]
+            _ask_together(spec, pre, members, tallies, timeout_ms)
+    return [_tallied(prop, n, tallies[prop.name], spec) for n in every for prop in props
+            if n in tallies[prop.name].counts]
 
 
-def _ask_together(pre: Pre, members: list[tuple[Property, Query]], tallies: dict[str, _Tally],
-                  timeout_ms: int) -> None:
+def _ask_together(spec: Spec, pre: Pre, members: list[tuple[Property, Query]],
+                  tallies: dict[str, _Tally], timeout_ms: int) -> None:
     """The members' joint query, until it is unsatisfiable. A counterexample to it shows
     which properties fail here (those whose ``fails`` it satisfies): each of those is
-    asked alone, query by query in its own order (so the counterexample reported is the
-    same in every process and run), and the others together again. After a time-out
-    each member is asked alone."""
+    asked alone, query by query in its own order (so the query reported is the one
+    ``check`` reports), and the others together again. When the counterexample already
+    refutes a property's first query here, it is that query's counterexample (asking it
+    alone again would only find another). After a time-out each member is asked alone."""
     live = _unrefuted(members, tallies)
     while len(live) > 1:
         start = time.perf_counter()
-        joint = fand(live[0][1].given, f_or([q.fails for _, q in live]))
+        fails = [_within(spec, tallies[p.name].live, q.fails) for p, q in live]
+        joint = fand(live[0][1].given, f_or(fails))
         answer, solver = _solve(pre, joint, timeout_ms)
         share = (time.perf_counter() - start) / len(live)
         for prop, _ in live:
@@ -241,42 +266,85 @@ def _ask_together(pre: Pre, members: list[tuple[Property, Query]], tallies: dict
                 tallies[prop.name].queries += 1
             return
         model = solver.model()
-        failing = {p.name for p, q in live if z3.is_true(model.eval(q.fails, True))}
-        for prop, query in live:
-            if prop.name in failing:
-                _alone(pre, query, tallies[prop.name], timeout_ms)
+        failing = {p.name for (p, _), f in zip(live, fails, strict=True)
+                   if z3.is_true(model.eval(f, True))}
+        first: dict[str, Query] = {}
+        for (prop, query), f in zip(live, fails, strict=True):
+            tally = tallies[prop.name]
+            if prop.name not in failing:
+                continue
+            if first.setdefault(prop.name, query) is query and z3.is_true(model.eval(f, True)):
+                _refuted(spec, pre, query, tally, model)
+                _each_count(spec, pre, query, tally, timeout_ms)
+            else:
+                _alone(spec, pre, query, tally, timeout_ms)
         live = [(p, q) for p, q in _unrefuted(live, tallies) if p.name not in failing]
     for prop, query in live:
-        _alone(pre, query, tallies[prop.name], timeout_ms)
+        _alone(spec, pre, query, tallies[prop.name], timeout_ms)
 
 
-def _alone(pre: Pre, query: Query, tally: _Tally, timeout_ms: int) -> None:
-    if tally.refuted is not None:
-        return
+def _within(spec: Spec, counts: set[int], formula: Any) -> Any:
+    """``formula`` at one of ``counts`` players (``formula`` itself at every count)."""
+    at = spec.count_in(counts)
+    return formula if z3.is_true(at) else fand(at, formula)
+
+
+def _alone(spec: Spec, pre: Pre, query: Query, tally: _Tally, timeout_ms: int) -> None:
+    """``query`` alone, about every live count. A counterexample refutes the property at
+    its count; the query is then asked about each other live count on its own (a query
+    refuted at one count usually is at others, and a query about one count is the
+    faster: measured, the TWO-1 witness at 3 to 10 players in 1.1 s instead of 1.7 s),
+    under the invariant at once (the relaxed hypothesis would only be refuted too)."""
+    if _ask(spec, pre, query, tally, set(tally.live), timeout_ms, relaxed=True) == z3.sat:
+        _each_count(spec, pre, query, tally, timeout_ms)
+
+
+def _each_count(spec: Spec, pre: Pre, query: Query, tally: _Tally, timeout_ms: int) -> None:
+    for n in sorted(tally.live):
+        _ask(spec, pre, query, tally, {n}, timeout_ms, relaxed=False)
+
+
+def _ask(spec: Spec, pre: Pre, query: Query, tally: _Tally, counts: set[int], timeout_ms: int,
+         relaxed: bool) -> Any:
+    if not counts:
+        return z3.unsat
     start = time.perf_counter()
-    answer, solver = _solve(pre, query.formula, timeout_ms)
+    answer, solver = _solve(pre, _within(spec, counts, query.formula), timeout_ms, relaxed)
     tally.seconds += time.perf_counter() - start
     tally.queries += 1
     if answer == z3.sat:
-        tally.refuted = (query, solver.model(), pre)
-    elif answer == z3.unknown and tally.unknown is None:
-        tally.unknown = f"{query.label}: {solver.reason_unknown()}"
+        _refuted(spec, pre, query, tally, solver.model())
+    elif answer == z3.unknown:
+        for n in counts:
+            tally.unknown.setdefault(n, f"{query.label}: {solver.reason_unknown()}")
+    return answer
+
+
+def _refuted(spec: Spec, pre: Pre, query: Query, tally: _Tally, model: z3.ModelRef) -> None:
+    """``model`` refutes ``query`` at its number of players."""
+    n = model.eval(spec.count, True).as_long()
+    tally.refuted[n] = (query, model, pre)
+    tally.live.discard(n)
 
 
 def _unrefuted(members: list[tuple[Property, Query]],
                tallies: dict[str, _Tally]) -> list[tuple[Property, Query]]:
-    return [(p, q) for p, q in members if tallies[p.name].refuted is None]
+    return [(p, q) for p, q in members if tallies[p.name].live]
 
 
 def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
-    if tally.refuted is not None:
-        query, model, pre = tally.refuted
-        return Result(prop, n, REFUTED, tally.seconds, tally.queries, query.label, model,
+    """The result at ``n`` players. The time of a query about several counts is shared
+    equally among them."""
+    seconds = tally.seconds / len(tally.counts)
+    if n in tally.refuted:
+        query, model, pre = tally.refuted[n]
+        return Result(prop, n, REFUTED, seconds, tally.queries, query.label, model,
                       query, pre.state, spec)
-    verdict = UNKNOWN if tally.unknown is not None else PROVED
-    result = Result(prop, n, verdict, tally.seconds, tally.queries, tally.unknown)
-    if tally.unknown is not None:
-        result.notes.append(tally.unknown)
+    unknown = tally.unknown.get(n)
+    result = Result(prop, n, PROVED if unknown is None else UNKNOWN, seconds, tally.queries,
+                    unknown)
+    if unknown is not None:
+        result.notes.append(unknown)
     return result
 
 
@@ -285,52 +353,55 @@ def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
 _Row = tuple[str, int, str, float, int, str | None, list[str], tuple[str, list[str]] | None]
 
 
-def _check_counts(rules: RuleTable, names: Sequence[str], counts: Sequence[int],
+def _check_counts(rules: RuleTable, names: Sequence[str], counts: tuple[int, ...],
                   timeout_ms: int) -> list[_Row]:
-    """Worker: every named property for each count of ``counts``, in that order."""
+    """Worker: every named property at every count of ``counts``, in one run."""
     props = [property_named(name) for name in names]
     return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes,
-             r.counterexample()) for n in counts for r in check_together(rules, props, n,
-                                                                           timeout_ms)]
+             r.counterexample()) for r in check_together(rules, props, counts, timeout_ms)]
 
 
-def shares(counts: Sequence[int], jobs: int) -> list[list[int]]:
-    """``counts`` split among ``jobs`` workers, fixed before they start: each worker checks
-    its counts in order, in its own process, so what Z3 has seen before a count (which
-    decides which counterexample it finds) is the same in every run. Largest first, each
-    to the least loaded worker, a count weighing ``n + 3`` (a count's time grows about
-    linearly: 2 players take about a third of 10, measured)."""
-    out: list[list[int]] = [[] for _ in range(max(1, min(jobs, len(counts))))]
-    load = [0] * len(out)
-    for n in sorted(set(counts), reverse=True):
-        i = load.index(min(load))
-        out[i].append(n)
-        load[i] += n + 3
+def shares(counts: Sequence[int], jobs: int) -> list[tuple[int, ...]]:
+    """``counts`` split among ``jobs`` workers, fixed before they start, as runs of
+    neighbouring counts of about equal total (a worker asks one query about all of its
+    counts, whose time grows with the number of counts and of seats: weighing each count
+    by its number, 2-7 and 8-10 took 8.0-9.9 s against 9.4-11.5 s for 2-6 and 7-10,
+    measured). Fixed, so the same command gives the same counterexamples."""
+    rest = sorted(set(counts))
+    out: list[tuple[int, ...]] = []
+    for left in range(max(1, min(jobs, len(rest))), 0, -1):
+        target = sum(rest) / left
+        run: list[int] = []
+        while len(rest) > left - 1 and (not run or sum(run) < target):
+            run.append(rest.pop(0))
+        out.append(tuple(run))
     return out
 
 
 def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[int],
                 timeout_ms: int = DEFAULT_TIMEOUT_MS, jobs: int = 1) -> list[Result]:
-    """``check_together`` for every player count, in ``jobs`` worker processes (the counts
-    are independent; one process per core, each with its ``shares``). Results come back in
-    the order of ``counts`` then ``props``. A worker cannot send a Z3 model back: a
-    refutation from a worker has its counterexample as text (``Result.shown``) and no
-    model. The same command gives the same counterexamples; another ``--jobs`` may give
-    another (equally valid) one, never another verdict."""
-    if jobs <= 1 or len(counts) <= 1:
-        return [r for n in counts for r in check_together(rules, props, n, timeout_ms)]
+    """``check_together`` for every player count, in ``jobs`` worker processes, each with
+    its ``shares`` of the counts. Results come back in the order of ``counts`` then
+    ``props``. A worker cannot send a Z3 model back: a refutation from a worker has its
+    counterexample as text (``Result.shown``) and no model. The same command gives the
+    same counterexamples; another ``--jobs`` may give another (equally valid) one, never
+    another verdict."""
+    if jobs <= 1 or len(set(counts)) <= 1:
+        return _in_order(check_together(rules, props, tuple(counts), timeout_ms), counts, props)
     names = [p.name for p in props]
-    rows: dict[tuple[str, int], _Row] = {}
+    results: list[Result] = []
     with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
         futures = [pool.submit(_check_counts, rules, names, share, timeout_ms)
                    for share in shares(counts, jobs)]
         for future in futures:
-            rows.update({(row[0], row[1]): row for row in future.result()})
-    out: list[Result] = []
-    for n in counts:
-        for prop in props:
-            if prop.players(n):
-                _, _, verdict, seconds, queries, label, notes, shown = rows[(prop.name, n)]
-                out.append(Result(prop, n, verdict, seconds, queries, label, notes=notes,
-                                  shown=shown))
-    return out
+            results += [Result(property_named(name), n, verdict, seconds, queries, label,
+                               notes=notes, shown=shown)
+                        for name, n, verdict, seconds, queries, label, notes, shown
+                        in future.result()]
+    return _in_order(results, counts, props)
+
+
+def _in_order(results: list[Result], counts: Sequence[int],
+              props: Sequence[Property]) -> list[Result]:
+    at = {(r.prop.name, r.n): r for r in results}
+    return [at[(p.name, n)] for n in dict.fromkeys(counts) for p in props if (p.name, n) in at]

@@ -47,16 +47,21 @@ def val(m: z3.ModelRef, e: Any) -> int:
     return bool(z3.is_true(v)) if z3.is_bool(v) else int(v.as_long())
 
 
+def seated(spec: Spec, m: z3.ModelRef) -> list[str]:
+    """The model's players (its number of players, when a query was about several)."""
+    return names(val(m, spec.count))
+
+
 def cards(spec: Spec, m: z3.ModelRef, zone: list[Any]) -> list[str]:
     return [spec.deck.code(f) for f in range(spec.nfaces) for _ in range(val(m, zone[f]))]
 
 
 def state_text(spec: Spec, m: z3.ModelRef, s: Sym, rules: RuleTable) -> str:
     """The model's state in the canonical text form (the deal, before a start card)."""
-    who = names(spec.n)
+    who = seated(spec, m)
 
     def seat(x: Any) -> str:
-        return who[val(m, x)] if 0 <= val(m, x) < spec.n else "-"
+        return who[val(m, x)] if 0 <= val(m, x) < len(who) else "-"
 
     def color(x: Any) -> str:
         ok = 0 <= val(m, x) < len(spec.deck.colors)
@@ -70,9 +75,9 @@ def state_text(spec: Spec, m: z3.ModelRef, s: Sym, rules: RuleTable) -> str:
         "rules": rules.name, "players": ",".join(who), "dealer": seat(s.dealer), "round": "1",
         "turn": seat(s.turn), "dir": "left" if val(m, s.direction) == 1 else "right",
         "color": color(s.color), "phase": PHASE_NAMES[val(m, s.phase)],
-        "hands": "/".join(",".join(cards(spec, m, h)) for h in s.hands),
+        "hands": "/".join(",".join(cards(spec, m, h)) for h in s.hands[:len(who)]),
         "pile": ",".join(cards(spec, m, s.pile)), "discard": ",".join(discard),
-        "scores": ",".join(str(val(m, x)) for x in s.scores), "uno": seat(s.uno),
+        "scores": ",".join(str(val(m, x)) for x in s.scores[:len(who)]), "uno": seat(s.uno),
         "drawn": spec.deck.code(drawn) if 0 <= drawn < spec.nfaces else "-",
         "pending": str(val(m, s.pending)),
         "kind": KINDS[kind].value if 0 <= kind < len(KINDS) else "-",
@@ -84,7 +89,7 @@ def state_text(spec: Spec, m: z3.ModelRef, s: Sym, rules: RuleTable) -> str:
 
 def action_of(spec: Spec, m: z3.ModelRef, step: Step) -> Action | None:
     """The engine action a step stands for (None for the start card, deal, reshuffle)."""
-    who = names(spec.n)
+    who = seated(spec, m)
     player = who[val(m, step.mover)]
     name = step.name
     if name.startswith("play_"):
