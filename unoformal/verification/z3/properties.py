@@ -217,7 +217,7 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
     ]
     if len(spec.counts) > 1:  # one of the counts asked about; no cards at an empty seat
         parts.append(spec.one_of(spec.counts))
-        parts += [fimplies(z3.Not(spec.seated(p)), fand(*[feq(x, 0) for x in s.hands[p]],
+        parts += [fimplies(z3.Not(spec.seated(p)), fand(feq(s.hand_total(p), 0),
                                                         feq(s.scores[p], 0)))
                   for p in range(spec.counts[0], n)]
     if not strengthen:
@@ -335,9 +335,11 @@ def _two_players_same(spec: Spec, s: Sym) -> Iterator[Query]:
                              == spec.seat_after(b.turn, b.direction, k, fewer=True))
              for k in range(1, spec.n)]
     claim = fand(a.turn == b.turn, *order)
+    # Its own relation (both plays), so the prover asks it apart from the queries about
+    # the state alone: with three or more players it is refuted (the witness).
     yield Query("play_reverse|play_skip",
-                fand(rev.relation, skip.relation, same_color, s.phase == PLAY,
-                       s.seat_total(s.turn) > 2, z3.Not(claim)), [rev])
+                fand(same_color, s.phase == PLAY, s.seat_total(s.turn) > 2, z3.Not(claim)),
+                [rev], fand(rev.relation, skip.relation))
 
 
 def _turn_returns(spec: Spec, step: Step) -> Expr:
