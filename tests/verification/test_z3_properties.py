@@ -185,3 +185,26 @@ def test_every_seat_with_several_counts_asks_only_about_seated_players() -> None
     assert [(r.prop.name, r.n, r.verdict) for r in every_seat] == \
         [(r.prop.name, r.n, r.verdict) for r in reduced]
     assert {r.verdict for r in every_seat} == {PROVED}
+
+
+@pytest.mark.parametrize("variant,counts", [("classic", 3), ("stacking", 2),
+                                            ("classic", (2, 3, 5))])
+def test_invariant_conjuncts_an_action_changes_are_all_asked(
+        variant: str, counts: int | tuple[int, ...]) -> None:
+    """``invariant``'s inductive step builds only the conjuncts over a variable the action
+    changed (each conjunct names what it reads): those are exactly the conjuncts whose
+    term changed, for every action and pre-state. A conjunct naming too few variables
+    would be skipped here, and the proof would miss it."""
+    from unoformal.verification.z3.properties import invariant_parts
+    from unoformal.verification.z3.prover import _setup
+
+    spec, states = _setup(load_rules(variant), counts, True)
+    for pre in states:
+        before = invariant_parts(spec, pre.state, counts=False)
+        for step in spec.steps(pre.state):
+            # the lists kept alive together: equal terms are then one term (one id)
+            every = invariant_parts(spec, step.post, counts=False)
+            asked = invariant_parts(spec, step.post, counts=False, since=pre.state)
+            held = {p.get_id() for p in before}
+            assert {p.get_id() for p in every} - held == \
+                {p.get_id() for p in asked} - held, step.label

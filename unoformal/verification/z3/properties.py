@@ -166,10 +166,12 @@ def invariant(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = True,
 
 
 def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = True,
-                    totals: bool = True) -> list[Expr]:
+                    totals: bool = True, since: Sym | None = None) -> list[Expr]:
     """The conjuncts of the invariant: TypeOK plus the strengthening the proofs need.
     ``totals=False`` keeps the counts' signs but not DECK-1's copies of each face (the
     prover's cheaper first hypothesis, a superset of the invariant's states).
+    ``since``: only the conjuncts over a variable ``s`` does not share with that state
+    (each conjunct names the variables it reads; the others are the very same terms).
 
     The strengthening (END-1, WD4-1): outside a finished round only the player of an
     unresolved draw card can hold no cards; and a player who went out with a Wild
@@ -184,65 +186,77 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
     def phase(*ps: int) -> Expr:
         return f_or([feq(s.phase, p) for p in ps])
 
-    parts = []
-    if counts:  # DECK-1; its preservation is the conservation property
-        zones = [x for h in s.hands for x in h] + s.pile + s.disc
-        parts += [fge(x, 0) for x in zones]
-        if totals:
-            parts += [feq(s.face_total(g), spec.deck.copies[g]) for g in range(nf)]
     ncolors = len(spec.deck.colors)
+    parts: list[tuple[str, Callable[[], Expr | list[Expr]]]] = []
+    if counts:  # DECK-1; its preservation is the conservation property
+        parts.append(("hands pile disc", lambda: [
+            fge(x, 0) for x in [x for h in s.hands for x in h] + s.pile + s.disc]))
+        if totals:
+            parts.append(("hands pile disc top", lambda: [
+                feq(s.face_total(g), spec.deck.copies[g]) for g in range(nf)]))
     parts += [
-        seat(s.turn), seat(s.dealer), f_or(feq(s.direction, 1), feq(s.direction, -1)),
-        phase(PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK),
-        f_or(feq(s.top, NONE), face(s.top)), feq(feq(s.top, NONE), feq(s.phase, DEALT)),
-        fimplies(feq(s.phase, DEALT), fand([feq(x, 0) for x in s.disc])),
-        fand(fge(s.color, NONE), flt(s.color, ncolors)),
-        fimplies(phase(PLAY, DRAWN, RESPOND), fne(s.color, NONE)),
-        fite(feq(s.phase, DRAWN), fand(face(s.drawn),
-                                       fge(spec.select(s.seat_hand(s.turn), s.drawn,
-                                                       list(range(nf))), 1)),
-             feq(s.drawn, NONE)),
-        fite(feq(s.phase, RESPOND),
-             fand(seat(s.offender), feq(s.turn, spec.seat_after(s.offender, s.direction, 1)),
-                  fge(s.pending, 0),
-                  fge(s.pkind, 0), flt(s.pkind, len(KINDS))),
-             fand(feq(s.pending, 0), feq(s.offender, NONE), feq(s.pkind, NONE))),
-        fand(fge(s.uno, NONE), flt(s.uno, spec.count)),
-        fimplies(phase(DEALT, OVER, STUCK), feq(s.uno, NONE)),
-        fite(feq(s.phase, OVER), fand(seat(s.winner), feq(s.seat_total(s.winner), 0),
-                                      fge(s.points, 0)),
-             fand(feq(s.winner, NONE), feq(s.points, 0))),
-        fand([fge(x, 0) for x in s.scores]),
-        f_or(fge(s.prev, NONE), flt(s.prev, ncolors)),
+        ("turn", lambda: seat(s.turn)),
+        ("dealer", lambda: seat(s.dealer)),
+        ("direction", lambda: f_or(feq(s.direction, 1), feq(s.direction, -1))),
+        ("phase", lambda: phase(PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK)),
+        ("top", lambda: f_or(feq(s.top, NONE), face(s.top))),
+        ("top phase", lambda: feq(feq(s.top, NONE), feq(s.phase, DEALT))),
+        ("phase disc", lambda: fimplies(feq(s.phase, DEALT), fand([feq(x, 0) for x in s.disc]))),
+        ("color", lambda: fand(fge(s.color, NONE), flt(s.color, ncolors))),
+        ("phase color", lambda: fimplies(phase(PLAY, DRAWN, RESPOND), fne(s.color, NONE))),
+        ("phase drawn hands turn", lambda: fite(
+            feq(s.phase, DRAWN),
+            fand(face(s.drawn), fge(spec.select(s.seat_hand(s.turn), s.drawn,
+                                                list(range(nf))), 1)),
+            feq(s.drawn, NONE))),
+        ("phase offender turn direction pending pkind", lambda: fite(
+            feq(s.phase, RESPOND),
+            fand(seat(s.offender), feq(s.turn, spec.seat_after(s.offender, s.direction, 1)),
+                 fge(s.pending, 0), fge(s.pkind, 0), flt(s.pkind, len(KINDS))),
+            fand(feq(s.pending, 0), feq(s.offender, NONE), feq(s.pkind, NONE)))),
+        ("uno", lambda: fand(fge(s.uno, NONE), flt(s.uno, spec.count))),
+        ("phase uno", lambda: fimplies(phase(DEALT, OVER, STUCK), feq(s.uno, NONE))),
+        ("phase winner hands points", lambda: fite(
+            feq(s.phase, OVER),
+            fand(seat(s.winner), feq(s.seat_total(s.winner), 0), fge(s.points, 0)),
+            fand(feq(s.winner, NONE), feq(s.points, 0)))),
+        ("scores", lambda: fand([fge(x, 0) for x in s.scores])),
+        ("prev", lambda: f_or(fge(s.prev, NONE), flt(s.prev, ncolors))),
     ]
     if len(spec.counts) > 1:  # one of the counts asked about; no cards at an empty seat
-        parts.append(spec.one_of(spec.counts))
-        parts += [fimplies(z3.Not(spec.seated(p)), fand(feq(s.hand_total(p), 0),
-                                                        feq(s.scores[p], 0)))
+        parts.append(("", lambda: spec.one_of(spec.counts)))
+        parts += [("hands scores", lambda p=p: fimplies(  # type: ignore[misc]
+                      z3.Not(spec.seated(p)), fand(feq(s.hand_total(p), 0),
+                                                   feq(s.scores[p], 0))))
                   for p in range(spec.counts[0], n)]
-    if not strengthen:
-        return parts
-    # END-1: a hand is empty only when the round is over or its player's draw card is
-    # still to be resolved.
-    for p in range(n):
-        parts.append(spec.for_seated(p, fimplies(fand(fne(s.phase, OVER),
-                                                      feq(s.hand_total(p), 0)),
-                                                 fand(feq(s.phase, RESPOND),
-                                                      feq(s.offender, p)))))
-    # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
-    parts.append(fimplies(fand(feq(s.phase, RESPOND), feq(s.pkind, WD4),
-                               feq(s.seat_total(s.offender), 0)), s.legal))
-    return parts
+    if strengthen:
+        # END-1: a hand is empty only when the round is over or its player's draw card is
+        # still to be resolved.
+        parts += [("phase hands offender", lambda p=p: spec.for_seated(  # type: ignore[misc]
+                      p, fimplies(fand(fne(s.phase, OVER), feq(s.hand_total(p), 0)),
+                                  fand(feq(s.phase, RESPOND), feq(s.offender, p)))))
+                  for p in range(n)]
+        # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
+        parts.append(("phase pkind hands offender legal", lambda: fimplies(
+            fand(feq(s.phase, RESPOND), feq(s.pkind, WD4), feq(s.seat_total(s.offender), 0)),
+            s.legal)))
+    out: list[Expr] = []
+    for names, build in parts:
+        if since is None or any(getattr(s, f) is not getattr(since, f) for f in names.split()):
+            built = build()
+            out += built if isinstance(built, list) else [built]
+    return out
 
 
 def _inductive(spec: Spec, s: Sym) -> Iterator[Query]:
     # A conjunct an action leaves as it was (the very same term: Z3 shares equal terms)
-    # holds after it because it held before: only the others are asked.
+    # holds after it because it held before: only the others are asked. Only the
+    # conjuncts over a variable the action changed are built (``since``).
     held = {part.get_id() for part in invariant_parts(spec, s, counts=False)}
     for step in spec.steps(s):
         if step.in_next:
             # The counts part is preserved by the conservation property; the rest here.
-            post = [part for part in invariant_parts(spec, step.post, counts=False)
+            post = [part for part in invariant_parts(spec, step.post, counts=False, since=s)
                     if part.get_id() not in held]
             yield across(step, z3.Not(fand(post)))
 
