@@ -7,8 +7,9 @@ Not a test: it prints figures. Usage::
 
 Targets (the issue): the full suite for 2..10 players in at most 10 s; each
 mutant's counterexample in at most 5 s. The suite is run as ``unoformal verify`` runs
-it (``check_suite``: every property's query about one action asked together, a
-property's time is its share); ``--alone`` also times each property checked on its
+it (``check_suite``: every property's query about one action asked together, about
+every player count of a worker at once; a property's time is its share, split evenly
+among the counts); ``--alone`` also times each property checked on its
 own (``check``, one process), the figure to compare properties by. ``--mutants`` runs
 every mutant of the table (``unoformal verify --mutants``, in one process) and prints
 each one's time to kill, then the maximum, the median and the mutants over 5 s.
@@ -35,7 +36,8 @@ def main() -> None:
     parser.add_argument("--players", default="2-10")
     parser.add_argument("--timeout", type=int, default=5000)
     parser.add_argument("--jobs", type=int, default=2,
-                        help="worker processes (one player count each)")
+                        help="worker processes (each a run of neighbouring player counts, "
+                             "asked about at once)")
     parser.add_argument("--mutants", action="store_true",
                         help="also time every mutant's counterexample (unoformal verify "
                              "--mutants)")
