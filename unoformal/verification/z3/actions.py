@@ -231,6 +231,11 @@ class Spec:
         seated = self.seated(p)
         return x if z3.is_true(seated) else fand(seated, x)
 
+    def when_seated(self, p: int, x: Expr | int, other: Expr | int) -> Expr | int:
+        """``x`` when seat ``p`` has a player, else ``other`` (``x`` when it always has one)."""
+        seated = self.seated(p)
+        return x if z3.is_true(seated) else fite(seated, x, other)
+
     def for_seated(self, p: Expr | int, x: Expr) -> Expr:
         """``x`` when seat ``p`` has a player (``x`` itself when it always has one)."""
         seated = self.seated(p)
@@ -703,8 +708,7 @@ class Spec:
         copies = self.deck.copies
         cons = fand(
             *[x >= 0 for h in hands for x in h],
-            *[fsum(h) == (size if p < self.counts[0] else fite(self.seated(p), size, 0))
-              for p, h in enumerate(hands)],
+            *[fsum(h) == self.when_seated(p, size, 0) for p, h in enumerate(hands)],
             *[held[g] <= copies[g] for g in faces])
         fits = self.count_in([c for c in self.counts if self.deck.size > size * c])
         if self.rules.next_round.next_dealer is NextDealer.WINNER:

@@ -47,7 +47,7 @@ def val(m: z3.ModelRef, e: Any) -> int:
     return bool(z3.is_true(v)) if z3.is_bool(v) else int(v.as_long())
 
 
-def seated(spec: Spec, m: z3.ModelRef) -> list[str]:
+def players_of(spec: Spec, m: z3.ModelRef) -> list[str]:
     """The model's players (its number of players, when a query was about several)."""
     return names(val(m, spec.count))
 
@@ -58,7 +58,7 @@ def cards(spec: Spec, m: z3.ModelRef, zone: list[Any]) -> list[str]:
 
 def state_text(spec: Spec, m: z3.ModelRef, s: Sym, rules: RuleTable) -> str:
     """The model's state in the canonical text form (the deal, before a start card)."""
-    who = seated(spec, m)
+    who = players_of(spec, m)
 
     def seat(x: Any) -> str:
         return who[val(m, x)] if 0 <= val(m, x) < len(who) else "-"
@@ -89,7 +89,7 @@ def state_text(spec: Spec, m: z3.ModelRef, s: Sym, rules: RuleTable) -> str:
 
 def action_of(spec: Spec, m: z3.ModelRef, step: Step) -> Action | None:
     """The engine action a step stands for (None for the start card, deal, reshuffle)."""
-    who = seated(spec, m)
+    who = players_of(spec, m)
     player = who[val(m, step.mover)]
     name = step.name
     if name.startswith("play_"):
