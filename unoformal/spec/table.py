@@ -244,8 +244,22 @@ class Target(Rule):
 
 
 @dataclass(frozen=True)
+class Expect:
+    """An expected verdict a variant file states for itself (its ``[[expect]]`` tables),
+    as the manifest states them for the shipped variants: ``players`` is ``N`` or
+    ``A-B``; ``verdict`` one of proved, refuted, unknown, vacuous."""
+
+    property: str
+    players: str
+    verdict: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class RuleTable:
-    """The whole rulebook as data. ``name`` is the variant's name."""
+    """The whole rulebook as data. ``name`` is the variant's name; ``expect`` the expected
+    verdicts a variant file states for itself (none for the shipped variants, whose
+    verdicts are in the verifier's manifest)."""
 
     name: str
     description: str
@@ -287,6 +301,7 @@ class RuleTable:
     draw_what_is_left: Rule
     start_with_only_wd4_left: Rule
     overrides: tuple[tuple[str, str, Any], ...] = field(default=())
+    expect: tuple[Expect, ...] = field(default=())
 
     def entries(self) -> Iterator[tuple[str, Rule]]:
         """Every entry, in rulebook order, with its attribute name."""
