@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import UnoError
@@ -27,10 +28,10 @@ from unoformal.verification.validate.engine_side import (
     values,
 )
 from unoformal.verification.validate.model import (
-    _name,
     Family,
     Model,
     Variant,
+    _name,
     describe,
     projection_of,
 )

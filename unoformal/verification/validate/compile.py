@@ -155,7 +155,7 @@ def compile_terms(terms: Sequence[Any], name: str = "f") -> Compiled:
     body = [f"def {name}(e):", *writer.lines,
             f"    return ({', '.join(outputs)}{',' if len(outputs) == 1 else ''})"]
     scope: dict[str, Any] = {}
-    exec(compile("\n".join(body), f"<z3:{name}>", "exec"), scope)  # noqa: S102
+    exec(compile("\n".join(body), f"<z3:{name}>", "exec"), scope)
     fn: Compiled = scope[name]
     return fn
 
@@ -167,7 +167,7 @@ def compile_test(term: Any, name: str = "test") -> Callable[[Env], bool]:
     out = writer.term(roots[0].as_ast())
     body = [f"def {name}(e):", *writer.lines, f"    return {out}"]
     scope: dict[str, Any] = {}
-    exec(compile("\n".join(body), f"<z3:{name}>", "exec"), scope)  # noqa: S102
+    exec(compile("\n".join(body), f"<z3:{name}>", "exec"), scope)
     fn: Callable[[Env], bool] = scope[name]
     return fn
 
