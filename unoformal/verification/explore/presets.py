@@ -12,7 +12,7 @@ from typing import Any
 from unoformal.errors import InvalidInputError
 from unoformal.spec.cards import Color
 from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VariantError, derive, load_rules
+from unoformal.spec.variants import derive, load_rules
 
 PLAYER_NAMES = ("Ann", "Bob", "Cy", "Di")
 COLOR_ORDER = ("red", "blue", "green", "yellow")
@@ -133,12 +133,10 @@ def small_rules(size: Size, base: str | None = None,
     overrides = size.overrides()
     for rule_id, values in (extra or {}).items():
         overrides.setdefault(rule_id, {}).update(values)
-    try:
-        table = load_rules(base)
-        return derive(table, f"{table.name}-{name}", f"{table.description} Small deck: "
-                      f"{size.describe()}.", overrides)
-    except VariantError as err:
-        raise InvalidInputError(str(err), "DECK-1") from None
+    # A refusal (a VariantError, an InvalidInputError) names its own rule ID.
+    table = load_rules(base)
+    return derive(table, f"{table.name}-{name}", f"{table.description} Small deck: "
+                  f"{size.describe()}.", overrides)
 
 
 def color_names(n: int) -> list[Color]:
