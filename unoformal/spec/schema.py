@@ -223,12 +223,28 @@ def key_path(path: Iterable[str | int]) -> str:
     return out or "(top level)"
 
 
-def show(value: Any) -> str:
-    """A value on one short line: TOML's spelling for scalars, bounded for the rest."""
-    if isinstance(value, bool | int | float | str) and not isinstance(value, Enum):
+def show(value: Any, level: int = 2) -> str:
+    """A value on one short line, in JSON's spelling (TOML's for scalars): at most
+    ``level`` levels and six items of each array or table are shown."""
+    if isinstance(value, Enum):
+        value = value.value
+    if isinstance(value, bool | int | float | str) or value is None:
         text = json.dumps(value)
         return text if len(text) <= 60 else text[:57] + "..."
+    if isinstance(value, dict):
+        parts = [f"{show(k, 0)}: {show(v, level - 1)}" for k, v in list(value.items())[:6]]
+        return _bracket("{}", parts, len(value), level)
+    if isinstance(value, list | tuple):
+        return _bracket("[]", [show(v, level - 1) for v in value[:6]], len(value), level)
     return _SHOW.repr(value)
+
+
+def _bracket(ends: str, parts: list[str], total: int, level: int) -> str:
+    if level <= 0:
+        parts = ["..."] if total else []
+    elif total > len(parts):
+        parts.append("...")
+    return ends[0] + ", ".join(parts) + ends[1]
 
 
 def _refusal(error: ValidationError, where: str) -> VariantError:
