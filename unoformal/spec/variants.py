@@ -108,7 +108,7 @@ def load_rules(name_or_path: object = None) -> RuleTable:
     if path.suffix == ".toml" or _exists(path):
         return load_toml(path)
     known = ", ".join(VARIANTS)
-    raise VariantError(f"unknown rules {show(name_or_path)}: expected one of {known}, "
+    raise VariantError(f"unknown rules {name_or_path!r}: expected one of {known}, "
                        "or the path of a .toml variant file")
 
 
