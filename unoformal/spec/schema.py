@@ -61,16 +61,12 @@ def _type_schema(hint: Any) -> dict[str, Any]:
     if typing.get_origin(hint) is tuple:
         return {"type": "array", "items": value_schema(typing.get_args(hint)[0])}
     if dataclasses.is_dataclass(hint):
-        return object_schema(hint, all_fields(hint))
+        return object_schema(hint, [f.name for f in dataclasses.fields(hint)])
     raise TypeError(f"no schema for a field of type {hint!r}")
 
 
 def hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls, include_extras=True)
-
-
-def all_fields(cls: Any) -> list[str]:
-    return [f.name for f in dataclasses.fields(cls)]
 
 
 def object_schema(cls: Any, names: Iterable[str], required: bool = True) -> dict[str, Any]:
@@ -116,8 +112,8 @@ def file_schema() -> dict[str, Any]:
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "unoformal variant file",
         "type": "object",
-        "properties": {"name": value_schema(table["name"]), "base": BASE.keywords() | {
-                           "type": "string"},
+        "properties": {"name": value_schema(table["name"]),
+                       "base": value_schema(Annotated[str, BASE]),
                        "description": value_schema(table["description"]),
                        "rules": rules_schema(), "expect": value_schema(table["expect"])},
         "additionalProperties": False,
