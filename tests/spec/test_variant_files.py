@@ -195,3 +195,12 @@ def test_rules_shows_markup_in_a_description_as_written(
     assert main(["rules", "--rules", str(path)]) == 0
     out = capsys.readouterr().out
     assert "[bold red]boom[/]" in out and "[link=x]" in out and "[blink]" in out
+
+
+def test_rules_says_what_a_switched_off_rulebook_entry_means(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, {"rules": {"TWO-1": {"enabled": False}}})
+    assert main(["rules", "--rules", str(path), "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "Switched off: A Reverse only reverses (REV-1)" in out
+    assert "TWO-1.enabled = False" in out
