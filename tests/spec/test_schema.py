@@ -92,6 +92,12 @@ def _assert_bounded(part: dict[str, Any], where: str) -> None:
         assert kind == "boolean" or "enum" in part, where
 
 
+def test_the_generated_schema_is_a_valid_json_schema() -> None:
+    import jsonschema
+
+    jsonschema.Draft202012Validator.check_schema(file_schema())
+
+
 def test_unknown_keys_are_refused_everywhere_in_the_schema() -> None:
     def objects(node: Any) -> Iterator[dict[str, Any]]:
         if isinstance(node, dict):

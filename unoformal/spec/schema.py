@@ -65,7 +65,10 @@ def _type_schema(hint: Any) -> dict[str, Any]:
     raise TypeError(f"no schema for a field of type {hint!r}")
 
 
+@functools.cache
 def hints(cls: type) -> dict[str, Any]:
+    """A class's annotations with their marks (cached: resolving them is the slow part of
+    building the schema, and ``settable`` asks for every entry of every mutant)."""
     return typing.get_type_hints(cls, include_extras=True)
 
 
@@ -131,7 +134,8 @@ def _validator() -> Validator:
     base: Any = jsonschema.Draft202012Validator
     extend: Any = jsonschema.validators.extend  # untyped in the stubs
     cls = extend(base, type_checker=base.TYPE_CHECKER.redefine("integer", integer))
-    cls.check_schema(file_schema())
+    # The schema is generated from code, so it is checked against the meta-schema by a
+    # test, not here: checking it costs more than importing jsonschema.
     validator: Validator = cls(file_schema())
     return validator
 
