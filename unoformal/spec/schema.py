@@ -65,10 +65,15 @@ def _type_schema(hint: Any) -> dict[str, Any]:
     raise TypeError(f"no schema for a field of type {hint!r}")
 
 
+def hints(cls: Any) -> dict[str, Any]:
+    """A class's annotations with their marks."""
+    return _hints(cls)
+
+
 @functools.cache
-def hints(cls: type) -> dict[str, Any]:
-    """A class's annotations with their marks (cached: resolving them is the slow part of
-    building the schema, and ``settable`` asks for every entry of every mutant)."""
+def _hints(cls: Any) -> dict[str, Any]:
+    # Cached: resolving annotations is the slow part of building the schema, and
+    # ``settable`` asks for every entry of every mutant.
     return typing.get_type_hints(cls, include_extras=True)
 
 
