@@ -386,3 +386,11 @@ def _assert_applied(rules: RuleTable, overrides: dict[str, dict[str, Any]]) -> N
     for rule_id, values in overrides.items():
         for key, value in values.items():
             assert schema.plain(getattr(rules.entry(rule_id), key)) == value
+
+
+def test_expect_may_be_given_as_a_file_states_it() -> None:
+    item = {"property": "penalties", "players": "2", "verdict": "refuted", "reason": "r"}
+    rules = derive(CLASSIC, "e", "", {}, expect=[item])
+    assert rules.expect == (table.Expect(**item),)
+    err = refusal({}, expect=[{**item, "extra": "x"}])
+    assert "expect[0].extra: unknown key" in str(err)

@@ -28,6 +28,7 @@ import functools
 import json
 import tomllib
 import typing
+from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -57,12 +58,14 @@ MAX_BASES = 8  # files in one chain of bases
 
 
 def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
-           expect: tuple[Expect, ...] = (), where: str | None = None) -> RuleTable:
+           expect: Sequence[Expect | dict[str, str]] = (),
+           where: str | None = None) -> RuleTable:
     """A new table: ``base`` with the given entry values replaced, after checking
     ``name``, ``description``, the overrides and ``expect`` against the schema and the
     result against the table's cross-field checks. ``where`` starts every message (a
-    file's path; by default the variant's name). ``expect`` is the new table's own: a
-    base's expected verdicts need not hold for what is derived from it."""
+    file's path; by default the variant's name). ``expect`` (``Expect`` or its fields as a
+    dict, as in a file) is the new table's own: a base's expected verdicts need not hold
+    for what is derived from it."""
     where = where if where is not None else f"variant {show(name)}"
     validate({"name": name, "description": description, "rules": plain(overrides),
               "expect": plain(expect)}, where)
@@ -76,7 +79,7 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
         table = dataclasses.replace(table, **{attr: new_entry})
         log.extend((rule_id, key, value) for key, value in changes.items())
     table = dataclasses.replace(table, name=name, description=description,
-                                overrides=tuple(log), expect=tuple(expect))
+                                overrides=tuple(log), expect=expect_of(plain(expect)))
     check_table(table, where)
     return table
 
@@ -129,7 +132,7 @@ def load_toml(path: Path, chain: tuple[Path, ...] = ()) -> RuleTable:
     validate(data, where)
     base = _base(data.get("base", "classic"), path, chain, where)
     return derive(base, data.get("name", path.stem), data.get("description", ""),
-                  data.get("rules", {}), expect_of(data.get("expect", [])), where)
+                  data.get("rules", {}), data.get("expect", ()), where)
 
 
 def _parse(path: Path, where: str) -> dict[str, Any]:
