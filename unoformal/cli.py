@@ -7,7 +7,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("rules", "replay", "simulate", "verify", "explore")
+COMMANDS = ("rules", "replay", "simulate", "verify", "validate", "explore")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -35,8 +35,9 @@ from unoformal.verification.validate.model import Model
 
 UNREACHABLE = Path(__file__).with_name("unreachable.toml")
 DEFAULT_PLAYERS = (2, 3, 4, 10)
-DEFAULT_CAP = 20_000  # steps per player count when no --steps is given: stop once covered
-STYLES = ("greedy", "hoard", "greedy", "curious")
+DEFAULT_CAP = 30_000  # steps per player count when no --steps is given: stop once covered
+DEAL_CAP = 2_000  # deals checked on their own, at most, to see every start card kind
+STYLES = ("greedy", "hoard", "wilds-last", "curious")
 SEMANTIC = (
     "play after drawing (DRAW-1)", "UNO said with the card (UNO-1)",
     "UNO window opened (UNO-1)", "went out", "went out with a draw card (+2, END-1)",
@@ -161,6 +162,9 @@ def _greedy(game: TracedGame, labels: Labels, legal: list[Action], rng: random.R
     if calls and rng.random() < 0.5:
         return rng.choice(calls)
     mine = [a for a in legal if a.player == game.to_play]
+    drain = [a for a in mine if a.type is ActionType.DRAW]
+    if drain and 0 < len(game.pile) <= 6:
+        return drain[0]  # empty a short pile: penalties then need RESHUFFLE-1
     plays = [a for a in mine if a.type is ActionType.PLAY and a.uno == (rng.random() < 0.5)]
     plays = plays or [a for a in mine if a.type is ActionType.PLAY]
     tame = [a for a in plays if a.color is None]
@@ -185,16 +189,38 @@ def _curious(game: TracedGame, labels: Labels, legal: list[Action], rng: random.
 
 def _hoard(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
            hits: Counter[str]) -> Action:
-    """Draw and keep while anything is left to draw; then play as :func:`_greedy`."""
+    """Draw and keep, and pass once nothing is left to draw (EXT-PASS); the game then goes
+    on as :func:`_greedy` (see ``_Run.game``)."""
     mine = [a for a in legal if a.player == game.to_play]
     for kind in (ActionType.DRAW, ActionType.PASS):
         options = [a for a in mine if a.type is kind]
-        if options and game.available() > 0:
+        if options:
             return options[0]
     return _greedy(game, labels, legal, rng, hits)
 
 
-POLICIES: dict[str, Policy] = {"greedy": _greedy, "curious": _curious, "hoard": _hoard}
+def _wilds_last(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
+                hits: Counter[str]) -> Action:
+    """As :func:`_greedy`, but a wild card is played only when nothing else can be (so
+    rounds end on a wild, a Wild Draw Four among them)."""
+    mine = [a for a in legal if a.player == game.to_play and a.type is ActionType.PLAY]
+    if any(a.color is None for a in mine):
+        legal = [a for a in legal if not (a.type is ActionType.PLAY and a.color is not None)]
+    return _greedy(game, labels, legal, rng, hits)
+
+
+POLICIES: dict[str, Policy] = {"greedy": _greedy, "curious": _curious, "hoard": _hoard,
+                               "wilds-last": _wilds_last}
+
+
+def _variant_label(game: TracedGame, action: Action, name: str) -> str:
+    """The step and draw variant an action would take (played on a copy: whether a draw
+    needs RESHUFFLE-1 depends only on the state, not on the cards drawn)."""
+    trial = game.copy()
+    trial.push(action)
+    modes = ["reshuffle" if e[4] else "pile" for e in trial.events
+             if e[0] == "take" and e[2] != 0]
+    return f"{name} [{'+'.join(modes)}]" if modes else name
 
 
 # -------------------------------------------------------------------- runs
@@ -231,11 +257,23 @@ class _Run:
                 game.next_round()
                 if not self._deal(game, over):
                     return
-                if style == "hoard":
-                    style = "greedy"
                 continue
+            drained = game.available() == 0
             if not self._step(game, rng, POLICIES[style]):
                 return
+            if drained and style == "hoard":
+                style = "greedy"
+
+    def deals(self, need: Sequence[str], limit: int) -> None:
+        """Deals only (each checked against the start steps) until every start card kind
+        is covered: a start card of one kind comes in 1 deal in 27 (4 Wilds in 108)."""
+        starts = [b for b in need if b.startswith("start_")]
+        for index in range(limit):
+            if self.covered(starts):
+                return
+            game = TracedGame(self.names, seed=self.seed * 100_000 + 50_000 + index,
+                              rules=self.rules)
+            self._deal(game, None)
 
     def _deal(self, game: TracedGame, over: list[int] | None) -> bool:
         outcome = self.checker.deal(game, over)
@@ -257,8 +295,12 @@ class _Run:
         if findings or not legal:
             return False
         def labels(a: Action) -> list[str]:
-            return [min(f.name for f, _ in enabled[a]),
-                    *pre_branches(pre, a, self.model, game.t.seats[a.player])]
+            fams = enabled[a]
+            out = [min(f.name for f, _ in fams),
+                   *pre_branches(pre, a, self.model, game.t.seats[a.player])]
+            if any(len(f.variants) > 1 for f, _ in fams):
+                out.append(_variant_label(game, a, out[0]))
+            return out
 
         action = policy(game, labels, legal, rng, self.hits)
         seat = game.t.seats[action.player]
@@ -303,6 +345,7 @@ def validate(rules: RuleTable, players: Sequence[int] = DEFAULT_PLAYERS,
                 progress(n, run.steps, budget)
             if run.steps == before and index > 50:
                 break  # games that end before any step (a stuck start): nothing more to learn
+        run.deals(need, DEAL_CAP)
         report.steps += run.steps
         report.games += run.games
         report.coverage[str(n)] = dict(sorted(run.hits.items()))
