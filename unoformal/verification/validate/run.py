@@ -37,7 +37,7 @@ UNREACHABLE = Path(__file__).with_name("unreachable.toml")
 DEFAULT_PLAYERS = (2, 3, 4, 10)
 DEFAULT_CAP = 30_000  # steps per player count when no --steps is given: stop once covered
 DEAL_CAP = 2_000  # deals checked on their own, at most, to see every start card kind
-STYLES = ("greedy", "hoard", "wilds-last", "curious")
+STYLES = ("greedy", "crowded", "hoard", "wilds-last", "curious", "crowded")
 SEMANTIC = (
     "play after drawing (DRAW-1)", "UNO said with the card (UNO-1)",
     "UNO window opened (UNO-1)", "went out", "went out with a draw card (+2, END-1)",
@@ -243,7 +243,13 @@ class _Run:
     def game(self, index: int, budget: int) -> None:
         style = STYLES[index % len(STYLES)]
         rng = random.Random(f"{self.seed}/{self.n}/{index}")
-        game = TracedGame(self.names, seed=self.seed * 100_000 + index, rules=self.rules)
+        seed = self.seed * 100_000 + index
+        if style == "crowded":
+            game = TracedGame(self.names, seed=seed, rules=self.rules, dealer=self.names[-1],
+                              deal=self._crowded(rng))
+            style = "greedy"
+        else:
+            game = TracedGame(self.names, seed=seed, rules=self.rules)
         self.games += 1
         if not self._deal(game, None):
             return
@@ -263,6 +269,22 @@ class _Run:
                 return
             if drained and style == "hoard":
                 style = "greedy"
+
+    def _crowded(self, rng: random.Random) -> dict[str, Any]:
+        """A position (like a FEN: the record format's ``deal``) with almost every card in
+        the hands and a short pile, the first player two to four cards from going out: UNO
+        windows, catches and penalties then meet RESHUFFLE-1 and EXT-SHORT."""
+        deck = self.model.deck
+        cards = [deck.code(c) for c in deck.cards()]
+        rng.shuffle(cards)
+        size = rng.choice((2, 2, 3, 5))
+        pile, rest = cards[:size], cards[size:]
+        first = rng.choice((2, 2, 3, 4))
+        hands = {self.names[0]: rest[:first]}
+        others = rest[first:]
+        for i, name in enumerate(self.names[1:]):
+            hands[name] = others[i::self.n - 1]
+        return {"hands": hands, "draw_pile": pile}
 
     def deals(self, need: Sequence[str], limit: int) -> None:
         """Deals only (each checked against the start steps) until every start card kind
