@@ -12,6 +12,7 @@ import pytest
 import z3
 
 from unoformal.cli import main
+from unoformal.engine import game as game_module
 from unoformal.engine.game import Game
 from unoformal.spec.cards import Kind
 from unoformal.spec.table import CLASSIC
@@ -65,6 +66,9 @@ def test_required_branches_include_every_step() -> None:
 
 def _planted(monkeypatch: pytest.MonkeyPatch, name: str, bug: Callable[..., Any]) -> None:
     monkeypatch.setattr(Game, name, bug)
+    for kind, handler in list(game_module._HANDLERS.items()):
+        if handler.__name__ == name:  # actions are dispatched through this table
+            monkeypatch.setitem(game_module._HANDLERS, kind, bug)
 
 
 def _wd4_numbers_only(self: Game, hand: Any) -> bool:
