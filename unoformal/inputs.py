@@ -46,6 +46,14 @@ MAX_SEED = 2**63
 MAX_PLAYERS = 100
 # Length of a rules name or path.
 MAX_RULES_TEXT = 4096
+# Command-line options (each also has a lower bound, stated with the option).
+MAX_GAMES = 10_000_000           # simulate --games
+MAX_GAME_ACTIONS = 10_000_000    # simulate --max-actions
+MAX_JOBS = 64                    # verify --jobs (worker processes)
+MAX_TIMEOUT_MS = 3_600_000       # verify --timeout: an hour per query
+MAX_MEMORY_GIB = 4096.0          # explore --memory-budget
+MAX_STATES = 10**12              # explore --max-states
+MAX_COPIES = 100                 # explore: copies of one card, cards in a hand
 
 
 def show(value: Any, limit: int = 40) -> str:

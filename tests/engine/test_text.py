@@ -166,4 +166,4 @@ def test_nostack_1_rules_command_shows_the_variants_override(
 def test_deck_1_rules_command_refuses_an_unknown_variant(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--rules", "nonesuch"]) == 2
-    assert "nonesuch" in capsys.readouterr().out
+    assert "nonesuch" in capsys.readouterr().err
