@@ -86,10 +86,11 @@ def check_players(players: Any, lo: int, hi: int) -> list[str]:
     return names
 
 
-def check_seed(seed: Any, key: str = "seed") -> int:
+def check_seed(seed: Any) -> int:
     """A seed is an integer in [0, 2**63); bool is not an integer here."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
-        raise InvalidInputError(f"{key} {show(seed)}: expected an integer from 0 to 2**63-1")
+        raise InvalidInputError(f"{show(seed)}: expected an integer from 0 to 2**63-1",
+                                key="seed")
     return seed
 
 
@@ -106,10 +107,18 @@ def ascii_int(text: str, key: str, lo: int = 0, hi: int = MAX_SEED - 1) -> int:
 # ----------------------------------------------------------------------- files
 
 
+def check_path(text: str, what: str) -> str:
+    """A path the system can take: no NUL character, at most ``MAX_RULES_TEXT`` long."""
+    if not text or "\x00" in text or len(text) > MAX_RULES_TEXT:
+        raise InvalidInputError(f"{what} {show(text)}: not a usable path (empty, too long "
+                                "or holding a NUL character)")
+    return text
+
+
 def read_text(path: str | Path, what: str) -> str:
     """A file's text: a regular file, at most ``MAX_FILE_BYTES``, UTF-8. Never reads more
     than the limit, so a device or a huge file costs nothing."""
-    where = str(path)
+    where = check_path(str(path), what)
     try:
         with open(path, "rb") as handle:
             if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
@@ -183,7 +192,8 @@ def load_rules_arg(value: Any, key: str) -> Any:
 
     if value is None:
         return load_rules(None)
-    if not isinstance(value, str) or not value or len(value) > MAX_RULES_TEXT:
+    if not isinstance(value, str) or not value or len(value) > MAX_RULES_TEXT \
+            or "\x00" in value:
         raise InvalidInputError(f"{key} {show(value)}: expected a variant name or the path "
                                 "of a .toml variant file")
     _check_variant_file(value, key)

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import MAX_SEED, ascii_int, show
+from unoformal.inputs import MAX_SEED, ascii_int, check_path, show
 
 
 def whole(lo: int, hi: int, rule_id: str | None = None) -> Callable[[str], int]:
@@ -48,10 +48,16 @@ def real(lo: float, hi: float) -> Callable[[str], float]:
     return parse
 
 
+def _usable(text: str) -> None:
+    try:
+        check_path(text, "path")
+    except InvalidInputError as err:
+        raise argparse.ArgumentTypeError(err.message) from None
+
+
 def output_file(text: str) -> str:
     """A file to write: its folder exists, and it is not itself a folder."""
-    if not text:
-        raise argparse.ArgumentTypeError("expected a file name")
+    _usable(text)
     if os.path.isdir(text):
         raise argparse.ArgumentTypeError(f"{show(text)} is a directory; name a file")
     parent = os.path.dirname(text) or "."
@@ -62,8 +68,7 @@ def output_file(text: str) -> str:
 
 def output_dir(text: str) -> str:
     """A folder to write into: an existing folder, or a new one in an existing folder."""
-    if not text:
-        raise argparse.ArgumentTypeError("expected a directory name")
+    _usable(text)
     if os.path.exists(text):
         if not os.path.isdir(text):
             raise argparse.ArgumentTypeError(f"{show(text)} exists and is not a directory")

@@ -89,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
     lo, hi = rules.players.minimum, rules.players.maximum
     wanted = args.players if args.players is not None else list(range(lo, hi + 1))
     bad = [c for c in wanted if not lo <= c <= hi]
+    if not wanted:
+        print(f"error: --rules: the rules {rules.name!r} allow no player count ({lo} to {hi}) "
+              "(breaks DECK-2)", file=sys.stderr)
+        return 2
     if bad:
         print(f"error: {bad[0]} players: the rules allow {lo} to {hi} (DECK-2)",
               file=sys.stderr)

@@ -49,11 +49,13 @@ class Action(NamedTuple):
     uno: bool = False
 
     def __str__(self) -> str:
-        parts = [self.player, self.type.value]
+        # str() of each part: an Action built by hand with wrong types is still shown
+        # in the error that refuses it.
+        parts: list[object] = [self.player, getattr(self.type, "value", self.type)]
         parts += [p for p in (self.card, self.color, self.target) if p is not None]
         if self.uno:
             parts.append("uno")
-        return " ".join(parts)
+        return " ".join(map(str, parts))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "action": self.type.value}
