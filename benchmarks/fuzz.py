@@ -35,9 +35,13 @@ def _record_file(data: bytes, as_json: bool) -> str:
         return f.check_record_file(data, Path(folder), as_json)
 
 
+# Actions of the hostile games, by outcome (each game is one input).
+PLAYED: Counter[str] = Counter()
+
+
 def _hostile_game(game_seed: int) -> str:
-    refused = f.play_hostile(game_seed, 100, f.random_action)
-    return f"game with {'some' if refused else 'no'} refusals"
+    PLAYED.update(f.play_hostile(game_seed, 100, f.random_action))
+    return "game"
 
 
 def _families(folder: Path) -> dict[str, tuple[Callable[..., str], list[Any]]]:
@@ -94,6 +98,9 @@ def main() -> int:
         total += tried
         shown = ", ".join(f"{k} {v}" for k, v in outcomes.most_common())
         print(f"{name:45s} {tried:7,d} tried in {time.perf_counter() - start:6.1f} s: {shown}")
+        if name.startswith("hostile play"):
+            print(f"{'':45s} actions: " + ", ".join(f"{k} {v:,}" for k, v in
+                                                     PLAYED.most_common()))
         if failure:
             failed += 1
             print(f"  FAILED: {failure}")

@@ -16,6 +16,7 @@ import io
 import json
 import random
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -372,25 +373,27 @@ def check_views(game: Game) -> None:
             assert game.reveal is not None and game.names[game.reveal[0]] == name
 
 
-def play_hostile(seed: int, steps: int, rng_actions: Callable[[random.Random, Game], Any]) -> int:
+def play_hostile(seed: int, steps: int, rng_actions: Callable[[random.Random, Game], Any],
+                 ) -> Counter[str]:
     """A game mixing legal actions with hostile ones: every refusal is atomic, every view
-    hides the others' hands, the text reads back. Returns the refusals seen."""
+    hides the others' hands, the text reads back. Returns the outcomes of the actions."""
     rng = random.Random(seed)
     game = Game(["Ann", "Bob", "Cy"], seed=seed)
-    refused = 0
+    outcomes: Counter[str] = Counter()
     for _ in range(steps):
         if game.game_over:
             break
         if game.round_over:
             game.next_round()
         if rng.random() < 0.5:
-            refused += apply_checked(game, rng_actions(rng, game)) != "accepted"
+            outcomes[apply_checked(game, rng_actions(rng, game))] += 1
         else:
             game.apply(rng.choice(game.legal_actions()))
+            outcomes["legal"] += 1
         check_views(game)
         text = game.to_text()
         assert Game.from_text(text).to_text() == text
-    return refused
+    return outcomes
 
 
 def random_action(rng: random.Random, game: Game) -> Action:

@@ -89,7 +89,8 @@ def test_cli_any_argument_vector_exits_0_1_or_2_without_a_traceback(argv: list[s
 
 @pytest.mark.parametrize("seed", range(4))
 def test_hidden_1_hostile_play_keeps_refusals_atomic_and_hands_hidden(seed: int) -> None:
-    assert play_hostile(seed, 150, random_action) > 0
+    outcomes = play_hostile(seed, 150, random_action)
+    assert outcomes["illegal"] > 0 and outcomes["legal"] > 0
 
 
 def _lenient_players(players: Any, lo: int, hi: int) -> list[str]:
