@@ -44,8 +44,9 @@ MAX_SEED = 2**63
 # Players a count may name before any rule table is consulted (every table's DECK-2
 # range lies within this; the table's own range is then checked).
 MAX_PLAYERS = 100
-# Length of a rules name or path.
+# Length of a rules name or path, and of other free-text options (simulate --bots).
 MAX_RULES_TEXT = 4096
+MAX_OPTION_TEXT = 256
 # Command-line options (each also has a lower bound, stated with the option).
 MAX_GAMES = 10_000_000           # simulate --games
 MAX_GAME_ACTIONS = 10_000_000    # simulate --max-actions
@@ -203,6 +204,9 @@ def load_rules_arg(value: Any, key: str) -> Any:
         raise InvalidInputError(f"{key}: {_message(err)}") from None
     except (OSError, UnicodeDecodeError) as err:
         raise InvalidInputError(f"{key} {show(value)}: cannot read it: {err}") from None
+    except RecursionError:  # variant files whose bases name each other
+        raise InvalidInputError(f"{key} {show(value)}: its 'base' variants nest without end "
+                                "(a cycle?)") from None
 
 
 def _message(err: Exception) -> str:

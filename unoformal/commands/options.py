@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import MAX_SEED, ascii_int, check_path, show
+from unoformal.inputs import MAX_OPTION_TEXT, MAX_SEED, ascii_int, check_path, show
 
 
 def whole(lo: int, hi: int, rule_id: str | None = None) -> Callable[[str], int]:
@@ -26,6 +26,14 @@ def whole(lo: int, hi: int, rule_id: str | None = None) -> Callable[[str], int]:
             ) from None
     parse.__name__ = "whole number"
     return parse
+
+
+def short_text(text: str) -> str:
+    """Free text (a list of names): at most ``MAX_OPTION_TEXT`` characters."""
+    if len(text) > MAX_OPTION_TEXT:
+        raise argparse.ArgumentTypeError(f"{len(text):,} characters: at most "
+                                         f"{MAX_OPTION_TEXT} are allowed")
+    return text
 
 
 def seed(text: str) -> int:

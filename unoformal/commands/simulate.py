@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from unoformal.bots import BOTS
-from unoformal.commands.options import seed, whole
+from unoformal.commands.options import seed, short_text, whole
 from unoformal.errors import UnoError
 from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS, load_rules_arg
 from unoformal.simulate import MAX_ACTIONS, Config, GameResult, Summary, check, simulate
@@ -35,7 +35,7 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=seed, default=0,
                    help="master seed, 0 to 2**63-1 (default 0)")
     p.add_argument("--rules", default=None, help="variant name or TOML file (default classic)")
-    p.add_argument("--bots", default=DEFAULT_BOTS,
+    p.add_argument("--bots", type=short_text, default=DEFAULT_BOTS,
                    help="comma-separated bots, cycled over the seats P1, P2, ... "
                         f"(known: {', '.join(BOTS)}; default {DEFAULT_BOTS!r}: seat 1 random, "
                         "seat 2 greedy, seat 3 random ...)")
