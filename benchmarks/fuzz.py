@@ -54,7 +54,8 @@ def _families(folder: Path) -> dict[str, tuple[Callable[..., str], list[Any]]]:
         "hand-built actions": (lambda a, i: f.apply_checked(f.BASE_GAMES[i].copy(), a),
                                [f.api_actions(), st.integers(0, len(f.BASE_GAMES) - 1)]),
         "Game() arguments": (lambda a: f.check_api_game(*a), [f.game_arguments()]),
-        "CLI argument vectors": (f.check_cli, [f.cli_vectors(folder)]),
+        "CLI argument vectors": (lambda argv: f.check_cli(argv, folder),
+                                 [f.cli_vectors(folder)]),
         "hostile play (atomic, hidden, round-trip)": (_hostile_game,
                                                        [st.integers(0, 2**31)]),
     }

@@ -11,10 +11,12 @@ runs them long and counts the outcomes.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
 import json
 import random
+import shutil
 import tempfile
 from collections import Counter
 from collections.abc import Callable
@@ -254,10 +256,12 @@ class Run:
     err: str
 
 
-def run_cli(argv: list[str]) -> Run:
-    """``unoformal ARGV`` in-process; any exception escaping main is a failure."""
+def run_cli(argv: list[str], cwd: Path | None = None) -> Run:
+    """``unoformal ARGV`` in-process, in ``cwd`` (a scratch folder: a vector's relative
+    output paths land there); any exception escaping main is a failure."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with contextlib.chdir(cwd or Path(tempfile.gettempdir())), \
+            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(argv)
     return Run(code, out.getvalue(), err.getvalue())
 
@@ -413,6 +417,7 @@ def random_action(rng: random.Random, game: Game) -> Action:
 def scratch() -> Path:
     """A folder with the files the CLI vectors name (made once per process)."""
     folder = Path(tempfile.mkdtemp(prefix="unoformal-fuzz-"))
+    atexit.register(shutil.rmtree, folder, True)
     (folder / "ok.json").write_text(json.dumps(BASE_RECORDS[1]))
     (folder / "bad.json").write_bytes(b"\xff{")
     (folder / "afile").write_text("x")
@@ -463,6 +468,8 @@ def cli_vectors(folder: Path) -> st.SearchStrategy[list[str]]:
         st.lists(value, max_size=3))
 
 
-def check_cli(argv: list[str]) -> str:
-    return check_clean(run_cli(argv), argv)
+def check_cli(argv: list[str], folder: Path) -> str:
+    """One vector, run in a fresh folder inside ``folder`` (its outputs stay there)."""
+    with tempfile.TemporaryDirectory(dir=folder) as cwd:
+        return check_clean(run_cli(argv, Path(cwd)), argv)
 

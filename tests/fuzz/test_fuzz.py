@@ -84,7 +84,7 @@ def test_deck_2_game_arguments_are_refused_or_give_a_game_that_reads_back(
 @BRIEF
 @given(cli_vectors(FOLDER))
 def test_cli_any_argument_vector_exits_0_1_or_2_without_a_traceback(argv: list[str]) -> None:
-    event(check_cli(argv))
+    event(check_cli(argv, FOLDER))
 
 
 @pytest.mark.parametrize("seed", range(4))
