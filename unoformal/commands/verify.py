@@ -8,12 +8,16 @@ import os
 import sys
 from typing import Any
 
+import z3
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from unoformal import interrupts
+from unoformal.commands.options import whole
+from unoformal.errors import InvalidInputError
+from unoformal.inputs import MAX_JOBS, MAX_PLAYERS, MAX_TIMEOUT_MS, ascii_int, load_rules_arg, show
 from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VariantError, load_rules
 from unoformal.verification.z3.manifest import expected
 from unoformal.verification.z3.properties import PROPERTIES
 from unoformal.verification.z3.prover import DEFAULT_TIMEOUT_MS, REFUTED, Result, check_suite
@@ -24,17 +28,19 @@ MUTANT_COUNTS = (2, 3)
 
 
 def _player_counts(text: str) -> list[int]:
-    """``--players``: ``4``, ``2-10`` or ``2,3,10``."""
+    """``--players``: ``4``, ``2-10`` or ``2,3,10``; every number is bounded (by
+    ``MAX_PLAYERS``) before a range is expanded, the rules' own DECK-2 range after."""
     counts: list[int] = []
     try:
         for part in text.split(","):
             lo, sep, hi = part.partition("-")
-            counts += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
-    except ValueError:
+            first = ascii_int(lo, "--players", 1, MAX_PLAYERS)
+            last = ascii_int(hi, "--players", first, MAX_PLAYERS) if sep else first
+            counts += range(first, last + 1)
+    except InvalidInputError:
         raise argparse.ArgumentTypeError(
-            f"{text!r}: expected N, A-B or a comma list of player counts") from None
-    if not counts:
-        raise argparse.ArgumentTypeError(f"{text!r}: no player count")
+            f"{show(text)}: expected N, A-B (A <= B) or a comma list of player counts, "
+            f"each from 1 to {MAX_PLAYERS}") from None
     return counts
 
 
@@ -47,9 +53,9 @@ def register(sub: Any) -> None:
                         "in docs/verification.md)")
     p.add_argument("--property", action="append", default=None, dest="properties",
                    help="only this property (repeatable)")
-    p.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT_MS,
+    p.add_argument("--timeout", type=whole(1, MAX_TIMEOUT_MS), default=DEFAULT_TIMEOUT_MS,
                    help="per-query solver time-out in ms (verdict unknown when reached)")
-    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+    p.add_argument("--jobs", type=whole(1, MAX_JOBS), default=min(2, os.cpu_count() or 1),
                    help="worker processes, each checking a run of neighbouring player counts "
                         "at once (default: up to 2 cores)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
@@ -62,15 +68,31 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+def _interruptible() -> None:
+    """Ctrl-C stops a query at once (see :mod:`unoformal.interrupts`), rather than Z3
+    catching it and calling the verdict "unknown"."""
+    z3.set_param("ctrl_c", False)
+    interrupts.on_interrupt(_interrupt_z3)
+
+
+def _interrupt_z3() -> None:
+    z3.main_ctx().interrupt()
+
+
 def run(args: argparse.Namespace) -> int:
+    _interruptible()
     try:
-        rules = load_rules(args.rules)
-    except VariantError as err:
-        print(f"error: {err}", file=sys.stderr)
+        rules = load_rules_arg(args.rules, "--rules")
+    except InvalidInputError as err:
+        print(f"error: {err.line()}", file=sys.stderr)
         return 2
     lo, hi = rules.players.minimum, rules.players.maximum
     wanted = args.players if args.players is not None else list(range(lo, hi + 1))
     bad = [c for c in wanted if not lo <= c <= hi]
+    if not wanted:
+        print(f"error: --rules: the rules {rules.name!r} allow no player count ({lo} to {hi}) "
+              "(breaks DECK-2)", file=sys.stderr)
+        return 2
     if bad:
         print(f"error: {bad[0]} players: the rules allow {lo} to {hi} (DECK-2)",
               file=sys.stderr)

@@ -13,6 +13,7 @@ is *proved*. :func:`check_suite` splits the player counts among worker processes
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -390,15 +391,36 @@ def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[in
         return _in_order(check_together(rules, props, tuple(counts), timeout_ms), counts, props)
     names = [p.name for p in props]
     results: list[Result] = []
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(_check_counts, rules, names, share, timeout_ms)
-                   for share in shares(counts, jobs)]
-        for future in futures:
-            results += [Result(property_named(name), n, verdict, seconds, queries, label,
-                               notes=notes, shown=shown)
-                        for name, n, verdict, seconds, queries, label, notes, shown
-                        in future.result()]
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+                             initializer=_worker_ignores_interrupts) as pool:
+        try:
+            futures = [pool.submit(_check_counts, rules, names, share, timeout_ms)
+                       for share in shares(counts, jobs)]
+            for future in futures:
+                results += [Result(property_named(name), n, verdict, seconds, queries, label,
+                                   notes=notes, shown=shown)
+                            for name, n, verdict, seconds, queries, label, notes, shown
+                            in future.result()]
+        except BaseException:  # Ctrl-C (or any error): end the workers now, not at the end
+            _end_workers(pool)
+            raise
     return _in_order(results, counts, props)
+
+
+def _worker_ignores_interrupts() -> None:
+    """A worker leaves Ctrl-C to the parent, which ends it: without this a Ctrl-C to the
+    process group reached every worker, whose Z3 turned it into an "unknown" verdict."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    z3.set_param("ctrl_c", False)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    # ProcessPoolExecutor has no public way to stop running workers before Python 3.14
+    # (terminate_workers); its process table is the only handle on them.
+    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _in_order(results: list[Result], counts: Sequence[int],
