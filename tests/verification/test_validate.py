@@ -19,8 +19,8 @@ from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import VARIANTS, load_rules
 from unoformal.verification.validate import validate
 from unoformal.verification.validate.compile import compile_terms
-from unoformal.verification.validate.run import required, unreachable
 from unoformal.verification.validate.model import Model
+from unoformal.verification.validate.run import required, unreachable
 
 
 def test_compiled_terms_agree_with_z3() -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from unoformal.commands.options import output_dir, seed, whole
 from unoformal.commands.verify import _player_counts
 from unoformal.errors import InvalidInputError
 from unoformal.spec.variants import load_rules
@@ -16,26 +17,17 @@ from unoformal.spec.variants import load_rules
 MAX_STEPS = 10_000_000
 
 
-def _steps(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number") from None
-    if not 1 <= value <= MAX_STEPS:
-        raise argparse.ArgumentTypeError(f"{value}: allowed 1 to {MAX_STEPS}")
-    return value
-
-
 def register(sub: Any) -> None:
     p = sub.add_parser("validate", help="check the engine against the Z3 relation, step by step")
     p.add_argument("--rules", default=None, help="variant name or .toml file (default classic)")
     p.add_argument("--players", type=_player_counts, default=None,
                    help="player counts: N, A-B or a comma list (default 2,3,4,10)")
-    p.add_argument("--steps", type=_steps, default=None,
+    p.add_argument("--steps", type=whole(1, MAX_STEPS), default=None,
                    help="checked steps per player count (default: until every step and "
                         "branch is covered, at most 30,000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the games and the bots")
-    p.add_argument("--out", default="validate-mismatch",
+    p.add_argument("--seed", type=seed, default=0,
+                   help="seed of the games and the bots, 0 to 2**63-1 (default 0)")
+    p.add_argument("--out", type=output_dir, default="validate-mismatch",
                    help="folder for the record of each mismatch (written only on a mismatch)")
     p.add_argument("--json", action="store_true",
                    help="print {steps, games, mismatches, uncovered, coverage} as JSON")

@@ -175,7 +175,8 @@ class Checker:
         start = dealt_values(game, (dealt[1], dealt[2]), game.dealer, scores)
         if over is not None:
             env = self.model.env(over)
-            fams = [(f, {}) for f in self.model.deals if f.guard(env)]
+            fams: list[tuple[Family, dict[str, int]]] = [
+                (f, {}) for f in self.model.deals if f.guard(env)]
             for fam, _ in fams:
                 for variant in fam.variants:
                     for hand, cards in zip(variant.step.dealt, dealt[1], strict=True):
