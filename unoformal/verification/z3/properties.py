@@ -678,9 +678,12 @@ def _none(spec: Spec, s: Sym) -> Iterator[Query]:
     return iter(())
 
 
+# Each action cites its own entries (``Step.rule_ids``, named with it when it is never
+# enabled); the property cites the moves a turn offers (play, draw, pass).
 STEPS_ENABLED = Property(
     "steps-enabled", "every action, each way its draws come out, is enabled in some "
-    "invariant state (else every claim about it holds vacuously)", (), _none)
+    "invariant state (else every claim about it holds vacuously)",
+    ("PLAY-1", "DRAW-1", "EXT-PASS"), _none)
 
 PROPERTIES: tuple[Property, ...] = (
     Property("deck", "the deck is the rulebook's 108 cards; 2 to 10 players",
@@ -732,6 +735,7 @@ PROPERTIES: tuple[Property, ...] = (
              ("EXT-PASS", "EXT-SHORT"), _extensions),
     Property("end-of-round", "a last card ends the round after its draw; a challenge never "
              "sends cards back to a player who went out", ("END-1", "WD4-1"), _end_of_round),
+    STEPS_ENABLED,
 )
 
 

@@ -14,7 +14,7 @@ is *proved*. :func:`check_suite` splits the player counts among worker processes
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -125,6 +125,21 @@ def actions_read(rules: RuleTable, n: int) -> set[str]:
     """Every table entry the actions for ``n`` players read."""
     spec, states = _setup(rules, n, True)
     return {rule for pre in states for step in spec.steps(pre.state) for rule in step.reads}
+
+
+def property_reads(rules: RuleTable, prop: Property, n: int,
+                   kinds: Collection[str] | None = None) -> set[str]:
+    """Every table entry the actions ``prop`` asks about at ``n`` players read, or cite
+    (``Step.reads``, ``Step.rule_ids``); for ``steps-enabled``, the actions of ``kinds``
+    (every action when None)."""
+    spec, states = _setup(rules, n, True)
+    if prop is STEPS_ENABLED:
+        steps = [step for pre in states for step in _stepped(spec, pre)
+                 if kinds is None or step.kind in kinds]
+    else:
+        steps = [step for _, queries in _listed(rules, prop, n, True)
+                 for query in queries for step in query.steps]
+    return {rule for step in steps for rule in (*step.reads, *step.rule_ids)}
 
 
 def check(rules: RuleTable, prop: Property, n: int, timeout_ms: int = DEFAULT_TIMEOUT_MS,
