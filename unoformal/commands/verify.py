@@ -230,7 +230,8 @@ def _unexpected(console: Console, rules: RuleTable, bad: list[_Checked]) -> None
                             "reason": f"{rules.name} changes {', '.join(reads or changed)}"
                                       " (say why this verdict is right)"})
     console.print("If these verdicts are right for your variant, add to its file:\n")
-    console.print(tomli_w.dumps({"expect": entries}), markup=False, highlight=False)
+    console.print(tomli_w.dumps({"expect": entries}), markup=False, highlight=False,
+                  soft_wrap=True)
 
 
 def _by_property(bad: list[_Checked]) -> dict[Property, list[_Checked]]:

@@ -7,8 +7,8 @@ Which expectations a table gets (docs/verification.md, "Your own variants"):
 2. a table whose entries all equal a shipped variant's gets that variant's manifest
    entries, whatever its name or description;
 3. any other table inherits the manifest entries of its *base*: the shipped variant it
-   differs from in the fewest values (ties go to the earlier of ``VARIANTS``, classic
-   first). A verdict that departs from the inherited one is unexpected, and the command
+   differs from in the fewest values (ties go to the one it was derived from, then to
+   the earlier of ``VARIANTS``, classic first). A verdict that departs from the inherited one is unexpected, and the command
    says which changed entries the property's actions read and the ``[[expect]]`` entry
    that would record it.
 """
@@ -82,10 +82,16 @@ def differences(a: RuleTable, b: RuleTable) -> list[tuple[str, str]]:
 
 @lru_cache(maxsize=16)
 def base_of(rules: RuleTable) -> str:
-    """The shipped variant ``rules`` is, or else differs from in the fewest values (ties:
-    the first of ``VARIANTS``, classic first). A name is not trusted: a file named after a
-    shipped variant is compared like any other."""
-    return min(VARIANTS, key=lambda name: len(differences(load_rules(name), rules)))
+    """The shipped variant ``rules`` is, or else differs from in the fewest values; among
+    equals, the one the table was derived from (its overrides begin with that variant's),
+    then the first of ``VARIANTS`` (classic first). A name is not trusted: a file named
+    after a shipped variant is compared like any other."""
+    def distance(name: str) -> tuple[int, bool]:
+        shipped = load_rules(name)
+        derived = rules.overrides[:len(shipped.overrides)] == shipped.overrides
+        return len(differences(shipped, rules)), not derived
+
+    return min(VARIANTS, key=distance)
 
 
 def changed_rules(rules: RuleTable) -> list[str]:
