@@ -10,9 +10,9 @@ each player count, and for every action of ``Spec.steps`` (each way its draws co
 
 These are satisfiable queries, the cheap kind, asked of one incremental solver per
 pre-state with the invariant asserted once and the player count as an assumption
-(measured on the classic table at 2-7 players: about 1.3 ms a query, against 2 ms with
-push/pop of the count and about 16 ms with a fresh solver and the tactic pipeline the
-proofs use). Most of them need no solver call: a model found is kept for its relation
+(measured on the classic table at 2-7 players: 1-3 ms a query; push/pop of the count
+the same within the noise; about 16 ms with a fresh solver and the tactic pipeline
+the proofs use). Many of them need no solver call: a model found is kept for its relation
 and count, and every hypothesis about the same relation is first evaluated in the kept
 models (a model of the relation and the hypothesis of one query is a model of the
 relation alone, the action's own check); the hypotheses about one relation are asked
