@@ -8,9 +8,9 @@ Which expectations a table gets (docs/verification.md, "Your own variants"):
    entries, whatever its name or description;
 3. any other table inherits the manifest entries of its *base*: the shipped variant it
    differs from in the fewest values (ties go to the one it was derived from, then to
-   the earlier of ``VARIANTS``, classic first). A verdict that departs from the inherited one is unexpected, and the command
-   says which changed entries the property's actions read and the ``[[expect]]`` entry
-   that would record it.
+   the earlier of ``VARIANTS``, classic first). A verdict that departs from the
+   inherited one is unexpected, and the command says which changed entries the
+   property's actions read and the ``[[expect]]`` entry that would record it.
 """
 
 from __future__ import annotations
