@@ -225,10 +225,12 @@ def _unexpected(console: Console, rules: RuleTable, bad: list[_Checked]) -> None
                    f"({', '.join(changed)}) is read by its actions: a finding")
             console.print(f"  {prop.name}: {want.verdict} for {want.variant} expected; "
                           f"{why}")
+        what = ", ".join(reads or changed)
+        reason = (f"{rules.name} changes {what}" if what else rules.name) + \
+            " (say why this verdict is right)"
         for verdict, players in _runs(results):
             entries.append({"property": prop.name, "players": players, "verdict": verdict,
-                            "reason": f"{rules.name} changes {', '.join(reads or changed)}"
-                                      " (say why this verdict is right)"})
+                            "reason": reason})
     console.print("If these verdicts are right for your variant, add to its file:\n")
     console.print(tomli_w.dumps({"expect": entries}), markup=False, highlight=False,
                   soft_wrap=True)
