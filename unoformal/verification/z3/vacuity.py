@@ -91,7 +91,8 @@ class Witnesses:
             counts = sorted({n for need in group for n in need.counts})
             if not z3.is_true(near):
                 every = fand(near, *[x.assume for x in group])
-                failed = [n for n, a in self._each_count(near, every, counts).items()
+                # A model of everything answers the whole group: no need to keep it.
+                failed = [n for n, a in self._each_count(near, every, counts, False).items()
                           if a != z3.sat]
                 for n in counts:
                     if n not in failed:
@@ -107,8 +108,10 @@ class Witnesses:
                         and not self._kept_model_satisfies(near, need, n)]
                 need.answers.update(self._each_count(near, need.whole, left))
 
-    def _each_count(self, near: Any, formula: Any, counts: list[int]) -> dict[int, Any]:
-        """``formula`` at each of ``counts`` (added once); a model is kept by ``near``."""
+    def _each_count(self, near: Any, formula: Any, counts: list[int],
+                    keep: bool = True) -> dict[int, Any]:
+        """``formula`` at each of ``counts`` (added once); a model is kept by ``near``
+        (when ``keep``: getting a model costs about as much as a third of a check)."""
         if not counts:
             return {}
         solver = self._solving()
@@ -119,7 +122,7 @@ class Witnesses:
             at = self._at.get(n)
             out[n] = answer = solver.check() if at is None else solver.check(at)
             self.asked += 1
-            if answer == z3.sat:
+            if answer == z3.sat and keep:
                 self.models.setdefault((near.get_id(), n), []).append(solver.model())
             elif answer == z3.unknown:
                 self.why_unknown = str(solver.reason_unknown())
