@@ -118,11 +118,13 @@ def test_a_witness_is_an_invariant_state_at_the_count_asked() -> None:
     pre = states[0]
     witnesses = Witnesses(spec, pre.invariant, 5000)
     step = next(s for s in prover._stepped(spec, pre) if s.name == "draw")
-    need = Need(step.relation, z3.BoolVal(True), [2, 3], step.relation)
+    # about no action's relation: asked alone, and its models kept
+    alone = z3.BoolVal(True)
+    need = Need(step.relation, alone, [2, 3], alone)
     witnesses.settle([need])
     assert need.answers == {2: z3.sat, 3: z3.sat}
     for n in (2, 3):
-        (model, *_) = witnesses.models[(step.relation.get_id(), n)]
+        (model, *_) = witnesses.models[(alone.get_id(), n)]
         assert z3.is_true(model.eval(z3.And(pre.invariant, step.relation), True))
         assert model.eval(spec.count, True).as_long() == n
     never = Need(z3.BoolVal(False), z3.BoolVal(True), [2], z3.BoolVal(False))
