@@ -16,7 +16,7 @@ use, about 16 ms). The needs about one action are asked together first (its rela
 and every hypothesis about it, which also answers ``steps-enabled`` for it); only where
 they conflict (a claim about a player with two cards, another about more) is the
 relation asked alone, then each hypothesis, after evaluating it in the models kept so
-far. A counterexample's model, which satisfies the whole query, is kept too.
+far (a counterexample's model, which satisfies the whole query, among them).
 """
 
 from __future__ import annotations
