@@ -51,9 +51,10 @@ def test_a_file_equal_to_classic_verifies_as_classic(
     """The reviewer's case: another name, the same values (an override that changes
     nothing), so the TWO-1 witness at 3 players is expected, as for classic."""
     path = _file(tmp_path, "mine", '[rules."UNO-1"]\npenalty = 2\n')
-    code, rows = _json(capsys, "--rules", path, "--players", "2,3", "--property", TWO_1)
+    code, rows = _json(capsys, "--rules", path, "--players", "2,3")
     assert code == 0
-    three = next(r for r in rows if r["players"] == 3)
+    assert {r["expected_from"] for r in rows} == {"manifest (classic)"}
+    three = next(r for r in rows if r["players"] == 3 and r["property"] == TWO_1)
     assert three["verdict"] == three["expected"] == "refuted"
     assert three["expected_from"] == "manifest (classic)"
 
