@@ -73,11 +73,10 @@ class Checker:
         """Every action instance whose guard holds, as the engine action it stands for."""
         out: Enabled = {}
         for fam in self.model.families:
-            test = fam.test()
-            for binding, choice, action in self.model.cases(fam, turn, names):
-                for name, value in binding:
-                    env[name] = value
-                if test(env):
+            flags = fam.tests()(env)
+            for flag, (_, choice, action) in zip(flags, self.model.cases(fam, turn, names),
+                                                 strict=True):
+                if flag:
                     out.setdefault(action, []).append((fam, choice))
         return out
 

@@ -131,6 +131,20 @@ def _possible(branch: str, rules: RuleTable) -> bool:
     return True
 
 
+_MODELS: dict[tuple[int, int], tuple[RuleTable, Model]] = {}
+
+
+def model_for(rules: RuleTable, n: int) -> Model:
+    """The compiled relation of ``rules`` at ``n`` players, built once per process (its
+    guards, draws and updates compile as they are first asked)."""
+    known = _MODELS.get((id(rules), n))
+    if known is None or known[0] is not rules:
+        if len(_MODELS) > 64:
+            _MODELS.clear()
+        known = _MODELS[(id(rules), n)] = (rules, Model(rules, n))
+    return known[1]
+
+
 # ------------------------------------------------------------------- bots
 
 Labels = Callable[[Action], list[str]]
@@ -230,7 +244,7 @@ class _Run:
 
     def __init__(self, rules: RuleTable, n: int, seed: int, refusals: bool) -> None:
         self.rules, self.n, self.seed, self.refusals = rules, n, seed, refusals
-        self.model = Model(rules, n)
+        self.model = model_for(rules, n)
         self.checker = Checker(self.model)
         self.hits: Counter[str] = Counter()
         self.findings: dict[tuple[str, str, str], Mismatch] = {}
