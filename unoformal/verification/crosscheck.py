@@ -356,13 +356,13 @@ def stratified(states: list[ExploreGame], sample: int, rng: random.Random) -> li
     hold the few states where a challenge is decided."""
     groups: dict[tuple[object, ...], list[ExploreGame]] = {}
     for g in states:
-        key = (g.phase, g.pending_kind, g.wd4_legal if g.phase == "respond" else None)
+        key: tuple[object, ...] = (g.phase, g.pending_kind, g.wd4_legal if g.phase == "respond" else None)
         groups.setdefault(key, []).append(g)
     out: list[ExploreGame] = []
     keys = sorted(groups, key=str)
     share = max(1, sample // len(keys))
-    for key in keys:
-        group = groups[key]
+    for kind in keys:
+        group = groups[kind]
         out += rng.sample(group, min(share, len(group)))
     return out
 
