@@ -356,7 +356,8 @@ def stratified(states: list[ExploreGame], sample: int, rng: random.Random) -> li
     hold the few states where a challenge is decided."""
     groups: dict[tuple[object, ...], list[ExploreGame]] = {}
     for g in states:
-        key: tuple[object, ...] = (g.phase, g.pending_kind, g.wd4_legal if g.phase == "respond" else None)
+        verdict = g.wd4_legal if g.phase == "respond" else None
+        key: tuple[object, ...] = (g.phase, g.pending_kind, verdict)
         groups.setdefault(key, []).append(g)
     out: list[ExploreGame] = []
     keys = sorted(groups, key=str)
