@@ -58,6 +58,7 @@ from unoformal.verification.z3.state import (
     KINDS,
     NONE,
     OVER,
+    PHASE_CODE,
     PHASE_NAMES,
     RESPOND,
     Expr,
@@ -67,7 +68,6 @@ from unoformal.verification.z3.state import (
     fresh,
 )
 
-PHASE_CODE = {name: code for code, name in PHASE_NAMES.items()}
 PENALTY_STEPS = ("advise", "misplay")  # MISPLAY-1, ADVICE-1: left out with --no-penalties
 MAX_MODELS = 100_000  # a guard against a runaway enumeration, far above any preset
 

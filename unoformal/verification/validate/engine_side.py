@@ -11,9 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from unoformal.engine.game import Game
-from unoformal.verification.z3.state import DEALT, KINDS, NONE, PHASE_NAMES
-
-PHASE_CODE = {name: code for code, name in PHASE_NAMES.items()}
+from unoformal.verification.z3.state import DEALT, KINDS, NONE, PHASE_CODE
 
 Dealt = tuple[list[list[int]], list[int]]
 

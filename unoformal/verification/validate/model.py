@@ -19,7 +19,6 @@ from typing import Any
 import z3
 
 from unoformal.engine.actions import Action, ActionType
-from unoformal.spec.cards import Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
 from unoformal.verification.validate.compile import Compiled, Env, compile_terms, compile_test
@@ -35,8 +34,6 @@ from unoformal.verification.z3.state import (
     Sym,
     fresh,
 )
-
-PHASE_CODE = {name: code for code, name in PHASE_NAMES.items()}
 
 # Steps that are not a player's action: the deal (END-2, DEAL-2) and the start card
 # (START-*), checked when a round starts; the reshuffle, checked inside every draw.
@@ -342,9 +339,4 @@ def describe(values: Sequence[int], n: int, deck: Deck) -> str:
             f"scores={list(values[7 + (n + 2) * nf:7 + (n + 2) * nf + n])} extra={list(extra)}")
 
 
-def kind_name(kind: Kind) -> str:
-    return kind.name.lower()
-
-
-__all__ = ["DEALT", "PHASE_CODE", "Family", "Model", "Variant", "describe", "kind_name",
-           "projection_of"]
+__all__ = ["DEALT", "Family", "Model", "Variant", "describe", "projection_of"]

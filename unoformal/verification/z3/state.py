@@ -27,6 +27,7 @@ from unoformal.spec.deck import Deck
 PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK = range(7)
 PHASE_NAMES = {PLAY: "play", DRAWN: "drawn", RESPOND: "respond", COLOR: "color",
                OVER: "over", DEALT: "dealt", STUCK: "start"}
+PHASE_CODE = {name: code for code, name in PHASE_NAMES.items()}  # engine phase -> code
 KINDS: tuple[Kind, ...] = tuple(Kind)
 NONE = -1
 
