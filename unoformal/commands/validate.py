@@ -87,5 +87,6 @@ def _print(report: Any, written: list[str]) -> None:
         print(f"  replay: unoformal replay {path}")
     verdict = "0 mismatches, nothing uncovered" if report.ok else \
         f"{len(report.mismatches)} mismatches, " \
-        f"{sum(len(v) for v in report.uncovered.values())} uncovered"
+        f"{sum(len(v) for v in report.uncovered.values())} uncovered, " \
+        f"{sum(len(v) for v in report.unexpected.values())} listed unreachable yet hit"
     print(verdict)

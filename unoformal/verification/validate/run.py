@@ -286,12 +286,13 @@ class _Run:
 
     def _crowded(self, rng: random.Random) -> dict[str, Any]:
         """A position (like a FEN: the record format's ``deal``) with almost every card in
-        the hands and a short pile, the first player two to four cards from going out: UNO
+        the hands and a short pile (3 to 6 cards), the first player two to four cards from
+        going out: UNO
         windows, catches and penalties then meet RESHUFFLE-1 and EXT-SHORT."""
         deck = self.model.deck
         cards = [deck.code(c) for c in deck.cards()]
         rng.shuffle(cards)
-        size = rng.choice((2, 2, 3, 5))
+        size = rng.choice((3, 3, 4, 6))  # the start card leaves 2 or more (unreachable.toml)
         pile, rest = cards[:size], cards[size:]
         first = rng.choice((2, 2, 3, 4))
         hands = {self.names[0]: rest[:first]}
