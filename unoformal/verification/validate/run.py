@@ -261,7 +261,7 @@ class _Run:
         if style == "crowded":
             game = TracedGame(self.names, seed=seed, rules=self.rules, dealer=self.names[-1],
                               deal=self._crowded(rng))
-            style = "greedy"
+            style = "wilds-last"
         else:
             game = TracedGame(self.names, seed=seed, rules=self.rules)
         self.games += 1
@@ -287,13 +287,18 @@ class _Run:
     def _crowded(self, rng: random.Random) -> dict[str, Any]:
         """A position (like a FEN: the record format's ``deal``) with almost every card in
         the hands and a short pile (3 to 6 cards), the first player two to four cards from
-        going out: UNO
-        windows, catches and penalties then meet RESHUFFLE-1 and EXT-SHORT."""
+        going out and holding a draw card (one whose effect makes its victim draw): UNO
+        windows, catches and penalties meet RESHUFFLE-1 and EXT-SHORT, and rounds end on a
+        draw card (END-1)."""
         deck = self.model.deck
         cards = [deck.code(c) for c in deck.cards()]
         rng.shuffle(cards)
         size = rng.choice((3, 3, 4, 6))  # the start card leaves 2 or more (unreachable.toml)
         pile, rest = cards[:size], cards[size:]
+        draws = [i for i, c in enumerate(rest)
+                 if self.rules.effect(deck.faces[deck.index[c]].kind).victim_draws]
+        if draws:
+            rest.insert(0, rest.pop(rng.choice(draws)))  # into the first player's hand
         first = rng.choice((2, 2, 3, 4))
         hands = {self.names[0]: rest[:first]}
         others = rest[first:]
