@@ -248,6 +248,15 @@ def rules_json(rules: RuleTable) -> str | dict[str, Any]:
     return doc
 
 
+def with_rules(record: dict[str, Any], rules: RuleTable) -> dict[str, Any]:
+    """``record`` stating ``rules`` itself: by name if shipped, else embedded (version 2),
+    so it replays from any folder."""
+    stated = rules_json(rules)
+    if isinstance(stated, str):
+        return {**record, "rules": stated}
+    return {"version": VERSION, **record, "rules": stated}
+
+
 def _keyed(key: str, check: Callable[[], T]) -> T:
     try:
         return check()
@@ -368,10 +377,8 @@ def _refused(game: Game, err: UnoError, i: int, played: list[Action]) -> Replay:
 def to_record(game: Game) -> dict[str, Any]:
     """A record that replays ``game`` exactly: the same set-up (what was given, the rest
     from the seed) and every action applied so far."""
-    rules = rules_json(game.rules)
-    record: dict[str, Any] = {"rules": rules, "players": list(game.names), "seed": game.seed}
-    if not isinstance(rules, str):
-        record = {"version": VERSION, **record}
+    record = with_rules({"rules": None, "players": list(game.names), "seed": game.seed},
+                        game.rules)
     for key in ("dealer", "deal"):
         if game.origin[key] is not None:
             record[key] = game.origin[key]
