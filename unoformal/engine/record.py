@@ -84,7 +84,21 @@ def _record_validator() -> Any:
     from jsonschema import Draft202012Validator
 
     text = resources.files("unoformal.engine").joinpath("record.schema.json").read_text()
-    return Draft202012Validator(json.loads(text))
+    schema = json.loads(text)
+    # References resolved once here: looking each one up per card costs most of the
+    # validation time of a record (the schema has no recursion, so this terminates).
+    return Draft202012Validator(_inline(schema, schema.get("$defs", {})))
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return _inline(defs[ref.removeprefix("#/$defs/")], defs)
+        return {k: _inline(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
 
 
 def check_schema(record: Any) -> None:
