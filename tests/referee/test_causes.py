@@ -85,3 +85,13 @@ def test_the_cause_follows_the_table() -> None:
     with pytest.raises(IllegalActionError) as err:
         game.apply(Action.parse("P1 play R2"))
     assert err.value.causes == ()
+
+
+def test_replay_json_shows_rule_and_causes(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from unoformal.cli import main
+
+    assert main(["replay", "tests/records/rlcard_two_1.json", "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["rule"] == "PLAY-1" and error["causes"] == ["TWO-1"] and error["index"] == 1

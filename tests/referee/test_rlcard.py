@@ -71,3 +71,15 @@ def test_a_planted_wrong_draw_is_caught() -> None:
             assert result.error_index == draws[0]
             return
     pytest.fail("no clean record with a draw among 40 seeds")
+
+
+def test_under_the_rlcard_variant_only_its_bugs_remain() -> None:
+    # The rlcard variant states RLCard's house rules (DRAW-1, TWO-1, START-D2 as table
+    # data); what is left is its drawn Wild Draw Four played with no effect (WD4-2).
+    rules = load_rules("rlcard")
+    tally = Tally()
+    for players in (2, 4):
+        for seed in range(40):
+            tally.add(played(players, seed, rules)[0], f"{players}:{seed}", rules)
+    assert tally.malformed == 0
+    assert set(tally.deviations) == {"WD4-2"}
