@@ -42,6 +42,7 @@ from unoformal.inputs import (
     read_text,
     show,
 )
+from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
 
 T = TypeVar("T")
@@ -154,7 +155,7 @@ def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
     dealer = record.get("dealer")
     if dealer is not None:
         _keyed("dealer", lambda: check_name(dealer, "dealer"))
-    codes = _Codes(rules, names)
+    codes = _Codes(Deck.of(rules), names)
     draws = record.get("dealer_draws")
     dealer_draws = None if draws is None else [
         {codes.seat_name(n, f"dealer_draws[{i}]"): codes.face(c, f"dealer_draws[{i}].{n}")
@@ -182,10 +183,8 @@ def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
 class _Codes:
     """Names and card codes of a record's chance statements, as seats and card indices."""
 
-    def __init__(self, rules: RuleTable, names: list[str]) -> None:
-        from unoformal.spec.deck import Deck
-
-        self.deck = Deck.of(rules)
+    def __init__(self, deck: Deck, names: list[str]) -> None:
+        self.deck = deck
         self.seats = {name: i for i, name in enumerate(names)}
 
     def seat_name(self, name: str, key: str) -> str:
@@ -343,7 +342,7 @@ def _chance(game: Game, record: dict[str, Any]) -> list[Stated | None] | None:
     """Each action's stated draws and reshuffles (seats and card indices), or None."""
     if not isinstance(game, StatedGame):
         return None
-    codes = _Codes(game.rules, game.names)
+    codes = _Codes(game.deck, game.names)
     out: list[Stated | None] = []
     for i, data in enumerate(_raw_actions(record)):
         draws, piles = data.get("draws"), data.get("reshuffles")
