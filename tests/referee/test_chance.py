@@ -172,3 +172,12 @@ def test_a_version_2_record_embeds_its_variant_never_a_path(tmp_path: Any) -> No
 def test_shipped_variants_stay_named() -> None:
     assert to_record(Game([P0, P1], seed=1))["rules"] == "classic"
     assert "version" not in to_record(Game([P0, P1], seed=1))
+
+
+def test_the_record_schema_is_a_valid_json_schema_shipped_in_the_package() -> None:
+    from importlib import resources
+
+    from jsonschema import Draft202012Validator
+
+    text = resources.files("unoformal.engine").joinpath("record.schema.json").read_text()
+    Draft202012Validator.check_schema(json.loads(text))
