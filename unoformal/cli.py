@@ -18,7 +18,7 @@ from typing import NoReturn
 from unoformal import interrupts
 from unoformal.errors import InvalidInputError, UnoError, one_line
 
-COMMANDS = ("rules", "replay", "simulate", "verify", "validate", "explore")
+COMMANDS = ("rules", "replay", "simulate", "verify", "validate", "explore", "conform")
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 
 

@@ -15,9 +15,13 @@ class UnoError(Exception):
 
     def __init__(self, message: str, rule_id: str | None = None, state: str | None = None,
                  *, key: str | None = None, action: str | None = None,
-                 index: int | None = None, source: str | None = None) -> None:
+                 index: int | None = None, source: str | None = None,
+                 causes: tuple[str, ...] = ()) -> None:
         self.message = message
         self.rule_id = rule_id
+        # The rules that made the state what it is (a refusal's cause, from the game's
+        # own history): "P1 is not to move" because of TWO-1, say.
+        self.causes = tuple(causes)
         self.state = state
         self.key = key
         self.action = action
@@ -51,8 +55,9 @@ class UnoError(Exception):
         return one_line(": ".join(parts))
 
     def to_json(self) -> dict[str, object]:
-        return {"index": self.index, "rule": self.rule_id, "message": self.message,
-                "key": self.key, "action": self.action, "source": self.source}
+        return {"index": self.index, "rule": self.rule_id, "causes": list(self.causes),
+                "message": self.message, "key": self.key, "action": self.action,
+                "source": self.source}
 
 
 class InvalidInputError(UnoError, ValueError):

@@ -51,10 +51,22 @@ class PlayerView:
 class Refusal:
     rule_id: str
     reason: str
+    causes: tuple[str, ...] = ()
+
+
+# Why the turn or phase is what it is (see Game.cause): the rule that decided it, the seat
+# whose card or action applied it, that card (or None), the seat it struck, and whether the
+# card was the one just drawn (DRAW-1). Kept as raw data: words are built only on refusal.
+Cause = tuple[str, int, int | None, int, bool]
 
 
 class Game:
     """A game of UNO under one rule table, from the first deal to game over."""
+
+    # The last effect that moved the turn or set the phase other than a plain play; refusals
+    # name it as their cause. A class default, so states read from text start with none.
+    cause: Cause | None = None
+    _from_drawn = False  # the card being played is the one just drawn (DRAW-1)
 
     def __init__(self, players: Sequence[str], seed: int = 0, rules: RuleTable = CLASSIC,
                  dealer: str | None = None, deal: dict[str, Any] | None = None) -> None:
@@ -149,6 +161,7 @@ class Game:
         self.reveal: tuple[int, int, tuple[int, ...]] | None = None
         self.winner: int | None = None
         self.round_points = 0
+        self.cause = None
         if deal is not None:
             self._deal_given(deal)
         else:
@@ -225,7 +238,7 @@ class Game:
                 start = rules.start_wild  # EXT-START
                 break
             self.pile.append(self.discard.pop())
-            self._rng().shuffle(self.pile)
+            self._start_shuffle()
         first_turn = rules.first_turn
         seat_offset, direction = first_turn.first_seat, first_turn.direction
         if start is not None:
@@ -236,12 +249,17 @@ class Game:
         self.turn = first
         if start is None:
             return
+        self.cause = (start.id, self.dealer, card, first, False)
         if start.first_player_draws:
             self._take(first, start.first_player_draws)
         if start.first_player_loses_turn:
             self.turn = self._next(first)
         if start.first_player_chooses_color:
             self.phase = COLOR
+
+    def _start_shuffle(self) -> None:
+        """START-WD4: the start card went back into the pile; shuffle it (chance)."""
+        self._rng().shuffle(self.pile)
 
     # ------------------------------------------------------------- inspection
 
@@ -460,7 +478,7 @@ class Game:
         refusal = self.refusal(action, p, face)
         if refusal is not None:
             raise IllegalActionError(f"{action}: {refusal.reason}", refusal.rule_id,
-                                     self.to_text())
+                                     self.to_text(), causes=refusal.causes)
         self.reveal = None
         _HANDLERS[action.type](self, p, face, color, target, action.uno)
         self.history.append(action)
@@ -542,13 +560,13 @@ class Game:
 
     def _turn_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
         if p != self.turn:
-            return Refusal("PLAY-1", f"it is {self.to_play}'s turn, not {action.player}'s")
+            return self._not_to_move(action)
         kind = action.type
         want = _PHASE_OF.get(kind)
         if self.phase == COLOR and kind is not ActionType.CHOOSE_COLOR:
             return Refusal("START-WILD", "the first player must choose the color first")
         if self.phase == RESPOND and want is not RESPOND and kind is not ActionType.PLAY:
-            return Refusal("WD4-2", "the victim must accept or challenge first")
+            return self._caused("WD4-2", f"{self.to_play} must accept or challenge")
         if want is not None and self.phase != want:
             return Refusal("START-WILD" if want == COLOR else "WD4-2",
                            f"nothing to {kind.value} now")
@@ -565,7 +583,7 @@ class Game:
             return None
         if kind is ActionType.DRAW:
             if self.phase == DRAWN:
-                return Refusal("DRAW-1", "one draw per turn")
+                return self._caused("DRAW-1", "one draw per turn")
             if self.available() < 1:
                 return Refusal("EXT-PASS", "nothing is left to draw")
             if not self._may_draw(p):
@@ -597,9 +615,9 @@ class Game:
         if self._can_play(p, face):
             return None
         if self.phase == DRAWN and (face != self.drawn or not self.rules.draw.may_play_drawn):
-            return Refusal("DRAW-1", "after drawing only the drawn card may be played")
+            return self._caused("DRAW-1", "after drawing only the drawn card may be played")
         if self.phase == RESPOND:
-            return Refusal("NOSTACK-1", "the victim of a draw card cannot answer it")
+            return self._caused("NOSTACK-1", "the victim of a draw card cannot answer it")
         if self.f_kind[face] is Kind.WILD_DRAW_FOUR:
             return Refusal("WD4-1", "Wild Draw Four while holding the current color")
         if not self._matches(face):
@@ -607,6 +625,45 @@ class Game:
                            f"{self.deck.code(self.top) if self.top is not None else '-'}"
                            f" / {self._color_name(self.color)}")
         return Refusal("EXT-SHORT", "its victim cannot draw the cards it names")
+
+    def _not_to_move(self, action: Action) -> Refusal:
+        """PLAY-1, with the effect that gave the turn to someone else if there was one."""
+        plain = f"it is {self.to_play}'s turn, not {action.player}'s"
+        if self.cause is None:
+            return Refusal("PLAY-1", plain)
+        return self._caused("PLAY-1", f"{action.player} is not to move")
+
+    def _caused(self, rule_id: str, reason: str) -> Refusal:
+        """A refusal that also names what made the state so (``self.cause``)."""
+        if self.cause is None:
+            return Refusal(rule_id, reason)
+        return Refusal(rule_id, f"{reason}: {self.cause_text()}", (self.cause[0],))
+
+    def cause_text(self) -> str:
+        """The last turn-deciding effect in words, e.g. "P0's Reverse acted as a Skip
+        (TWO-1), so P0 moves again"."""
+        if self.cause is None:
+            return ""
+        rule_id, actor, card, struck, drawn = self.cause
+        who, hit, mover = self.names[actor], self.names[struck], self.to_play
+        name = "" if card is None else _KIND_WORDS[self.f_kind[card]]
+        then = "moves again" if mover == who else "moves"
+        what = {
+            "TWO-1": f"{who}'s Reverse acted as a Skip (TWO-1), so {mover} {then}",
+            "SKIP-1": f"{who}'s Skip skipped {hit} (SKIP-1), so {mover} moves",
+            "D2-1": f"{who}'s Draw Two made {hit} draw and lose the turn (D2-1), so "
+                    f"{mover} moves",
+            "DRAW-1": f"{who} drew and may play only the drawn card or pass (DRAW-1)",
+            "MISPLAY-1": f"{who} misplayed and lost the turn (MISPLAY-1), so {mover} moves",
+        }.get(rule_id)
+        if what is not None:
+            return what
+        if rule_id.startswith("START-"):
+            return f"the start card {name} ({rule_id}) gives the turn to {mover}"
+        if self.phase == RESPOND:
+            drawn_word = "drawn " if drawn else ""
+            return f"{who}'s {drawn_word}{name} takes effect ({rule_id})"
+        return f"{hit} resolved {who}'s {name} ({rule_id}), so {mover} moves"
 
     def _check_advise(self, action: Action, p: int, face: int | None) -> Refusal | None:
         if not self.rules.advice.enabled:
@@ -667,6 +724,7 @@ class Game:
                  uno: bool) -> None:
         assert face is not None
         answering = self.phase == RESPOND
+        self._from_drawn = self.phase == DRAWN
         self._begin_turn()
         hand = self.hands[p]
         hand.remove(face)
@@ -689,12 +747,15 @@ class Game:
     def _card_effect(self, p: int, effect: CardEffect, carried: int) -> None:
         """SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1, NOSTACK-1 and END-1, from the table."""
         skips = effect.skips
+        cause: str | None = "SKIP-1" if skips else None
         if effect.reverses:
             if self.rules.reverse_is_skip(self.n):
                 skips += 1
+                cause = "TWO-1"
             else:
                 self.direction = -self.direction
         victim = self._next(p)
+        face = self.discard[-1]
         if effect.victim_draws:
             stack = self.rules.no_stacking
             if effect.victim_may_challenge or (stack.victim_may_answer
@@ -704,10 +765,13 @@ class Game:
                 self.pending = carried + effect.victim_draws
                 self.pending_kind = effect.kind
                 self.offender = p
+                self.cause = (effect.id, p, face, victim, self._from_drawn)
                 return
             self._take(victim, effect.victim_draws)
+            cause = effect.id
         self.turn = self._next(p, 1 + skips)
         self.phase = PLAY
+        self.cause = None if cause is None else (cause, p, face, victim, self._from_drawn)
         self._round_end_check()
 
     def _do_draw(self, p: int, *_: Any) -> None:
@@ -716,8 +780,10 @@ class Game:
         self._take(p, self.rules.draw.cards)
         self.drawn = self.hands[p][-1] if len(self.hands[p]) > before else None
         self.phase = DRAWN
+        self.cause = (self.rules.draw.id, p, self.drawn, p, False)
 
     def _do_pass(self, p: int, *_: Any) -> None:
+        self.cause = None
         self.drawn = None
         self.phase = PLAY
         self.turn = self._next(p)
@@ -725,6 +791,8 @@ class Game:
     def _do_accept(self, p: int, *_: Any) -> None:
         """WD4-2 / D2-1 under stacking: the victim draws what is pending and loses the turn."""
         self._take(p, self.pending)
+        self._was_caused_by(self.rules.effect(self.pending_kind).id
+                            if self.pending_kind is not None else "WD4-2", p)
         self._resolved(p, keeps_turn=False)
 
     def _do_challenge(self, p: int, *_: Any) -> None:
@@ -738,7 +806,13 @@ class Game:
         self._take(p, outcome.challenger_draws)
         if not self.rules.challenge_color.named_color_stays:
             self.color = self.prev_color
+        self._was_caused_by(outcome.id, p)
         self._resolved(p, keeps_turn=outcome.challenger_keeps_turn)
+
+    def _was_caused_by(self, rule_id: str, victim: int) -> None:
+        offender = self.offender if self.offender is not None else victim
+        self.cause = (rule_id, offender, self.discard[-1] if self.discard else None, victim,
+                      False)
 
     def _resolved(self, victim: int, keeps_turn: bool) -> None:
         self.pending = 0
@@ -769,6 +843,7 @@ class Game:
         if self.rules.misplay.turn_passes:
             self.phase = PLAY
             self.turn = self._next(p)
+            self.cause = (self.rules.misplay.id, p, None, p, False)
 
     def _do_advise(self, p: int, *_: Any) -> None:
         self._take(p, self.rules.advice.cards)
@@ -902,6 +977,9 @@ _HANDLERS = {
     ActionType.MISPLAY: Game._do_misplay,
     ActionType.ADVISE: Game._do_advise,
 }
+
+_KIND_WORDS = {Kind.NUMBER: "number card", Kind.SKIP: "Skip", Kind.REVERSE: "Reverse",
+               Kind.DRAW_TWO: "Draw Two", Kind.WILD: "Wild", Kind.WILD_DRAW_FOUR: "Wild Draw Four"}
 
 # The phase in which an on-turn action that belongs to one phase only is allowed.
 _PHASE_OF = {ActionType.CHOOSE_COLOR: COLOR, ActionType.ACCEPT: RESPOND,

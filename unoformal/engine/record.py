@@ -8,16 +8,28 @@
 
 A record is played by :func:`replay`. When an action follows a finished round
 (and the game goes on), the next round is dealt first (END-2).
+
+Version 2 (``"version": 2``) carries chance: any action may state ``draws`` (the cards
+each draw took, by player) and ``reshuffles`` (the new draw pile, top first, of each
+reshuffle it caused); ``start_reshuffles`` and ``dealer_draws`` state the start card's
+reshuffles (START-WD4) and the dealer draw (DEAL-1). The referee checks each against the
+state (:mod:`unoformal.engine.chance`). ``rules`` embeds the variant (its name, a shipped
+base and its overrides by rule ID), never a path, and ``meta`` holds anything else. The
+format is the JSON Schema ``record.schema.json`` beside this module.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
-from unoformal.engine.actions import Action
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.chance import ChanceError, StatedGame
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import (
@@ -30,11 +42,14 @@ from unoformal.inputs import (
     read_text,
     show,
 )
+from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
 
 T = TypeVar("T")
 
 RECORD_KEYS = {"rules", "players", "dealer", "seed", "deal", "actions"}
+VERSION = 2
+CHANCE_KEYS = ("draws", "reshuffles")
 
 
 @dataclass
@@ -60,14 +75,60 @@ def load_record(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def version_of(record: Any) -> int:
+    """A record's format version: 2 when it says so, else 1."""
+    return 2 if isinstance(record, dict) and record.get("version") == VERSION else 1
+
+
+@functools.cache
+def _record_validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    text = resources.files("unoformal.engine").joinpath("record.schema.json").read_text()
+    schema = json.loads(text)
+    # References resolved once here: looking each one up per card costs most of the
+    # validation time of a record (the schema has no recursion, so this terminates).
+    return Draft202012Validator(_inline(schema, schema.get("$defs", {})))
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return _inline(defs[ref.removeprefix("#/$defs/")], defs)
+        return {k: _inline(v, defs) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    return node
+
+
+def check_schema(record: Any) -> None:
+    """Refuse a record the format's JSON Schema refuses, naming the place (``key``)."""
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_record_validator().iter_errors(record))
+    if error is None:
+        return
+    path = list(error.absolute_path)
+    key = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+    index = path[1] if len(path) > 1 and path[0] == "actions" else None
+    raise InvalidInputError(f"{error.message[:200]} (record.schema.json)",
+                            key=key.lstrip(".") or None,
+                            index=index if isinstance(index, int) else None)
+
+
 def game_from_record(record: dict[str, Any], rules: RuleTable | None = None) -> Game:
     """The game a record starts from (before its actions). Errors name the field (``key``)."""
     if not isinstance(record, dict):
         raise InvalidInputError(f"record {show(record)}: expected a JSON object")
-    extra = set(record) - RECORD_KEYS
+    if version_of(record) == VERSION:
+        return _game_v2(record, rules)
+    extra = set(record) - RECORD_KEYS - {"version"}
     if extra:
         raise InvalidInputError(f"unknown field(s) {show(sorted(extra))}; allowed: "
-                                f"{', '.join(sorted(RECORD_KEYS))}")
+                                f"{', '.join(sorted(RECORD_KEYS))} (or \"version\": 2 "
+                                "with dealer_draws, start_reshuffles and meta)")
+    check_schema(record)
     if rules is None:
         rules = load_rules_arg(record.get("rules"), "rules")
     if "players" not in record:
@@ -80,6 +141,133 @@ def game_from_record(record: dict[str, Any], rules: RuleTable | None = None) -> 
         _keyed("dealer", lambda: check_name(dealer, "dealer"))
     return _keyed("deal", lambda: Game(record["players"], seed=seed, rules=rules,
                                        dealer=dealer, deal=record.get("deal")))
+
+
+def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
+    check_schema(record)
+    if rules is None:
+        rules = _keyed("rules", lambda: embedded_rules(record.get("rules")))
+    if "players" not in record:
+        raise InvalidInputError("missing: a record names its players", "DECK-2", key="players")
+    names = _keyed("players", lambda: check_players(record["players"], rules.players.minimum,
+                                                    rules.players.maximum))
+    seed = _keyed("seed", lambda: check_seed(record.get("seed", 0)))
+    dealer = record.get("dealer")
+    if dealer is not None:
+        _keyed("dealer", lambda: check_name(dealer, "dealer"))
+    codes = _Codes(Deck.of(rules), names)
+    draws = record.get("dealer_draws")
+    dealer_draws = None if draws is None else [
+        {codes.seat_name(n, f"dealer_draws[{i}]"): codes.face(c, f"dealer_draws[{i}].{n}")
+         for n, c in d.items()} for i, d in enumerate(draws)]
+    starts = record.get("start_reshuffles")
+    start_piles = None if starts is None else [
+        codes.faces(pile, f"start_reshuffles[{i}]") for i, pile in enumerate(starts)]
+    try:
+        game = StatedGame(names, seed=seed, rules=rules,
+                          dealer=None if dealer_draws is not None else dealer,
+                          deal=record.get("deal"), start_piles=start_piles,
+                          dealer_draws=dealer_draws)
+    except ChanceError as err:
+        raise InvalidInputError(err.message, err.rule_id,
+                                key="dealer_draws" if err.rule_id == "DEAL-1"
+                                else "start_reshuffles") from None
+    except InvalidInputError as err:
+        raise err.at(key="deal") from None
+    if dealer_draws is not None and dealer is not None and game.names[game.dealer] != dealer:
+        raise InvalidInputError(f"the stated dealer draw makes {game.names[game.dealer]} the "
+                                f"dealer, not {dealer}", "DEAL-1", key="dealer")
+    return game
+
+
+class _Codes:
+    """Names and card codes of a record's chance statements, as seats and card indices."""
+
+    def __init__(self, deck: Deck, names: list[str]) -> None:
+        self.deck = deck
+        self.seats = {name: i for i, name in enumerate(names)}
+
+    def seat_name(self, name: str, key: str) -> str:
+        if name not in self.seats:
+            raise InvalidInputError(f"unknown player {show(name)}", "DECK-2", key=key)
+        return name
+
+    def face(self, code: Any, key: str) -> int:
+        try:
+            return self.deck.face_id(code)
+        except ValueError as err:
+            raise InvalidInputError(str(err), "DECK-1", key=key) from None
+
+    def faces(self, codes: list[Any], key: str) -> list[int]:
+        return [self.face(c, f"{key}[{i}]") for i, c in enumerate(codes)]
+
+    def draws(self, data: dict[str, list[Any]], key: str) -> dict[int, list[int]]:
+        return {self.seats[self.seat_name(n, key)]: self.faces(cards, f"{key}.{n}")
+                for n, cards in data.items()}
+
+
+def embedded_rules(value: Any) -> RuleTable:
+    """A version-2 record's rules: a shipped variant's name, or the variant itself
+    (``{"name", "base", "description", "rules", "expect"}``, checked by the table's
+    schema like a variant file); never a path, so a record replays from any folder."""
+    from unoformal.spec.variants import VARIANTS, load_rules
+
+    if value is None:
+        return load_rules(None)
+    if isinstance(value, str):
+        if value not in VARIANTS:
+            raise InvalidInputError(f"{show(value)}: a version-2 record names a shipped "
+                                    f"variant ({', '.join(VARIANTS)}) or embeds its "
+                                    "overrides, never a path")
+        return load_rules(value)
+    return _derived(json.dumps(value, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _derived(text: str) -> RuleTable:
+    """An embedded variant, built once per distinct text (a log of many games shares one)."""
+    from unoformal.errors import VariantError
+    from unoformal.spec.schema import validate
+    from unoformal.spec.variants import VARIANTS, derive, load_rules
+
+    doc = json.loads(text)
+    try:
+        validate(doc, "rules")
+        base = doc.get("base", "classic")
+        if base not in VARIANTS:
+            raise InvalidInputError(f"base {show(base)}: a shipped variant "
+                                    f"({', '.join(VARIANTS)}), never a path")
+        return derive(load_rules(base), doc["name"], doc.get("description", ""),
+                      doc.get("rules", {}), doc.get("expect", ()))
+    except VariantError as err:
+        raise InvalidInputError(err.message, err.rule_id) from None
+
+
+def rules_json(rules: RuleTable) -> str | dict[str, Any]:
+    """How a record states ``rules``: a shipped variant by name, any other table as its
+    overrides of classic (so the record needs no file beside it)."""
+    from unoformal.spec.schema import plain
+    from unoformal.spec.variants import VARIANTS, load_rules
+
+    if rules.name in VARIANTS and load_rules(rules.name) == rules:
+        return rules.name
+    overrides: dict[str, dict[str, Any]] = {}
+    for rule_id, key, value in rules.overrides:
+        overrides.setdefault(rule_id, {})[key] = plain(value)
+    doc: dict[str, Any] = {"name": rules.name, "base": "classic",
+                           "description": rules.description, "rules": overrides}
+    if rules.expect:
+        doc["expect"] = plain(rules.expect)
+    return doc
+
+
+def with_rules(record: dict[str, Any], rules: RuleTable) -> dict[str, Any]:
+    """``record`` stating ``rules`` itself: by name if shipped, else embedded (version 2),
+    so it replays from any folder."""
+    stated = rules_json(rules)
+    if isinstance(stated, str):
+        return {**record, "rules": stated}
+    return {"version": VERSION, **record, "rules": stated}
 
 
 def _keyed(key: str, check: Callable[[], T]) -> T:
@@ -101,6 +289,8 @@ def _raw_actions(record: dict[str, Any]) -> list[Any]:
 
 def _action(data: Any, i: int) -> Action:
     try:
+        if isinstance(data, dict) and any(k in data for k in CHANCE_KEYS):
+            data = {k: v for k, v in data.items() if k not in CHANCE_KEYS}
         return Action.from_json(data)
     except InvalidInputError as err:
         err.key = f"actions[{i}]" + (f".{err.key}" if err.key else "")
@@ -125,28 +315,83 @@ def replay(record: dict[str, Any], rules: RuleTable | None = None,
     actions = record_actions(record)
     if stop_at is not None:
         actions = actions[:stop_at]
+    chance = _chance(game, record)
     played: list[Action] = []
     for i, action in enumerate(actions):
+        stated = chance[i] if chance is not None else None
         try:
             if game.round_over and not game.game_over:
                 game.next_round()
-            game.apply(action)
+            if stated is None or not isinstance(game, StatedGame):
+                game.apply(action)
+            else:
+                before = game.copy()
+                _apply_stated(game, action, stated)
+        except ChanceError as err:
+            return _refused(before, err.at(action=str(action)), i, played)
         except UnoError as err:
             return _refused(game, err.at(action=str(action)), i, played)
         played.append(action)
     return Replay(game, len(actions), actions=played)
 
 
+Stated = tuple[dict[int, list[int]] | None, list[list[int]] | None]
+
+
+def _chance(game: Game, record: dict[str, Any]) -> list[Stated | None] | None:
+    """Each action's stated draws and reshuffles (seats and card indices), or None."""
+    if not isinstance(game, StatedGame):
+        return None
+    codes = _Codes(game.deck, game.names)
+    out: list[Stated | None] = []
+    for i, data in enumerate(_raw_actions(record)):
+        draws, piles = data.get("draws"), data.get("reshuffles")
+        if draws is None and piles is None:
+            out.append(None)
+            continue
+        try:
+            out.append((None if draws is None else codes.draws(draws, "draws"),
+                        None if piles is None else [codes.faces(p, f"reshuffles[{j}]")
+                                                    for j, p in enumerate(piles)]))
+        except InvalidInputError as err:
+            err.key = f"actions[{i}].{err.key}"
+            raise err.at(index=i) from None
+    return out
+
+
+def _apply_stated(game: StatedGame, action: Action, stated: Stated) -> None:
+    draws, piles = stated
+    game.expect({p: list(c) for p, c in draws.items()} if draws is not None else None,
+                [list(p) for p in piles] if piles is not None else None)
+    try:
+        game.apply(action)
+    except ChanceError as err:
+        game.expect(None, None)
+        err.state = None
+        raise
+    except UnoError:
+        game.expect(None, None)
+        raise
+    game.settle(_DRAW_RULE.get(action.type) or (game.cause[0] if game.cause else "DRAW-1"))
+
+
+# The rule that makes an action draw cards, where the action alone says it.
+_DRAW_RULE = {ActionType.CATCH: "UNO-1", ActionType.ADVISE: "ADVICE-1",
+              ActionType.MISPLAY: "MISPLAY-1"}
+
+
 def _refused(game: Game, err: UnoError, i: int, played: list[Action]) -> Replay:
     err.at(index=i, key=f"actions[{i}]", state=game.to_text())
+    if not err.causes and err.rule_id is not None and isinstance(err, ChanceError):
+        err.causes = (err.rule_id,)
     return Replay(game, i, err, i, played)
 
 
 def to_record(game: Game) -> dict[str, Any]:
     """A record that replays ``game`` exactly: the same set-up (what was given, the rest
     from the seed) and every action applied so far."""
-    record: dict[str, Any] = {"rules": game.rules.name, "players": list(game.names),
-                              "seed": game.seed}
+    record = with_rules({"rules": None, "players": list(game.names), "seed": game.seed},
+                        game.rules)
     for key in ("dealer", "deal"):
         if game.origin[key] is not None:
             record[key] = game.origin[key]

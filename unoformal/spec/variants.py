@@ -50,6 +50,16 @@ VARIANTS: dict[str, tuple[str, Overrides]] = {
                      {"END-2": {"next_dealer": "winner"}}),
     "stacking": ("House rule: a Draw Two may answer a Draw Two; penalties add up.",
                  {"NOSTACK-1": {"victim_may_answer": True, "answers": ["+2"]}}),
+    # RLCard 1.2's UNO (rlcard/games/uno/round.py), what it chooses where the rulebook
+    # differs, so `conform --engine rlcard --rules rlcard` leaves only its bugs:
+    # get_legal_actions offers 'draw' only when nothing else is legal (DRAW-1);
+    # _preform_non_number_action's reverse only flips the direction, also with 2 players
+    # (TWO-1 off); perform_top_card's draw_2 deals 2 to player 0, who then plays (START-D2).
+    "rlcard": ("RLCard's UNO: draw only when unable to play; a 2-player Reverse only "
+               "reverses; a Draw Two start card does not skip.",
+               {"DRAW-1": {"may_draw_when_able_to_play": False},
+                "TWO-1": {"enabled": False},
+                "START-D2": {"first_player_loses_turn": False}}),
 }
 
 

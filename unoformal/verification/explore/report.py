@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from unoformal.engine.game import PHASES
+from unoformal.engine.record import with_rules
 from unoformal.verification.explore.analysis import Findings
 from unoformal.verification.explore.graph import StateGraph
 from unoformal.verification.explore.witness import Witness, WitnessError, rules_toml, witness
@@ -101,8 +102,9 @@ def text(graph: StateGraph, found: Findings, data: dict[str, Any]) -> str:
 
 
 def write_witnesses(graph: StateGraph, found: Findings, folder: str | Path) -> list[Path]:
-    """Write every witness as ``NAME.json`` with the rules as ``rules.toml`` beside them,
-    so ``unoformal replay FOLDER/NAME.json`` plays it."""
+    """Write every witness as ``NAME.json``, its rules embedded, so ``unoformal replay
+    FOLDER/NAME.json`` plays it from anywhere; ``rules.toml`` beside them is the same
+    variant as a file, for ``--rules``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     toml = folder / "rules.toml"
@@ -112,6 +114,7 @@ def write_witnesses(graph: StateGraph, found: Findings, folder: str | Path) -> l
         if isinstance(w, str):
             continue
         path = folder / f"{name}.json"
-        path.write_text(json.dumps({**w.record, "rules": str(toml)}, indent=1) + "\n")
+        record = with_rules(w.record, graph.config.rules)  # embedded: no path to go stale
+        path.write_text(json.dumps(record, indent=1) + "\n")
         paths.append(path)
     return paths

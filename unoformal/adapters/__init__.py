@@ -1,0 +1,1 @@
+"""Adapters: other UNO engines played and written down as unoformal records."""
