@@ -181,6 +181,9 @@ def _greedy(game: TracedGame, labels: Labels, legal: list[Action], rng: random.R
         return drain[0]  # empty a short pile: penalties then need RESHUFFLE-1
     plays = [a for a in mine if a.type is ActionType.PLAY and a.uno == (rng.random() < 0.5)]
     plays = plays or [a for a in mine if a.type is ActionType.PLAY]
+    bold = [a for a in plays if a.card is not None and _challengeable(game, a.card)]
+    if bold and rng.random() < 0.25:
+        return rng.choice(bold)  # a Wild Draw Four, a bluff when the color is held (WD4-1)
     tame = [a for a in plays if a.color is None]
     if tame and rng.random() < 0.8:
         return rng.choice(tame)
@@ -192,6 +195,10 @@ def _greedy(game: TracedGame, labels: Labels, legal: list[Action], rng: random.R
             return rng.choice(options)
     rest = [a for a in mine if a.type not in (ActionType.MISPLAY, ActionType.ADVISE)]
     return rng.choice(rest or legal)
+
+
+def _challengeable(game: TracedGame, card: str) -> bool:
+    return game.rules.effect(game.deck.faces[game.deck.index[card]].kind).victim_may_challenge
 
 
 def _curious(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
@@ -297,6 +304,10 @@ class _Run:
         pile, rest = cards[:size], cards[size:]
         draws = [i for i, c in enumerate(rest)
                  if self.rules.effect(deck.faces[deck.index[c]].kind).victim_draws]
+        challenged = [i for i in draws if self.rules.effect(
+            deck.faces[deck.index[rest[i]]].kind).victim_may_challenge]
+        if challenged and rng.random() < 0.5:
+            draws = challenged  # half the time a card that can be challenged (CHAL-2/3)
         if draws:
             rest.insert(0, rest.pop(rng.choice(draws)))  # into the first player's hand
         first = rng.choice((2, 2, 3, 4))
