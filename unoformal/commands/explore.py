@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_dir, output_file, real, whole
 from unoformal.errors import InvalidInputError, UnoError, one_line
 from unoformal.inputs import (
@@ -38,7 +39,7 @@ EXIT_INTERRUPTED = 130  # as the shell reports a command ended by Ctrl-C (128 + 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "explore", help="explore the whole state graph of a small deck",
+        "explore", help=SUMMARY["explore"],
         description="Explore every state of one round of a small deck (every deal, every "
                     "draw) and report stuck states, dead rules and branches, traps and "
                     "unreachable control states, with shortest witnesses.")

@@ -7,13 +7,14 @@ import json
 import sys
 from typing import Any
 
+from unoformal.commands import SUMMARY
 from unoformal.engine.record import Replay, load_record, replay
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import load_rules_arg
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("replay", help="play a game record (JSON) and print the final state")
+    p = sub.add_parser("replay", help=SUMMARY["replay"])
     p.add_argument("record", help="path of the record")
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.add_argument("--rules", default=None, help="override the record's rules")

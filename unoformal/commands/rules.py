@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from unoformal.commands import SUMMARY
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import load_rules_arg
 from unoformal.spec.table import Rule, RuleTable
@@ -17,7 +18,7 @@ from unoformal.spec.words import show
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("rules", help="print the rule table as a rules document")
+    p = sub.add_parser("rules", help=SUMMARY["rules"])
     p.add_argument("--rules", default=None, help="variant name or TOML file (default classic)")
     p.add_argument("--markdown", action="store_true",
                    help="the rules document in Markdown (docs/rules.md): words, seed, values, "

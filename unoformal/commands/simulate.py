@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from unoformal.bots import BOTS
+from unoformal.commands import SUMMARY
 from unoformal.commands.options import seed, short_text, whole
 from unoformal.errors import UnoError
 from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS, load_rules_arg
@@ -23,7 +24,7 @@ DEFAULT_BOTS = "random,greedy"
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "simulate", help="play whole games between bots; print seat win rates",
+        "simulate", help=SUMMARY["simulate"],
         description="Play whole games (to the target score, SCORE-2) between bots and "
                     "print total actions, rounds, each seat's win rate and the mean game "
                     "length. Everything follows from --seed: game i uses seeds derived "

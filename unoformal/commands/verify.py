@@ -15,6 +15,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from unoformal import interrupts
+from unoformal.commands import SUMMARY
 from unoformal.commands.options import whole
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_JOBS, MAX_PLAYERS, MAX_TIMEOUT_MS, ascii_int, load_rules_arg, show
@@ -60,7 +61,7 @@ def _player_counts(text: str) -> list[int]:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("verify", help="prove the rule table's properties with Z3")
+    p = sub.add_parser("verify", help=SUMMARY["verify"])
     p.add_argument("--rules", default=None, help="variant name or .toml file (default classic)")
     p.add_argument("--players", type=_player_counts, default=None,
                    help="player counts: N, A-B or a comma list, e.g. 2,3 (default: every "

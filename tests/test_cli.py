@@ -1,0 +1,73 @@
+"""The command line behaves: --version, ``python -m unoformal``, and commands that load
+only what they use (rules, replay and simulate never import Z3 or networkx)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from unoformal.cli import main, version
+
+RECORD = Path(__file__).parent / "records" / "seed002_whole_game.json"
+
+# Runs a command in a fresh interpreter and prints which heavy modules it loaded.
+PROBE = """
+import json, sys
+from unoformal.cli import main
+code = main(sys.argv[1:])
+heavy = ("z3", "networkx", "pydot")
+print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]}),
+      file=sys.stderr)
+"""
+
+
+def _loaded(*argv: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True,
+                          text=True, timeout=120, check=False)
+    last = json.loads(done.stderr.strip().splitlines()[-1])
+    assert last["code"] == 0, done.stderr
+    loaded: list[str] = last["loaded"]
+    return loaded
+
+
+@pytest.mark.parametrize("argv", [
+    ("rules",), ("rules", "--rules", "stacking"), ("replay", str(RECORD)),
+    ("simulate", "--games", "1", "--players", "2", "--seed", "1"), ("--help",),
+])
+def test_light_commands_do_not_import_z3_or_networkx(argv: tuple[str, ...]) -> None:
+    assert _loaded(*argv) == []
+
+
+def test_the_import_probe_sees_a_heavy_import() -> None:
+    # The check above can fail: the probe does see Z3 where a command loads it.
+    assert "z3" in _loaded("verify", "--help")
+    assert "networkx" in _loaded("explore", "--help")
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"unoformal {version()}"
+    assert version() != "unknown"  # installed (the tests run from an install)
+
+
+def test_python_dash_m_unoformal_runs_the_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "unoformal", "rules", "--rules", "seed004"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "UNO-1" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "unoformal", "nonsense"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: unoformal:")
+
+
+def test_every_command_is_listed_and_its_options_parse(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    for name in ("rules", "replay", "simulate", "verify", "validate", "explore"):
+        assert name in out
+    assert main(["verify", "--jobs", "0"]) == 2  # the named command's own options
+    assert "--jobs" in capsys.readouterr().err
