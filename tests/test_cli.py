@@ -71,3 +71,47 @@ def test_every_command_is_listed_and_its_options_parse(capsys: pytest.CaptureFix
         assert name in out
     assert main(["verify", "--jobs", "0"]) == 2  # the named command's own options
     assert "--jobs" in capsys.readouterr().err
+
+
+def test_verify_quiet_prints_only_the_verdict_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--players", "2", "--property", "conservation", "--quiet",
+                 "--jobs", "1"]) == 0
+    assert capsys.readouterr().out == "1 verdict as in the manifest\n"
+
+
+def test_uno_1_verify_ends_with_the_count_of_unexpected_verdicts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # One penalty card where the rulebook says 2, in a file that inherits classic's
+    # expected verdicts: "penalties" is refuted where "proved" is expected.
+    path = tmp_path / "lenient.toml"
+    path.write_text('name = "lenient"\n[rules."UNO-1"]\npenalty = 1\n', encoding="utf-8")
+    argv = ["verify", "--rules", str(path), "--players", "2", "--property", "penalties",
+            "--jobs", "1", "--no-witness"]
+    assert main([*argv, "--quiet"]) == 1
+    assert capsys.readouterr().out == "1 unexpected (of 1 verdict)\n"
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    assert "[[expect]]" in out and out.endswith("1 unexpected (of 1 verdict)\n")
+
+
+def test_verify_names_are_not_cut_on_a_narrow_terminal(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["verify", "--players", "2", "--property", "reshuffle-keeps-top",
+                 "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out
+    # A name folds onto the next lines of its cell: read the first column back.
+    first = "".join(line.split("│")[1].strip() for line in out.splitlines()
+                    if line.startswith("│"))
+    assert first.startswith("reshuffle-keeps-top")
+
+
+def test_mutant_line_counts_killed_equivalent_and_survived() -> None:
+    from unoformal.commands.verify import mutant_line
+    from unoformal.verification.z3.mutants import Mutant, Outcome
+
+    m = Mutant("UNO-1", "penalty", 1)
+    outcomes = [Outcome(m, "penalties (2 players)", 0.1), Outcome(m, None, 0.1, "same"),
+                Outcome(m, None, 0.1), Outcome(m, "uno (2 players)", 0.1)]
+    assert mutant_line(outcomes).startswith("2 killed, 1 equivalent, 1 survived")
