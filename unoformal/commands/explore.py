@@ -21,6 +21,7 @@ from unoformal.inputs import (
     load_rules_arg,
     show,
 )
+from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import VariantError
 from unoformal.verification.explore import memory
 from unoformal.verification.explore.analysis import analyse
@@ -59,8 +60,8 @@ def register(sub: Any) -> None:
     size.add_argument("--no-penalties", action="store_true",
                       help="leave out advise/misplay actions (ADVICE-1, MISPLAY-1)")
     p.add_argument("--rules", default=None, help="base rules: a variant name or .toml file")
-    p.add_argument("--off", action="append", default=[], metavar="RULE",
-                   help="switch an extension entry off, e.g. --off EXT-PASS (repeatable)")
+    p.add_argument("--off", action="append", default=[], metavar="EXT", type=extension,
+                   help=f"switch an extension off: {', '.join(EXTENSIONS)} (repeatable)")
     p.add_argument("--symmetry", action="store_true", help="reduce by color permutations")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--dot", metavar="FILE", type=output_file,
@@ -75,6 +76,22 @@ def register(sub: Any) -> None:
                    help="stop after this many")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
+
+
+# Only the extensions: the rulebook's own entries are what is explored, and an entry
+# switched off that is not read as off (every one but TWO-1, ADVICE-1 and the start
+# rules) would silently change nothing.
+EXTENSIONS = tuple(rule.id for _, rule in CLASSIC.entries() if rule.extension)
+
+
+def extension(text: str) -> str:
+    """``--off``: an extension's rule ID."""
+    if text in EXTENSIONS:
+        return text
+    what = "a rulebook rule" if any(r.id == text for _, r in CLASSIC.entries()) else "no rule"
+    raise argparse.ArgumentTypeError(
+        f"{show(text)} is {what}, not an extension: only {', '.join(EXTENSIONS)} can be "
+        "switched off")
 
 
 def config(args: argparse.Namespace) -> tuple[Config, Size]:
