@@ -115,3 +115,15 @@ def test_mutant_line_counts_killed_equivalent_and_survived() -> None:
     outcomes = [Outcome(m, "penalties (2 players)", 0.1), Outcome(m, None, 0.1, "same"),
                 Outcome(m, None, 0.1), Outcome(m, "uno (2 players)", 0.1)]
     assert mutant_line(outcomes).startswith("2 killed, 1 equivalent, 1 survived")
+
+
+def test_score_1_replay_prints_scores_and_hands_as_tables(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(RECORD)]) == 0
+    out = capsys.readouterr().out
+    assert "{" not in out  # no Python dict
+    rows = {cells[0]: cells[1:] for line in out.splitlines() if line.startswith("│")
+            for cells in [[c.strip() for c in line.strip("│").split("│")]]}
+    assert rows["You"] == ["127", "0", ""]
+    assert rows["Ada"] == ["0", "6", "R8 RS R+2 Y3 G0 G5"]
+    assert rows["round points"] == ["127"]
