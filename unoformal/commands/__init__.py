@@ -9,6 +9,7 @@ SUMMARY = {
     "rules": "print the rule table as a rules document",
     "replay": "play a game record (JSON) and print the final state",
     "simulate": "play whole games between bots; print seat win rates",
+    "play": "play a game in the terminal against the bots, from one seat",
     "verify": "prove the rule table's properties with Z3",
     "validate": "check the engine against the Z3 relation, step by step",
     "explore": "explore the whole state graph of a small deck",
