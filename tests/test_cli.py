@@ -19,7 +19,7 @@ PROBE = """
 import json, sys
 from unoformal.cli import main
 code = main(sys.argv[1:])
-heavy = ("z3", "networkx", "pydot")
+heavy = ("z3", "networkx", "pydot", "matplotlib")
 print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]}),
       file=sys.stderr)
 """
