@@ -1,6 +1,6 @@
 """Benchmark of the state-graph explorer: distinct states per second and peak memory.
 
-    /tmp/venv/bin/python benchmarks/bench_explore.py [PRESET ...] [--symmetry]
+    python benchmarks/bench_explore.py [PRESET ...] [--symmetry]
 
 Each preset runs in a fresh process (so peak memory is its own). Not a test: the
 figures depend on the machine; docs/explorer.md records the last ones.

@@ -2,7 +2,7 @@
 
 Not a test: it prints figures. Usage::
 
-    /tmp/venv/bin/python benchmarks/bench_verify.py [--rules classic] [--players 2-10]
+    python benchmarks/bench_verify.py [--rules classic] [--players 2-10]
         [--timeout 5000] [--jobs 2] [--alone] [--mutants] [--mutant-players 2,3] [--no-suite]
 
 Targets (the issue): the full suite for 2..10 players in at most 10 s; each

@@ -1,6 +1,6 @@
 """The fuzz suite run long: hostile inputs of every family, with their outcomes counted.
 
-    .venv/bin/python benchmarks/fuzz.py --examples 5000 [--family NAME ...] [--seed N]
+    python benchmarks/fuzz.py --examples 5000 [--family NAME ...] [--seed N]
 
 The families and their checks are the test suite's (``tests/fuzz/families.py``); the
 tests run each briefly. Each input is refused cleanly (``InvalidInputError``; on the

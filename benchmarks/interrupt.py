@@ -1,6 +1,6 @@
 """How fast Ctrl-C ends each long command: seconds from SIGINT to exit.
 
-    .venv/bin/python benchmarks/interrupt.py [--runs 3]
+    python benchmarks/interrupt.py [--runs 3]
 
 Each command runs in its own session; SIGINT goes to the process alone, then (another
 run) to its whole group, as a terminal sends it. Reports the exit code and the time

@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from unoformal import interrupts
+from unoformal.commands import SUMMARY
 from unoformal.errors import InvalidInputError, UnoError, one_line
 
-COMMANDS = ("rules", "replay", "simulate", "verify", "validate", "explore", "conform")
+COMMANDS = tuple(SUMMARY)
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 
 
@@ -29,15 +30,49 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"error: {self.prog}: {one_line(message)} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser, with the options of the command ``argv`` names (every command's,
+    without ``argv``); the others are listed by name and summary only, so their modules,
+    and what they import (Z3, networkx), are not loaded."""
     parser = Parser(
         prog="unoformal",
         description="The rules of UNO as one rule table: play, prove and explore them.")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
+    named = _command(argv)
     for name in COMMANDS:
-        module = importlib.import_module(f"unoformal.commands.{name}")
-        module.register(sub)
+        if argv is None or name == named:
+            module = importlib.import_module(f"unoformal.commands.{name}")
+            module.register(sub)
+        else:
+            sub.add_parser(name, help=SUMMARY[name])
     return parser
+
+
+def _command(argv: Sequence[str] | None) -> str | None:
+    """The command the arguments name: the first that is not an option (``unoformal``'s
+    own options, --help and --version, take no value)."""
+    return next((a for a in argv or () if not a.startswith("-")), None)
+
+
+def version() -> str:
+    # Imported here: importlib.metadata costs about 15 ms, paid only by --version.
+    from importlib import metadata
+
+    try:
+        return metadata.version("unoformal")
+    except metadata.PackageNotFoundError:  # run from a source tree, not installed
+        return "unknown"
+
+
+class _Version(argparse.Action):
+    """``--version``, looked up only when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"unoformal {version()}")
+        parser.exit()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,7 +98,8 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace | int:
     """The arguments, or the exit code argparse chose (0 for --help, 2 for a bad option):
     ``main`` returns rather than exits, for callers that run it in-process."""
     try:
-        return build_parser().parse_args(argv)
+        args = sys.argv[1:] if argv is None else list(argv)
+        return build_parser(args).parse_args(args)
     except SystemExit as done:
         return done.code if isinstance(done.code, int) else 2
 

@@ -60,6 +60,7 @@ class GameResult:
     actions: int
     rounds: int
     scores: tuple[int, ...]
+    round_lengths: tuple[int, ...] = ()  # actions in each round, in order
 
 
 @dataclass(frozen=True)
@@ -145,23 +146,30 @@ def play_one(config: Config, index: int) -> GameResult:
     game = Game(config.names(), seed=seed, rules=config.rules)
     bots = [make_bot(name, random.Random(derived_seed(config.seed, index, f"bot{i}")))
             for i, name in enumerate(config.seat_bots())]
+    lengths: list[int] = []
     actions = play_game(game, bots, penalties=config.penalties,
-                        max_actions=config.max_actions, label=f"game {index} (seed {seed})")
+                        max_actions=config.max_actions, label=f"game {index} (seed {seed})",
+                        round_lengths=lengths)
     assert game.game_winner is not None
     return GameResult(index=index, seed=seed, winner=game.seat(game.game_winner),
-                      actions=actions, rounds=game.round, scores=tuple(game.scores))
+                      actions=actions, rounds=game.round, scores=tuple(game.scores),
+                      round_lengths=tuple(lengths))
 
 
 def play_game(game: Game, bots: Sequence[Bot], penalties: bool = False,
-              max_actions: int = MAX_ACTIONS, label: str = "game") -> int:
-    """Play ``game`` to its end (SCORE-2); return the number of actions applied."""
+              max_actions: int = MAX_ACTIONS, label: str = "game",
+              round_lengths: list[int] | None = None) -> int:
+    """Play ``game`` to its end (SCORE-2); return the number of actions applied, and
+    append each round's to ``round_lengths`` if given."""
     if len(bots) != game.n:
         raise InvalidInputError(f"{len(bots)} bots for {game.n} players", "DECK-2")
     seats = [Seat(game, name) for name in game.names]
     seat_of = {name: p for p, name in enumerate(game.names)}
-    actions = 0
+    actions = started = 0
     while not game.game_over:
         if game.round_over:
+            _ended(round_lengths, actions - started)
+            started = actions
             game.next_round()  # END-2
         actions += _step(game, bots, seats, seat_of, penalties, label)
         if actions > max_actions:
@@ -169,7 +177,13 @@ def play_game(game: Game, bots: Sequence[Bot], penalties: bool = False,
                                   f"(round {game.round}, scores {game.scores}); replay it "
                                   "with the same seed to investigate", None,
                                   game.to_text())
+    _ended(round_lengths, actions - started)
     return actions
+
+
+def _ended(round_lengths: list[int] | None, length: int) -> None:
+    if round_lengths is not None:
+        round_lengths.append(length)
 
 
 def _step(game: Game, bots: Sequence[Bot], seats: Sequence[Seat], seat_of: dict[str, int],

@@ -1,4 +1,4 @@
-"""One test (or more) per rule ID of RULES.md, each from a concrete position.
+"""One test (or more) per rule ID of docs/rules.md, each from a concrete position.
 
 Positions are written as records (see :mod:`.helpers`): the hands that matter,
 the top of the draw pile (its first card is the start card), the dealer. Players

@@ -18,7 +18,7 @@ from unoformal.spec.variants import load_rules
 
 from .helpers import make_game, play
 
-# Every rule ID of RULES.md, and the extensions the table adds.
+# Every rule ID of docs/rules.md, and the extensions the table adds.
 RULE_IDS = (
     "DECK-1", "DECK-2", "DECK-3", "DEAL-1", "DEAL-2", "DEAL-3", "START-D2", "START-SKIP",
     "START-REV", "START-WILD", "START-WD4", "PLAY-1", "DRAW-1", "RESHUFFLE-1", "HIDDEN-1",
@@ -159,7 +159,7 @@ def test_nostack_1_rules_command_shows_the_variants_override(
         capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--rules", "stacking", "--markdown"]) == 0
     out = capsys.readouterr().out
-    assert "stacking" in out and "NOSTACK-1.victim_may_answer = True" in out
+    assert "stacking" in out and "NOSTACK-1.victim_may_answer = true" in out
     assert load_rules("stacking").no_stacking.victim_may_answer
 
 

@@ -203,4 +203,4 @@ def test_rules_says_what_a_switched_off_rulebook_entry_means(
     assert main(["rules", "--rules", str(path), "--markdown"]) == 0
     out = capsys.readouterr().out
     assert "Switched off: A Reverse only reverses (REV-1)" in out
-    assert "TWO-1.enabled = False" in out
+    assert "TWO-1.enabled = false" in out

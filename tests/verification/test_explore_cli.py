@@ -90,3 +90,32 @@ def test_explore_png_without_graphviz_says_what_to_install(
     assert code == 2
     assert "graphviz" in capsys.readouterr().err
     assert not (tmp_path / "g.png").exists()
+
+
+@pytest.mark.parametrize(("rule", "what"), [("PLAY-1", "a rulebook rule"),
+                                            ("EXT-NOPE", "no rule")])
+def test_explore_off_takes_extensions_only(rule: str, what: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explore", "--preset", "micro", "--off", rule]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"'{rule}' is {what}, not an extension" in err
+    assert "EXT-PASS, EXT-SHORT, EXT-START" in err
+
+
+def test_explore_header_and_json_name_the_extensions_off(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["explore", "--preset", "micro", "--no-progress", "--off", "EXT-START",
+            "--off", "EXT-PASS"]
+    main(argv)
+    assert "with extensions off: EXT-PASS, EXT-START" in capsys.readouterr().out.splitlines()[0]
+    main([*argv, "--json"])
+    assert json.loads(capsys.readouterr().out)["extensions_off"] == ["EXT-PASS", "EXT-START"]
+    main(["explore", "--preset", "micro", "--json"])
+    assert json.loads(capsys.readouterr().out)["extensions_off"] == []
+
+
+def test_explore_an_incomplete_search_says_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explore", "--preset", "tiny", "--no-progress", "--max-states", "100"]) == 1
+    out = capsys.readouterr().out
+    assert "None" not in out
+    assert "no round end reachable unknown  traps unknown" in out

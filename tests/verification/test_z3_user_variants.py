@@ -42,7 +42,7 @@ def _json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dic
 
 def _verify(rules: RuleTable, counts: list[int], *props: str) -> int:
     args = argparse.Namespace(properties=list(props) or None, json=False, timeout=5000,
-                              jobs=1, no_witness=True)
+                              jobs=1, no_witness=True, quiet=False)
     return verify._verify(rules, counts, args)
 
 
@@ -101,7 +101,8 @@ def test_an_unexpected_verdict_names_the_change_and_the_entry_to_add(
     assert _verify(table, [2, 3], "penalties", "challenge") == 1
     out = capsys.readouterr().out
     assert "penalties: proved for classic expected; it reads UNO-1" in out
-    toml = out[out.index("[[expect]]"):]
+    toml, verdict = out[out.index("[[expect]]"):].rstrip("\n").rsplit("\n", 1)
+    assert verdict == "2 unexpected (of 4 verdicts)"
     entries = tomllib.loads(toml)["expect"]
     assert entries == [{"property": "penalties", "players": "2-3", "verdict": "refuted",
                         "reason": "lenient changes UNO-1 (say why this verdict is right)"}]

@@ -1,1 +1,17 @@
-"""Sub-commands of the ``unoformal`` command line; each module has ``register(sub)``."""
+"""Sub-commands of the ``unoformal`` command line; each module has ``register(sub)``.
+
+``SUMMARY`` is each command's one-line help, here so that ``unoformal --help`` (and a
+command line naming one command) need not import the others: ``verify`` loads Z3,
+``explore`` networkx, and neither belongs in ``unoformal rules``'s start-up.
+"""
+
+SUMMARY = {
+    "rules": "print the rule table as a rules document",
+    "replay": "play a game record (JSON) and print the final state",
+    "simulate": "play whole games between bots; print seat win rates",
+    "play": "play a game in the terminal against the bots, from one seat",
+    "verify": "prove the rule table's properties with Z3",
+    "validate": "check the engine against the Z3 relation, step by step",
+    "explore": "explore the whole state graph of a small deck",
+    "conform": "referee game records of any engine; first deviations by cause rule",
+}

@@ -9,6 +9,7 @@ import json
 import sys
 from typing import Any
 
+from unoformal.commands import SUMMARY
 from unoformal.commands.options import seed, short_text, whole
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_GAMES, load_rules_arg
@@ -18,7 +19,7 @@ ENGINES = ("rlcard",)
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "conform", help="referee records (a folder, .json or .jsonl files) or another engine",
+        "conform", help=SUMMARY["conform"],
         description="Replay every record (each .json file, each line of a .jsonl file, every "
                     "such file in a folder) and count the first deviation of each under its "
                     "cause: the rule that made the state what it was (TWO-1, START-D2 ...), "

@@ -10,6 +10,7 @@ from typing import Any
 
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_dir, output_file, real, whole
 from unoformal.errors import InvalidInputError, UnoError, one_line
 from unoformal.inputs import (
@@ -20,6 +21,7 @@ from unoformal.inputs import (
     load_rules_arg,
     show,
 )
+from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import VariantError
 from unoformal.verification.explore import memory
 from unoformal.verification.explore.analysis import analyse
@@ -38,7 +40,7 @@ EXIT_INTERRUPTED = 130  # as the shell reports a command ended by Ctrl-C (128 + 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "explore", help="explore the whole state graph of a small deck",
+        "explore", help=SUMMARY["explore"],
         description="Explore every state of one round of a small deck (every deal, every "
                     "draw) and report stuck states, dead rules and branches, traps and "
                     "unreachable control states, with shortest witnesses.")
@@ -58,8 +60,8 @@ def register(sub: Any) -> None:
     size.add_argument("--no-penalties", action="store_true",
                       help="leave out advise/misplay actions (ADVICE-1, MISPLAY-1)")
     p.add_argument("--rules", default=None, help="base rules: a variant name or .toml file")
-    p.add_argument("--off", action="append", default=[], metavar="RULE",
-                   help="switch an extension entry off, e.g. --off EXT-PASS (repeatable)")
+    p.add_argument("--off", action="append", default=[], metavar="EXT", type=extension,
+                   help=f"switch an extension off: {', '.join(EXTENSIONS)} (repeatable)")
     p.add_argument("--symmetry", action="store_true", help="reduce by color permutations")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--dot", metavar="FILE", type=output_file,
@@ -74,6 +76,22 @@ def register(sub: Any) -> None:
                    help="stop after this many")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
+
+
+# Only the extensions: the rulebook's own entries are what is explored, and an entry
+# switched off that is not read as off (every one but TWO-1, ADVICE-1 and the start
+# rules) would silently change nothing.
+EXTENSIONS = tuple(rule.id for _, rule in CLASSIC.entries() if rule.extension)
+
+
+def extension(text: str) -> str:
+    """``--off``: an extension's rule ID."""
+    if text in EXTENSIONS:
+        return text
+    what = "a rulebook rule" if any(r.id == text for _, r in CLASSIC.entries()) else "no rule"
+    raise argparse.ArgumentTypeError(
+        f"{show(text)} is {what}, not an extension: only {', '.join(EXTENSIONS)} can be "
+        "switched off")
 
 
 def config(args: argparse.Namespace) -> tuple[Config, Size]:

@@ -7,13 +7,18 @@ import json
 import sys
 from typing import Any
 
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from unoformal.commands import SUMMARY
 from unoformal.engine.record import Replay, load_record, replay
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import load_rules_arg
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("replay", help="play a game record (JSON) and print the final state")
+    p = sub.add_parser("replay", help=SUMMARY["replay"])
     p.add_argument("record", help="path of the record")
     p.add_argument("--json", action="store_true", help="print the state as JSON")
     p.add_argument("--rules", default=None, help="override the record's rules")
@@ -50,12 +55,43 @@ def _print_json(result: Replay) -> None:
 
 
 def _print_text(result: Replay) -> None:
-    # Plain print: rich's highlighter costs time quadratic in a line's length.
+    # Plain print for the actions: rich's highlighter costs time quadratic in a line's
+    # length, and a record may hold 100,000 actions.
     for i, action in enumerate(result.actions):
         print(f"{i:4d}  {action}")
     state = result.game.state_json()
+    console = Console(highlight=False)
+    console.print(_state_table(state))
+    console.print(_players_table(state))
+
+
+def _state_table(state: dict[str, Any]) -> Table:
+    table = Table(title="state", show_header=False)
+    table.add_column("what", style="bold")
+    table.add_column("value", overflow="fold")
     for key in ("to_play", "phase", "direction", "color", "top", "draw_pile", "round_over",
-                "winner", "round_points", "scores", "game_over"):
-        print(f"{key:>12}: {state[key]}")
+                "winner", "round_points", "game_over"):
+        label = "draw pile (cards)" if key == "draw_pile" else key.replace("_", " ")
+        table.add_row(label, escape(_show(state[key])))
+    return table
+
+
+def _players_table(state: dict[str, Any]) -> Table:
+    """One row per player: score, hand size and hand (cards fold onto more lines)."""
+    table = Table(title="players")
+    table.add_column("player", style="bold")
+    table.add_column("score", justify="right")
+    table.add_column("cards", justify="right")
+    table.add_column("hand", overflow="fold")
     for name, hand in state["hands"].items():
-        print(f"{name:>12}: {' '.join(hand)}")
+        table.add_row(escape(name), str(state["scores"][name]), str(len(hand)),
+                      escape(" ".join(hand)))
+    return table
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

@@ -10,15 +10,19 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from unoformal.commands import SUMMARY
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import load_rules_arg
 from unoformal.spec.table import Rule, RuleTable
+from unoformal.spec.words import show
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("rules", help="print the rule table as a rules document")
+    p = sub.add_parser("rules", help=SUMMARY["rules"])
     p.add_argument("--rules", default=None, help="variant name or TOML file (default classic)")
-    p.add_argument("--markdown", action="store_true", help="plain Markdown instead of a table")
+    p.add_argument("--markdown", action="store_true",
+                   help="the rules document in Markdown (docs/rules.md): words, seed, values, "
+                   "and the engine, Z3 and tests that cite each rule")
     p.set_defaults(run=run)
 
 
@@ -38,18 +42,12 @@ def run(args: argparse.Namespace) -> int:
 def _values(rule: Rule) -> str:
     parts = []
     for key, value in rule.values().items():
-        # "enabled" matters only where it is switched: extensions, or an entry a variant
-        # turned off.
-        if key == "extension" or (key == "enabled" and value and not rule.extension):
+        # "enabled" matters only where it can be switched: extensions, and the entries
+        # that say what off means.
+        if key == "extension" or (key == "enabled" and not rule.switchable):
             continue
-        parts.append(f"{key}={_show(value)}")
+        parts.append(f"{key}={show(value)}")
     return ", ".join(parts)
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, tuple):
-        return "(" + ", ".join(_show(v) for v in value) + ")"
-    return str(getattr(value, "value", value))
 
 
 def render_table(table: RuleTable) -> Table:
@@ -60,7 +58,7 @@ def render_table(table: RuleTable) -> Table:
     for column in ("ID", "source", "rule", "values"):
         out.add_column(column, overflow="fold")
     for _, rule in table.entries():
-        text = rule.text
+        text = rule.words()
         if rule.extension:
             text = f"[extension] {text}\nWhy: {rule.reason}"
         if not rule.enabled and rule.when_off:
@@ -68,20 +66,12 @@ def render_table(table: RuleTable) -> Table:
         out.add_row(rule.id, rule.source, escape(text), escape(_values(rule)))
     if table.overrides:
         out.caption = escape("Overrides of the classic table: " + "; ".join(
-            f"{rid}.{key} = {_show(value)}" for rid, key, value in table.overrides))
+            f"{rid}.{key} = {show(value)}" for rid, key, value in table.overrides))
     return out
 
 
 def render_markdown(table: RuleTable) -> str:
-    lines = [f"# UNO rules — {table.name}", "", table.description, ""]
-    for _, rule in table.entries():
-        tag = " *(extension)*" if rule.extension else ""
-        lines.append(f"- **{rule.id}**{tag} ({rule.source}): {rule.text}")
-        if rule.extension:
-            lines.append(f"  Why: {rule.reason}")
-        if not rule.enabled and rule.when_off:
-            lines.append(f"  Switched off: {rule.when_off}")
-        lines.append(f"  Values: {_values(rule)}")
-    for rid, key, value in table.overrides:
-        lines.append(f"- override: {rid}.{key} = {_show(value)}")
-    return "\n".join(lines)
+    """The rules document (``docs/rules.md`` for classic); imports Z3 to list its steps."""
+    from unoformal.rulesdoc import render
+
+    return render(table).rstrip("\n")

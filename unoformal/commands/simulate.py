@@ -13,7 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from unoformal.bots import BOTS
-from unoformal.commands.options import seed, short_text, whole
+from unoformal.commands import SUMMARY
+from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.errors import UnoError
 from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS, load_rules_arg
 from unoformal.simulate import MAX_ACTIONS, Config, GameResult, Summary, check, simulate
@@ -23,7 +24,7 @@ DEFAULT_BOTS = "random,greedy"
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
-        "simulate", help="play whole games between bots; print seat win rates",
+        "simulate", help=SUMMARY["simulate"],
         description="Play whole games (to the target score, SCORE-2) between bots and "
                     "print total actions, rounds, each seat's win rate and the mean game "
                     "length. Everything follows from --seed: game i uses seeds derived "
@@ -47,6 +48,10 @@ def register(sub: Any) -> None:
                         "hitting it is an error naming its seed")
     p.add_argument("--json", action="store_true",
                    help="print the results as JSON on stdout (no progress bar there)")
+    p.add_argument("--plot", metavar="FILE", type=output_file, default=None,
+                   help="also draw each seat's win rate (95%% confidence interval) and the "
+                        "round lengths to FILE (.png, .svg or .pdf; needs matplotlib: pip "
+                        "install 'unoformal[plot]')")
     p.set_defaults(run=run)
 
 
@@ -62,6 +67,10 @@ def _config(args: argparse.Namespace) -> Config:
 def run(args: argparse.Namespace) -> int:
     try:
         config = _config(args)
+        if args.plot is not None:
+            from unoformal.plots import check_path
+
+            check_path(args.plot)
     except UnoError as err:
         if args.json:
             print(json.dumps({"error": err.to_json()}))
@@ -79,6 +88,23 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json(), indent=2))
     else:
         _print(console, summary, elapsed)
+    return _plot(summary, args.plot, console)
+
+
+def _plot(summary: Summary, path: str | None, console: Console) -> int:
+    if path is None:
+        return 0
+    from unoformal.plots import plot  # matplotlib only when asked for
+
+    try:
+        plot(summary, path)
+    except UnoError as err:
+        print(f"error: {err.line()}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"error: --plot {path}: cannot write: {err.strerror}", file=sys.stderr)
+        return 2
+    console.print(f"wrote {path}")
     return 0
 
 

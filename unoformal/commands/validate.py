@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_dir, seed, whole
 from unoformal.commands.verify import _player_counts
 from unoformal.errors import InvalidInputError
@@ -18,7 +19,7 @@ MAX_STEPS = 10_000_000
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("validate", help="check the engine against the Z3 relation, step by step")
+    p = sub.add_parser("validate", help=SUMMARY["validate"])
     p.add_argument("--rules", default=None, help="variant name or .toml file (default classic)")
     p.add_argument("--players", type=_player_counts, default=None,
                    help="player counts: N, A-B or a comma list (default 2,3,4,10)")

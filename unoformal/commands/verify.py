@@ -15,10 +15,12 @@ from rich.progress import Progress
 from rich.table import Table
 
 from unoformal import interrupts
+from unoformal.commands import SUMMARY
 from unoformal.commands.options import whole
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_JOBS, MAX_PLAYERS, MAX_TIMEOUT_MS, ascii_int, load_rules_arg, show
 from unoformal.spec.table import RuleTable
+from unoformal.verification.z3 import mutants as mutation
 from unoformal.verification.z3.manifest import (
     INHERITED,
     MANIFEST,
@@ -27,6 +29,7 @@ from unoformal.verification.z3.manifest import (
     changed_rules,
     expected,
 )
+from unoformal.verification.z3.mutants import Outcome, score
 from unoformal.verification.z3.properties import PROPERTIES, STEPS_ENABLED, Property
 from unoformal.verification.z3.prover import (
     DEFAULT_TIMEOUT_MS,
@@ -60,7 +63,7 @@ def _player_counts(text: str) -> list[int]:
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("verify", help="prove the rule table's properties with Z3")
+    p = sub.add_parser("verify", help=SUMMARY["verify"])
     p.add_argument("--rules", default=None, help="variant name or .toml file (default classic)")
     p.add_argument("--players", type=_player_counts, default=None,
                    help="player counts: N, A-B or a comma list, e.g. 2,3 (default: every "
@@ -74,6 +77,9 @@ def register(sub: Any) -> None:
                    help="worker processes, each checking a run of neighbouring player counts "
                         "at once (default: up to 2 cores)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    p.add_argument("--quiet", action="store_true",
+                   help="print only the last line: the count of verdicts as expected, or of "
+                        "unexpected ones")
     p.add_argument("--mutants", action="store_true",
                    help="mutate the table and report which property kills each mutant")
     p.add_argument("--check-equivalents", action="store_true",
@@ -136,16 +142,27 @@ def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> in
     witnesses = {} if args.no_witness else _witnesses(rules, results)
     if args.json:
         print(json.dumps([_row(r, w, witnesses.get(id(r))) for r, w in results], indent=2))
-    else:
+    elif not args.quiet:
         _table(console, rules, results)
-        for result, want in results:
+        for result, want in [] if args.quiet else results:
             if result.verdict == REFUTED:
                 _counterexample(console, rules, result, want, witnesses.get(id(result)))
             elif result.verdict == VACUOUS:
                 _vacuous(console, result, want)
-        if bad:
+        if bad and not args.quiet:
             _unexpected(console, rules, bad)
+    console.print(verdict_line(results, bad), markup=False, highlight=False)
     return 1 if bad else 0
+
+
+def verdict_line(results: list[_Checked], bad: list[_Checked]) -> str:
+    """The one line every run ends with: all as expected, or how many are not."""
+    verdicts = "verdict" if len(results) == 1 else "verdicts"
+    if bad:
+        return f"{len(bad)} unexpected (of {len(results)} {verdicts})"
+    where = ("the manifest" if all(w.source == MANIFEST for _, w in results)
+             else "the manifest and the variant's own [[expect]]")
+    return f"{len(results)} {verdicts} as in {where}"
 
 
 def _witnesses(rules: RuleTable, results: list[_Checked]) -> dict[int, Any]:
@@ -192,8 +209,10 @@ def _table(console: Console, rules: RuleTable, results: list[_Checked]) -> None:
                   caption="time: the property's own queries and its share of the queries "
                           "asked together (one per action for every property, about every "
                           "player count of a worker at once), and of the vacuity checks")
+    # Names fold onto a second line rather than being cut ("conservat…") on a narrow
+    # terminal: they are what a reader looks up.
     for col in ("property", "rule IDs", "players", "verdict", "expected", "time", "action"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for result, want in results:
         style = "green" if want.met_by(result.verdict, result.vacuous) else "bold red"
         shown = want.verdict if want.source == MANIFEST else f"{want.verdict} ({want.source})"
@@ -277,28 +296,34 @@ def _runs(results: list[Result]) -> list[tuple[str, str]]:
 
 
 def _mutants(rules: RuleTable, args: argparse.Namespace) -> int:
-    from unoformal.verification.z3.mutants import mutants, run, score
-    total = sum(1 for _ in mutants(rules))
+    total = sum(1 for _ in mutation.mutants(rules))
     console = Console(stderr=args.json)
     players = tuple(args.players) if args.players is not None else MUTANT_COUNTS
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("mutants", total=total)
-        outcomes = run(rules, players, args.timeout, lambda o: progress.advance(task),
+        outcomes = mutation.run(rules, players, args.timeout, lambda o: progress.advance(task),
                        args.check_equivalents)
     if args.json:
         print(json.dumps({"score": score(outcomes), "mutants": [
             {"mutant": o.mutant.name, "killed_by": o.killed_by, "equivalent": o.equivalent,
              "seconds": round(o.seconds, 3)} for o in outcomes]}, indent=2))
-    else:
+    elif not args.quiet:
         table = Table(title=f"mutants of {rules.name}")
         for col in ("mutant", "killed by", "time"):
-            table.add_column(col)
+            table.add_column(col, overflow="fold")
         for o in outcomes:
             killer = o.killed_by or (f"[yellow]equivalent: {o.equivalent}[/]" if o.equivalent
                                      else "[bold red]SURVIVED[/]")
             table.add_row(o.mutant.name, killer, f"{o.seconds:.2f}s")
         console.print(table)
-        console.print(f"mutation score: {score(outcomes):.0%} "
-                      "(killed / mutants not explained as equivalent)")
-    survivors = [o for o in outcomes if o.killed_by is None and o.equivalent is None]
-    return 1 if survivors else 0
+    console.print(mutant_line(outcomes), markup=False, highlight=False)
+    return 1 if any(o.killed_by is None and o.equivalent is None for o in outcomes) else 0
+
+
+def mutant_line(outcomes: list[Outcome]) -> str:
+    """The line ``--mutants`` ends with: how many were killed, equivalent, survived."""
+    killed = sum(1 for o in outcomes if o.killed_by is not None)
+    equivalent = sum(1 for o in outcomes if o.killed_by is None and o.equivalent is not None)
+    survived = len(outcomes) - killed - equivalent
+    return (f"{killed} killed, {equivalent} equivalent, {survived} survived (mutation score "
+            f"{score(outcomes):.0%}: killed / mutants not explained as equivalent)")

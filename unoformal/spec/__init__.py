@@ -1,4 +1,4 @@
-"""The rule table: every rule of RULES.md as frozen data, cited to its rule ID."""
+"""The rule table: every rule of UNO (docs/rules.md) as frozen data, cited to its rule ID."""
 
 from unoformal.spec.cards import Color, Face, Kind, parse_face
 from unoformal.spec.deck import Deck

@@ -1,7 +1,9 @@
-"""The rule table: every rule of ``RULES.md`` stated once, as frozen data.
+"""The rule table: every rule of UNO stated once, as frozen data (``docs/rules.md`` is
+generated from it: ``unoformal rules --markdown``).
 
 Each entry cites its rule ID and the seed section it comes from, states the
-rule in words, and carries the values that the interpreters read: the engine
+rule in words (a template over its values, :mod:`unoformal.spec.words`, so a
+variant's words follow its values), and carries the values that the interpreters read: the engine
 (:mod:`unoformal.engine`) plays them and the verifier
 (:mod:`unoformal.verification`) compiles them to Z3. Neither restates a rule.
 
@@ -20,6 +22,7 @@ from typing import Annotated, Any
 
 from unoformal.spec.bounds import Choice, Fixed, Items, Range, Text
 from unoformal.spec.cards import Color, Kind
+from unoformal.spec.words import fill
 
 # Bounds that keep the deck finite and every count the engine and the proofs handle
 # small: at most 4 x (10 + 3) x COPIES + 2 x WILD_COPIES = 448 cards.
@@ -77,6 +80,10 @@ class Rule:
     def switchable(self) -> bool:
         """Whether a variant may set ``enabled = false`` on this entry."""
         return self.extension or bool(self.when_off)
+
+    def words(self) -> str:
+        """The rule in words, with this entry's values filled in."""
+        return fill(self.text, {"enabled": self.enabled, **self.values()})
 
     def values(self) -> dict[str, Any]:
         """The entry's own values (everything but the common head)."""
@@ -374,155 +381,190 @@ _ALL_COLORS = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
 
 # START-WILD and START-WD4 cannot be switched off: the start card would leave no color
 # current, which no rule gives a meaning.
+# Every start rule and every card effect states all its values in the same words.
+_START = ("Start card: {kind}. {first_seat?The player {first_seat:seat} left of the dealer|"
+          "The dealer} plays first and play goes {direction}{first_player_draws?; that player "
+          "draws {first_player_draws:card}|}{first_player_loses_turn?; that player loses the "
+          "turn|}{first_player_chooses_color?; that player first chooses the color|}"
+          "{turn_another_card?; the card goes back into the deck and another card is turned|}.")
+_EFFECT = ("{chooses_color?; its player names any color (the current one included)|}"
+           "{reverses?; the direction of play flips|}"
+           "{victim_draws?; the next player draws {victim_draws:card}|}"
+           "{victim_may_challenge?; the next player may challenge before drawing (WD4-1)|}"
+           "{skips?; the turn skips {skips:player}|}.")
+_OUTCOME = ("{offender_draws?, the offender draws {offender_draws:card}|}{challenger_draws?, the "
+            "challenger draws {challenger_draws:card}|}, and the challenger "
+            "{challenger_keeps_turn?keeps|loses} the turn.")
 _PLAIN_START = ("The start card has no effect, like a number: DEAL-3 says who plays first "
                 "and in which direction, on the card's color.")
 
 CLASSIC = RuleTable(
     name="classic",
-    description="The classic 108-card manual, as decided in RULES.md (seed 000 governs).",
+    description="The classic 108-card manual, as decided from the seeds (seed 000 governs; "
+                "docs/rules.md).",
     deck=DeckRule(
         "DECK-1", "000 §01",
-        "108 cards: four colors; per color one 0, two each of 1-9, two each of Draw Two, "
-        "Skip and Reverse; plus 4 Wild and 4 Wild Draw Four.",
+        "The deck: in each color ({colors}), copies of the numbers from 0 up "
+        "({number_copies}), {draw_two_copies} of Draw Two, {skip_copies} of Skip and "
+        "{reverse_copies} of Reverse; plus {wild_copies} Wild and {wild_draw_four_copies} "
+        "Wild Draw Four cards.",
         colors=_ALL_COLORS, number_copies=(1, 2, 2, 2, 2, 2, 2, 2, 2, 2),
         skip_copies=2, reverse_copies=2, draw_two_copies=2,
         wild_copies=4, wild_draw_four_copies=4),
-    players=PlayerCount("DECK-2", "000 §01", "2 to 10 players.", minimum=2, maximum=10),
+    players=PlayerCount("DECK-2", "000 §01", "{minimum} to {maximum} players.",
+                        minimum=2, maximum=10),
     scope=Scope(
         "DECK-3", "000 §08",
-        "Nothing from later editions.",
+        "Nothing from later editions: {excluded}.",
         excluded=("112-card extras", "stacking", "hand swapping", "7-0", "edition cards")),
     dealer_draw=DealerDraw(
         "DEAL-1", "000 §02",
         "Every player draws a card; the highest number deals; action and wild cards count "
-        "as symbol_value; players tied for highest draw again among themselves.",
+        "as {symbol_value}; {ties_draw_again?players tied for highest draw again among "
+        "themselves|of players tied for highest, the first in seat order deals}.",
         symbol_value=0, ties_draw_again=True),
     deal=DealRule(
         "DEAL-2", "000 §02",
-        "Shuffle, deal hand_size cards to each player; the rest is the draw pile; turn its "
+        "Shuffle, deal {hand_size:card} to each player; the rest is the draw pile; turn its "
         "top card face up to start the discard pile.", hand_size=7),
     first_turn=FirstTurn(
         "DEAL-3", "000 §02",
-        "The player first_seat seats left of the dealer plays first; play goes in direction.",
+        "{first_seat?The player {first_seat:seat} left of the dealer|The dealer} plays "
+        "first; play goes {direction}.",
         first_seat=1, direction=Direction.LEFT),
     start_draw_two=StartRule(
-        "START-D2", "000 §02", "Start card Draw Two: the first player draws 2 and loses the turn.",
+        "START-D2", "000 §02", _START,
         kind=Kind.DRAW_TWO, first_player_draws=2, first_player_loses_turn=True,
         when_off=_PLAIN_START),
     start_skip=StartRule(
-        "START-SKIP", "000 §02", "Start card Skip: the first player is skipped.",
+        "START-SKIP", "000 §02", _START,
         kind=Kind.SKIP, first_player_loses_turn=True, when_off=_PLAIN_START),
     start_reverse=StartRule(
-        "START-REV", "000 §02", "Start card Reverse: the dealer plays first and play goes right.",
+        "START-REV", "000 §02", _START,
         kind=Kind.REVERSE, first_seat=0, direction=Direction.RIGHT, when_off=_PLAIN_START),
     start_wild=StartRule(
-        "START-WILD", "000 §02", "Start card Wild: the first player chooses the color, then plays.",
+        "START-WILD", "000 §02", _START,
         kind=Kind.WILD, first_player_chooses_color=True),
     start_wild_draw_four=StartRule(
-        "START-WD4", "000 §02",
-        "Start card Wild Draw Four: it goes back into the deck and another card is turned.",
+        "START-WD4", "000 §02", _START,
         kind=Kind.WILD_DRAW_FOUR, turn_another_card=True),
     matching=Matching(
         "PLAY-1", "000 §03",
-        "On your turn play exactly one card matching the discard's current color, number or "
-        "symbol, or a Wild / Wild Draw Four; never more than one, never out of turn.",
+        "On your turn play exactly one card matching the discard's current "
+        "{by_color?color|(not color)}, {by_number?number|(not number)} or "
+        "{by_symbol?symbol|(not symbol)}{wild_any_time?, or a Wild / Wild Draw Four|}; never "
+        "more than one, never out of turn.",
         by_color=True, by_number=True, by_symbol=True, wild_any_time=True),
     draw=DrawRule(
         "DRAW-1", "000 §03",
-        "If you cannot or will not play, draw cards (1). You may play that drawn card at once "
-        "if it is legal, or keep it and end your turn; no other card after drawing.",
+        "If you {may_draw_when_able_to_play?cannot or will not|cannot} play, draw "
+        "{cards:card}. {may_play_drawn?You may play a drawn card at once if it is legal, or "
+        "keep it and end your turn|You keep what you drew and your turn ends}; no other "
+        "card after drawing.",
         cards=1, may_play_drawn=True, may_draw_when_able_to_play=True),
     reshuffle=Reshuffle(
         "RESHUFFLE-1", "000 §03",
-        "When the draw pile is empty, keep the top discard and shuffle the rest into a new "
-        "draw pile.", keep_top=True),
+        "When the draw pile is empty, {keep_top?keep the top discard and shuffle the rest|"
+        "shuffle the whole discard pile} into a new draw pile.", keep_top=True),
     hidden=Hidden(
         "HIDDEN-1", "000 §03, §05",
-        "Faces of hands are hidden; hand sizes are public. A challenged player shows the hand "
-        "to the challenger only (CHAL-1).",
+        "Faces of hands are hidden; hand sizes are {hand_sizes_public?public|hidden}. A "
+        "challenged player's hand is {challenge_shows_hand_to_challenger?shown to the "
+        "challenger only|checked without being shown} (CHAL-1).",
         hand_sizes_public=True, challenge_shows_hand_to_challenger=True),
     number=CardEffect(
-        "PLAY-1", "000 §03", "A number card has no effect beyond matching: the turn passes on.",
+        "PLAY-1", "000 §03", "A number card: no effect beyond matching" + _EFFECT,
         kind=Kind.NUMBER),
     skip=CardEffect(
-        "SKIP-1", "000 §04", "Skip: the next player loses the turn.", kind=Kind.SKIP, skips=1),
+        "SKIP-1", "000 §04", "Skip:" + _EFFECT, kind=Kind.SKIP, skips=1),
     reverse=CardEffect(
-        "REV-1", "000 §04", "Reverse: the direction of play flips.",
+        "REV-1", "000 §04", "Reverse:" + _EFFECT,
         kind=Kind.REVERSE, reverses=True),
     draw_two=CardEffect(
-        "D2-1", "000 §04", "Draw Two: the next player draws 2 and loses the turn.",
+        "D2-1", "000 §04", "Draw Two:" + _EFFECT,
         kind=Kind.DRAW_TWO, skips=1, victim_draws=2),
     wild=CardEffect(
         "WILD-1", "000 §04",
-        "A Wild is legal even when other cards are playable; its player names any color "
-        "(the current one included).", kind=Kind.WILD, chooses_color=True),
+        "A Wild is legal even when other cards are playable" + _EFFECT, kind=Kind.WILD,
+        chooses_color=True),
     wild_draw_four=CardEffect(
         "WD4-2", "000 §05",
-        "Wild Draw Four: its player names the color; the next player accepts (draws 4, loses "
-        "the turn) or challenges before drawing.",
+        "Wild Draw Four:" + _EFFECT,
         kind=Kind.WILD_DRAW_FOUR, skips=1, victim_draws=4, victim_may_challenge=True,
         chooses_color=True),
     no_stacking=Stacking(
         "NOSTACK-1", "000 §04",
-        "The victim of a Draw Two or Wild Draw Four cannot answer it with another draw card: "
-        "penalties never accumulate. A Draw Two on a Draw Two only on a normal turn.",
+        "{victim_may_answer?The victim of {answers} may answer it with {answers}: penalties "
+        "add up, and the first player who does not answer draws them all|The victim of a "
+        "Draw Two or Wild Draw Four cannot answer it with another draw card: penalties never "
+        "accumulate. A Draw Two on a Draw Two only on a normal turn}.",
         victim_may_answer=False, answers=()),
     two_players=TwoPlayer(
         "TWO-1", "000 §04",
-        "With two players, Reverse acts as Skip: the turn comes back to whoever played it. "
-        "(Skip, Draw Two and Wild Draw Four give the turn back by their own effect.)",
+        "With {players} players, Reverse {reverse_acts_as_skip?acts as Skip: the turn comes "
+        "back to whoever played it|only reverses}. (Skip, Draw Two and Wild Draw Four give "
+        "the turn back by their own effect.)",
         players=2, reverse_acts_as_skip=True,
         when_off="A Reverse only reverses (REV-1), with any number of players."),
     misplay=Misplay(
         "MISPLAY-1", "000 §04",
-        "An incorrect card, when detected, is taken back; its player draws cards (2) and the "
-        "turn passes.", cards=2, turn_passes=True),
+        "An incorrect card, when detected, is taken back; its player draws {cards:card} and "
+        "{turn_passes?the turn passes|plays again}.", cards=2, turn_passes=True),
     advice=Penalty(
-        "ADVICE-1", "000 §04", "A player who advises another draws cards (2).", cards=2,
+        "ADVICE-1", "000 §04", "A player who advises another draws {cards:card}.", cards=2,
         when_off="Advising is no action: nobody advises, so nobody draws for it."),
     wd4_legality=Wd4Legality(
         "WD4-1", "000 §05, §09",
-        "A Wild Draw Four is legal only when its player holds no card of the current color; "
-        "same number or symbol in another color does not count. It may still be played "
-        "illegally, as a bluff: that is what the challenge is for.",
+        "A Wild Draw Four is legal only when its player holds no "
+        "{illegal_when_holding=playable-card?other card they could play|card of the current "
+        "color; same number or symbol in another color does not count}. {bluff_playable?It "
+        "may still be played illegally, as a bluff: that is what the challenge is for|It "
+        "cannot be played illegally}.",
         illegal_when_holding=Holding.CARD_OF_CURRENT_COLOR, bluff_playable=True),
     challenge_upheld=ChallengeOutcome(
         "CHAL-2", "000 §05",
-        "If the challenged player held a card of the color current when the card was played, "
-        "the offender draws 4 and the challenger keeps the turn.",
+        "If the challenged player held a card of the color current when the card was played"
+        + _OUTCOME,
         offender_draws=4, challenger_draws=0, challenger_keeps_turn=True),
     challenge_failed=ChallengeOutcome(
         "CHAL-3", "000 §05",
-        "If the card was legal, the challenger draws 6 instead of 4 and loses the turn.",
+        "If the card was legal" + _OUTCOME,
         offender_draws=0, challenger_draws=6, challenger_keeps_turn=False),
     challenge_color=ChallengeColor(
-        "CHAL-4", "000 §05", "In both cases the named color stays.", named_color_stays=True),
+        "CHAL-4", "000 §05",
+        "In both cases {named_color_stays?the named color stays|the color current before the "
+        "Wild Draw Four comes back}.", named_color_stays=True),
     uno=UnoRule(
         "UNO-1", "000 §06",
-        "Say UNO when playing your next-to-last card, or afterwards before an accusation. "
-        "Caught before the next turn begins (its player draws or plays), draw penalty cards. "
-        "A catch needs the accused to still hold one card (our reading: the call is about "
-        "the last card).",
+        "Say UNO {say_with_card?when playing|after playing} the card that leaves you "
+        "with {cards_left:card}{say_before_accusation?, or afterwards before an accusation|}. "
+        "Caught before the next turn begins (its player draws or plays), draw {penalty:card}. "
+        "{catch_only_with_one_card?A catch needs the accused to still hold {cards_left:card} "
+        "(our reading: the call is about the last card)|A catch stands whatever the accused "
+        "holds by then}.",
         cards_left=1, penalty=2, say_with_card=True, say_before_accusation=True,
         catch_only_with_one_card=True),
     end_of_round=EndRule(
         "END-1", "000 §06",
-        "Playing your last card ends the round; a final Draw Two or Wild Draw Four is resolved "
-        "first (draw and any challenge), and those cards count. If the challenge sends cards "
-        "back to the player who went out, the round goes on.", resolve_final_draw=True),
+        "Playing your last card ends the round{resolve_final_draw?; a final Draw Two or Wild "
+        "Draw Four is resolved first (draw and any challenge), and those cards count. If the "
+        "challenge sends cards back to the player who went out, the round goes on| at once; "
+        "a final Draw Two or Wild Draw Four is not resolved}.", resolve_final_draw=True),
     next_round=NextRound(
         "END-2", "000 §06",
         "Count the hands; if nobody reached the target, shuffle everything and deal again; "
-        "the dealer role passes to the left.", next_dealer=NextDealer.LEFT),
+        "the dealer role {next_dealer=winner?goes to the round winner|passes to the left}.",
+        next_dealer=NextDealer.LEFT),
     points=Points(
         "SCORE-1", "000 §07",
-        "The round winner scores the cards left in the other hands: numbers at face value, "
-        "Draw Two / Skip / Reverse 20, any wild 50. Everyone else scores 0.",
+        "The round winner scores the cards left in the other hands: numbers "
+        "{number_face_value?at face value|0}, Draw Two / Skip / Reverse {action_points}, any "
+        "wild {wild_points}. Everyone else scores 0.",
         number_face_value=True, action_points=20, wild_points=50),
     target=Target(
         "SCORE-2", "000 §07",
-        "Scores accumulate; the first to reach the target or more wins the game. Exactly one "
-        "player scores per round.", score=500),
+        "Scores accumulate; the first to reach {score} points or more wins the game. Exactly "
+        "one player scores per round.", score=500),
     pass_when_nothing_to_draw=Rule(
         "EXT-PASS", "extension",
         "A player to move who must draw when the draw pile and the discard pile below the top "

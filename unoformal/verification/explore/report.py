@@ -8,6 +8,7 @@ from typing import Any
 
 from unoformal.engine.game import PHASES
 from unoformal.engine.record import with_rules
+from unoformal.spec.table import RuleTable
 from unoformal.verification.explore.analysis import Findings
 from unoformal.verification.explore.graph import StateGraph
 from unoformal.verification.explore.witness import Witness, WitnessError, rules_toml, witness
@@ -45,6 +46,7 @@ def summary(graph: StateGraph, found: Findings) -> dict[str, Any]:
     return {
         "preset": cfg.name, "rules": cfg.rules.name, "players": list(cfg.players),
         "symmetry": cfg.symmetry, "penalties": cfg.penalties,
+        "extensions_off": extensions_off(cfg.rules),
         "complete": graph.complete, "stopped": graph.stopped,
         "states": graph.states, "edges": graph.edges,
         "unreduced_states": sum(graph.orbit) if cfg.symmetry else graph.states,
@@ -66,11 +68,23 @@ def summary(graph: StateGraph, found: Findings) -> dict[str, Any]:
     }
 
 
+def extensions_off(rules: RuleTable) -> list[str]:
+    """The extension entries switched off: what the findings are found without."""
+    return [rule.id for _, rule in rules.entries() if rule.extension and not rule.enabled]
+
+
+def _count(value: int | None) -> str:
+    """A figure, or "unknown" where an incomplete search cannot say."""
+    return "unknown" if value is None else f"{value:,}"
+
+
 def text(graph: StateGraph, found: Findings, data: dict[str, Any]) -> str:
     yes = {True: "yes", False: "no", None: "unknown (search incomplete)"}
+    off = data["extensions_off"]
     lines = [
         f"explored {data['preset']} under {data['rules']} ({', '.join(data['players'])}"
-        f"{', color symmetry' if data['symmetry'] else ''})",
+        f"{', color symmetry' if data['symmetry'] else ''})"
+        + (f" with extensions off: {', '.join(off)}" if off else ""),
         f"  states {data['states']:,}  edges {data['edges']:,}  round-over "
         f"{data['round_over']:,}  depth {data['depth']}",
     ]
@@ -80,7 +94,8 @@ def text(graph: StateGraph, found: Findings, data: dict[str, Any]) -> str:
         lines.append(f"  INCOMPLETE: {graph.stopped}; findings so far")
     lines += [
         f"  stuck states {data['stuck']:,}",
-        f"  states with no round end reachable {data['no_round_end']}  traps {data['traps']}",
+        f"  states with no round end reachable {_count(data['no_round_end'])}  traps "
+        f"{_count(data['traps'])}",
         f"  a round can go on forever (a cycle of distinct states): "
         f"{yes[data['endless_round']]}"
         + (f" (cycle of {data['cycle_length']})" if data["cycle_length"] else ""),

@@ -1,9 +1,10 @@
 """The properties, stated in the rulebook's own words and numbers.
 
 Nothing here reads a rule value from the table: the numbers below are copied
-from RULES.md, so a wrong table entry (compiled into the actions) makes a proof
-fail. Faces are named by what they are (color, kind, rank: the card vocabulary);
-how many there are is checked against the rulebook by the ``deck`` property.
+from the rulebook (seed 000; docs/rules.md states them for classic), so a wrong
+table entry (compiled into the actions) makes a proof fail. Faces are named by
+what they are (color, kind, rank: the card vocabulary); how many there are is
+checked against the rulebook by the ``deck`` property.
 
 Each property yields queries. A query is a formula over a pre-state ``s`` (and
 the actions from it) that is satisfiable exactly when the property fails; the
@@ -47,7 +48,7 @@ from unoformal.verification.z3.state import (
     when,
 )
 
-# ---- The rulebook's numbers (RULES.md), deliberately not read from the table ----
+# ---- The rulebook's numbers (seed 000), deliberately not read from the table ----
 DECK_SIZE = 108  # DECK-1
 COLORS = 4  # DECK-1
 PLAYERS = (2, 10)  # DECK-2

@@ -1,0 +1,234 @@
+"""``docs/rules.md``: the rules document, generated from the rule table.
+
+For each rule ID: its words with the table's values filled in, the seed section, the
+table entry, and where the rule lives elsewhere: the engine functions that cite it, the
+Z3 steps and properties that cite or read it, the tests named after or citing it, and the
+README's findings about it. Everything but the words and values is found by reading the
+sources (the engine's and the tests' text, the README), so the document cannot claim a
+link the code does not have; ``tests/spec/test_rules_doc.py`` fails when the committed
+document is stale. Z3 is imported only here, only when the document is asked for.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from unoformal.spec.table import Rule, RuleTable
+from unoformal.spec.words import show
+
+PACKAGE = Path(__file__).resolve().parent
+ROOT = PACKAGE.parent  # the repository, when the package is used from a clone
+COMMAND = "unoformal rules --markdown > docs/rules.md"
+FINDINGS = "What the tools found in the rulebook"
+
+
+@dataclass
+class Sites:
+    """Where one rule ID is cited outside the table."""
+
+    engine: dict[str, list[str]] = field(default_factory=dict)  # file -> functions
+    steps: set[str] = field(default_factory=set)  # Z3 steps citing it
+    read_by: set[str] = field(default_factory=set)  # Z3 steps reading its entry
+    properties: list[str] = field(default_factory=list)
+    tests: list[str] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
+
+
+def cites(rule_id: str) -> re.Pattern[str]:
+    """The ID as a word: ``PLAY-1`` but not ``PLAY-10``, ``XPLAY-1`` or ``PLAY-1a``."""
+    return re.compile(rf"(?<![A-Za-z0-9-]){re.escape(rule_id)}(?![A-Za-z0-9])")
+
+
+_RANGE = re.compile(r"\b([A-Z][A-Z0-9]*)-(\d+)\.\.(\d+)\b")
+
+
+def expand(text: str) -> str:
+    """Ranges written ``CHAL-1..4`` as the IDs they cite: ``CHAL-1 CHAL-2 CHAL-3 CHAL-4``."""
+    return _RANGE.sub(lambda m: " ".join(
+        f"{m.group(1)}-{i}" for i in range(int(m.group(2)), int(m.group(3)) + 1)), text)
+
+
+def render(table: RuleTable, root: Path = ROOT) -> str:
+    """The whole document for ``table``."""
+    ids = list(dict.fromkeys(rule.id for _, rule in table.entries()))
+    sites = {rid: Sites() for rid in ids}
+    _engine(sites)
+    _z3(table, sites)
+    _tests(root / "tests", sites)
+    _findings(root / "README.md", sites)
+    lines = _head(table)
+    for rid in ids:
+        entries = [(attr, rule) for attr, rule in table.entries() if rule.id == rid]
+        lines += _section(rid, entries, sites[rid])
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _head(table: RuleTable) -> list[str]:
+    lines = [f"# UNO rules — {table.name}", "", table.description, "",
+             f"Generated from the rule table (`unoformal/spec/table.py`) by `{COMMAND}`; "
+             "do not edit by hand: a test fails when this file is stale.", "",
+             "Each rule gives its words with the table's values filled in, the seed section it "
+             "is decided from (seed 000 governs), the table entry, and where the rule is "
+             "interpreted and checked: engine functions citing the ID, Z3 actions (steps) "
+             "citing it or reading its entry, Z3 properties, tests, and the findings of the "
+             f"README's \"{FINDINGS}\"."]
+    if table.overrides:
+        lines += ["", "Overrides of the classic table: " + "; ".join(
+            f"{rid}.{key} = {show(value)}" for rid, key, value in table.overrides) + "."]
+    return lines
+
+
+def _section(rid: str, entries: list[tuple[str, Rule]], where: Sites) -> list[str]:
+    lines = ["", f"## {rid}", ""]
+    for attr, rule in entries:
+        tag = " *(extension: not in the seeds)*" if rule.extension else ""
+        lines.append(f"{rule.words()}{tag}")
+        lines.append("")
+        if rule.extension:
+            lines += [f"Why: {rule.reason}", ""]
+        if not rule.enabled and rule.when_off:
+            lines += [f"Switched off: {rule.when_off}", ""]
+        lines.append(f"- Seed: {rule.source}")
+        lines.append(f"- Table entry: `{attr}` ({type(rule).__name__}){_values(rule)}")
+    lines += _where(where)
+    return lines
+
+
+def _values(rule: Rule) -> str:
+    # "enabled" matters only where it can be switched.
+    shown = [f"`{key} = {show(value)}`" for key, value in rule.values().items()
+             if key != "extension" and (key != "enabled" or rule.switchable)]
+    return ": " + ", ".join(shown) if shown else ""
+
+
+def _where(where: Sites) -> list[str]:
+    engine = "; ".join(f"`{path}`: " + ", ".join(f"`{f}`" for f in funcs)
+                       for path, funcs in sorted(where.engine.items()))
+    reading = sorted(where.read_by - where.steps)
+    return [
+        f"- Engine: {engine or 'no function cites it'}",
+        f"- Z3 steps citing it: {_list(sorted(where.steps))}",
+        f"- Z3 steps reading its entry: {_list(reading)}",
+        f"- Z3 properties: {_list(where.properties)}",
+        "- Tests:" + ("" if where.tests else " none"),
+        *(f"  - `{test}`" for test in where.tests),
+        f"- Findings: {'; '.join(where.findings) or 'none'}",
+    ]
+
+
+def _list(items: Iterable[str]) -> str:
+    shown = [f"`{item}`" for item in items]
+    return ", ".join(shown) if shown else "none"
+
+
+# --- Engine: the functions whose source cites the ID -----------------------------------
+
+
+def _engine(sites: dict[str, Sites]) -> None:
+    engine = PACKAGE / "engine"
+    for path in sorted(engine.glob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).as_posix()
+        for rid, funcs in _citing_functions(path, sites).items():
+            sites[rid].engine[rel] = funcs
+
+
+def _citing_functions(path: Path, sites: dict[str, Sites]) -> dict[str, list[str]]:
+    """For each ID, the functions (``Class.method``) whose lines cite it, comments and
+    docstrings included; ``(module)`` for a citation outside every function."""
+    source = path.read_text(encoding="utf-8")
+    lines = expand(source).splitlines()
+    spans = sorted(_functions(ast.parse(source)), key=lambda s: s[1] - s[0])
+    found: dict[str, list[str]] = {}
+    for rid in sites:
+        pattern = cites(rid)
+        for number, line in enumerate(lines, 1):
+            if not pattern.search(line):
+                continue
+            name = next((n for a, b, n in spans if a <= number <= b), "(module)")
+            if name not in found.setdefault(rid, []):
+                found[rid].append(name)
+    return found
+
+
+def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[int, int, str]]:
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.ClassDef):
+            yield from _functions(node, f"{prefix}{node.name}.")
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield node.lineno, node.end_lineno or node.lineno, f"{prefix}{node.name}"
+            yield from _functions(node, f"{prefix}{node.name}.")
+
+
+# --- Z3: the steps and properties --------------------------------------------------------
+
+
+def _z3(table: RuleTable, sites: dict[str, Sites]) -> None:
+    # Imported here only: `unoformal rules` without --markdown must not load Z3.
+    from unoformal.verification.z3.actions import Spec
+    from unoformal.verification.z3.properties import PROPERTIES
+    from unoformal.verification.z3.state import fresh
+
+    low = table.players.minimum
+    for players in sorted({low, min(low + 1, table.players.maximum)}):
+        spec = Spec(table, players)  # two counts: TWO-1 is read at 2 only
+        for step in spec.steps(fresh(players, spec.deck, prefix="doc")):
+            for rid in step.rule_ids:
+                if rid in sites:
+                    sites[rid].steps.add(step.name)
+            for rid in step.reads:
+                if rid in sites:
+                    sites[rid].read_by.add(step.name)
+    for prop in PROPERTIES:
+        for rid in prop.rule_ids:
+            if rid in sites:
+                sites[rid].properties.append(prop.name)
+
+
+# --- Tests: named after the ID, or citing it ---------------------------------------------
+
+
+def _tests(folder: Path, sites: dict[str, Sites]) -> None:
+    if not folder.is_dir():
+        return
+    for path in sorted(folder.rglob("test_*.py")):
+        source = path.read_text(encoding="utf-8")
+        lines = expand(source).splitlines()
+        rel = path.relative_to(folder.parent).as_posix()
+        tests = [(a, b, n) for a, b, n in _functions(ast.parse(source))
+                 if n.rsplit(".", 1)[-1].startswith("test")]
+        for rid, where in sites.items():
+            pattern, named = cites(rid), _named(rid)
+            for a, b, name in tests:
+                body = "\n".join(lines[a - 1:b])
+                if named.search(name) or pattern.search(body):
+                    where.tests.append(f"{rel}::{name}")
+
+
+def _named(rid: str) -> re.Pattern[str]:
+    """``test_chal_2_...`` is named after CHAL-2."""
+    token = rid.lower().replace("-", "_")
+    return re.compile(rf"(?:^|[._]){re.escape(token)}(?:_|$)")
+
+
+# --- Findings: the README's bullets that name the ID -------------------------------------
+
+
+def _findings(readme: Path, sites: dict[str, Sites]) -> None:
+    if not readme.is_file():
+        return
+    text = readme.read_text(encoding="utf-8")
+    start = text.find(f"## {FINDINGS}")
+    if start < 0:
+        return
+    section = text[start:].split("\n## ", 2)[1] if "\n## " in text[start:] else text[start:]
+    for bullet in re.split(r"\n- ", "\n" + section.split("\n", 1)[1]):
+        title = re.match(r"\*\*(.+?)\*\*", bullet.strip())
+        if title is None:
+            continue
+        for rid, where in sites.items():
+            if cites(rid).search(bullet):
+                where.findings.append(f"{title.group(1)} (README, \"{FINDINGS}\")")

@@ -1,0 +1,83 @@
+"""A rule's words with its values filled in.
+
+An entry's ``text`` is a template over the entry's own fields, so the words follow the
+values: a variant that changes a value changes what its rule says.
+
+- ``{field}``: the value (a number, a color list, an enumeration's text);
+- ``{field:card}``: a count with its noun, ``1 card`` or ``2 cards``;
+- ``{field?words if true|words if false}``: words chosen by a switch (or a non-zero,
+  non-empty value); ``{field=text?...|...}`` by the value's text. The chosen words may
+  hold simple placeholders.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import Enum
+from typing import Any
+
+from unoformal.spec.cards import Kind
+
+# A simple placeholder "{name}" or "{name:noun}"; a choice "{name?yes|no}" or
+# "{name=value?yes|no}" whose branches may hold simple placeholders. Braces never appear
+# otherwise in a template.
+_SIMPLE = r"\{(\w+)(?::(\w+))?\}"
+_BRANCH = r"(?:[^{}|]|\{\w+(?::\w+)?\})*"
+SIMPLE = re.compile(_SIMPLE)
+CHOICE = re.compile(rf"\{{(\w+)(?:=([\w-]+))?\?({_BRANCH})\|({_BRANCH})\}}")
+# A clause dropped at the start of a list leaves ": ;", tidied to ": ".
+_TIDY = re.compile(r":\s*;\s*")
+
+_KIND_WORDS = {
+    Kind.NUMBER: "a number card", Kind.SKIP: "a Skip", Kind.REVERSE: "a Reverse",
+    Kind.DRAW_TWO: "a Draw Two", Kind.WILD: "a Wild", Kind.WILD_DRAW_FOUR: "a Wild Draw Four",
+}
+
+
+class TemplateError(KeyError):
+    """A template names a field its entry does not have (a table author's mistake)."""
+
+
+def fill(template: str, values: dict[str, Any]) -> str:
+    """``template`` with every placeholder replaced from ``values``. Choices are made
+    first, on the template alone, so a value's own text (a variant file's words) is never
+    read as a placeholder."""
+
+    def value(name: str) -> Any:
+        if name not in values:
+            raise TemplateError(f"placeholder {{{name}}} names no field (has {sorted(values)})")
+        return values[name]
+
+    def choose(match: re.Match[str]) -> str:
+        name, equals, yes, no = match.groups()
+        v = value(name)
+        raw = v.value if isinstance(v, Enum) else v
+        chosen = str(raw) == equals if equals is not None else bool(v)
+        return str(yes if chosen else no)
+
+    def simple(match: re.Match[str]) -> str:
+        name, noun = match.groups()
+        v = value(name)
+        if noun is None:
+            return show(v)
+        return f"{v} {noun}" if v == 1 else f"{v} {noun}s"
+
+    return _TIDY.sub(": ", SIMPLE.sub(simple, CHOICE.sub(choose, template)))
+
+
+def show(value: Any) -> str:
+    """A value as words: tuples as lists, enumerations as their text, kinds named."""
+    if isinstance(value, tuple):
+        return ", ".join(show(v) for v in value) if value else "none"
+    if isinstance(value, Kind):
+        return _KIND_WORDS[value]
+    if isinstance(value, Enum):
+        return str(value.value).replace("-", " ")
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as a variant file spells it
+    return str(value)
+
+
+def placeholders(template: str) -> set[str]:
+    """The field names a template reads."""
+    return {m.group(1) for m in (*CHOICE.finditer(template), *SIMPLE.finditer(template))}
