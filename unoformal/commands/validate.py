@@ -13,7 +13,7 @@ from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_dir, seed, whole
 from unoformal.commands.verify import _player_counts
 from unoformal.errors import InvalidInputError
-from unoformal.spec.variants import load_rules
+from unoformal.inputs import load_rules_arg
 
 MAX_STEPS = 10_000_000
 
@@ -39,9 +39,9 @@ def run(args: argparse.Namespace) -> int:
     from unoformal.verification.validate.run import DEFAULT_PLAYERS, validate
 
     try:
-        rules = load_rules(args.rules)
+        rules = load_rules_arg(args.rules, "--rules")
     except InvalidInputError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err.line()}", file=sys.stderr)
         return 2
     lo, hi = rules.players.minimum, rules.players.maximum
     players = args.players or [n for n in DEFAULT_PLAYERS if lo <= n <= hi]
