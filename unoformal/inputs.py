@@ -201,7 +201,8 @@ def load_rules_arg(value: Any, key: str) -> Any:
     try:
         return load_rules(value)
     except (VariantError, InvalidInputError) as err:
-        raise InvalidInputError(f"{key}: {_message(err)}") from None
+        # the rule the file breaks stays on the error (the schema names it: UNO-1 ...)
+        raise InvalidInputError(f"{key}: {_message(err)}", err.rule_id) from None
     except (OSError, UnicodeDecodeError) as err:
         raise InvalidInputError(f"{key} {show(value)}: cannot read it: {err}") from None
     except RecursionError:  # variant files whose bases name each other
