@@ -9,6 +9,7 @@ here a command only has to end well before the minute the workers used to keep r
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -93,6 +94,16 @@ def test_simulate_ends_on_ctrl_c(group: bool) -> None:
     proc = _start("simulate", "--games", "1000000", "--json")
     time.sleep(2.5)
     _interrupt(proc, group)
+
+
+def test_simulate_reports_the_games_played_before_ctrl_c() -> None:
+    proc = _start("simulate", "--games", "1000000", "--json")
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=GRACE)
+    assert proc.returncode == 130 and "interrupted after" in err, err
+    partial = json.loads(out)
+    assert 0 < partial["games"] < 1_000_000
 
 
 def test_replay_ends_on_ctrl_c_while_it_waits_for_its_record(tmp_path: Path) -> None:

@@ -129,9 +129,12 @@ def derived_seed(seed: int, index: int, what: str) -> int:
 
 
 def simulate(config: Config,
-             progress: Callable[[GameResult], None] | None = None) -> Summary:
+             progress: Callable[[GameResult], None] | None = None,
+             results: list[GameResult] | None = None) -> Summary:
+    """Every game of the run; ``results``, when given, fills as games end (what an
+    interrupted run has to report)."""
     check(config)
-    results = []
+    results = [] if results is None else results
     for index in range(config.games):
         result = play_one(config, index)
         results.append(result)

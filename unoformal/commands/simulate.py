@@ -78,11 +78,21 @@ def run(args: argparse.Namespace) -> int:
         return 2
     console = Console(stderr=args.json)
     start = time.perf_counter()
+    done: list[GameResult] = []
     try:
-        summary = _run_with_progress(config, console, hide=args.json)
+        summary = _run_with_progress(config, console, hide=args.json, done=done)
     except UnoError as err:
         print(f"error: {err.line()}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: the games played so far, then exit 130
+        if done:
+            partial = Summary(config, tuple(done))
+            print(f"interrupted after {len(done)} of {config.games} games", file=sys.stderr)
+            if args.json:
+                print(json.dumps(partial.to_json(), indent=2))
+            else:
+                _print(console, partial, time.perf_counter() - start)
+        raise
     elapsed = time.perf_counter() - start
     if args.json:
         print(json.dumps(summary.to_json(), indent=2))
@@ -108,7 +118,8 @@ def _plot(summary: Summary, path: str | None, console: Console) -> int:
     return 0
 
 
-def _run_with_progress(config: Config, console: Console, hide: bool) -> Summary:
+def _run_with_progress(config: Config, console: Console, hide: bool,
+                       done: list[GameResult]) -> Summary:
     """The run, with a progress bar (on stderr, and only on a terminal, for --json)."""
     columns = (TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
                TextColumn("games  {task.fields[moves]} actions"), TimeElapsedColumn())
@@ -122,7 +133,7 @@ def _run_with_progress(config: Config, console: Console, hide: bool) -> Summary:
             moves += result.actions
             bar.update(task, advance=1, moves=moves)
 
-        return simulate(config, advance)
+        return simulate(config, advance, done)
 
 
 def _print(console: Console, summary: Summary, elapsed: float) -> None:
