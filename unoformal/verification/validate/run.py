@@ -182,7 +182,7 @@ def _greedy(game: TracedGame, labels: Labels, legal: list[Action], rng: random.R
     plays = [a for a in mine if a.type is ActionType.PLAY and a.uno == (rng.random() < 0.5)]
     plays = plays or [a for a in mine if a.type is ActionType.PLAY]
     bold = [a for a in plays if a.card is not None and _challengeable(game, a.card)]
-    if bold and rng.random() < 0.25:
+    if bold and rng.random() < (0.5 if len(game.pile) < 4 else 0.25):
         return rng.choice(bold)  # a Wild Draw Four, a bluff when the color is held (WD4-1)
     tame = [a for a in plays if a.color is None]
     if tame and rng.random() < 0.8:
@@ -257,6 +257,7 @@ class _Run:
         self.findings: dict[tuple[str, str, str], Mismatch] = {}
         self.steps = self.games = 0
         self.names = [f"P{i}" for i in range(n)]
+        self.opening = False
 
     def covered(self, need: Sequence[str]) -> bool:
         return all(self.hits[b] for b in need)
@@ -269,6 +270,7 @@ class _Run:
             game = TracedGame(self.names, seed=seed, rules=self.rules, dealer=self.names[-1],
                               deal=self._crowded(rng))
             style = "wilds-last"
+            self.opening = True  # its first move plays the card that can be challenged
         else:
             game = TracedGame(self.names, seed=seed, rules=self.rules)
         self.games += 1
@@ -306,10 +308,15 @@ class _Run:
                  if self.rules.effect(deck.faces[deck.index[c]].kind).victim_draws]
         challenged = [i for i in draws if self.rules.effect(
             deck.faces[deck.index[rest[i]]].kind).victim_may_challenge]
-        if challenged and rng.random() < 0.5:
+        if challenged and rng.random() < 0.7:
             draws = challenged  # half the time a card that can be challenged (CHAL-2/3)
         if draws:
             rest.insert(0, rest.pop(rng.choice(draws)))  # into the first player's hand
+            color = deck.faces[deck.index[pile[0]]].color  # the start card's
+            same = [i for i, c in enumerate(rest) if i and deck.faces[deck.index[c]].color
+                    is color and color is not None]
+            if same:  # a card of the color too: a Wild Draw Four is then a bluff (WD4-1)
+                rest.insert(1, rest.pop(rng.choice(same)))
         first = rng.choice((2, 2, 3, 4))
         hands = {self.names[0]: rest[:first]}
         others = rest[first:]
@@ -356,6 +363,11 @@ class _Run:
             return out
 
         action = policy(game, labels, legal, rng, self.hits)
+        if self.opening:
+            self.opening = False
+            bold = [a for a in legal if a.player == game.to_play and a.card is not None
+                    and a.type is ActionType.PLAY and _challengeable(game, a.card)]
+            action = rng.choice(bold) if bold else action
         seat = game.t.seats[action.player]
         self.hits.update(pre_branches(pre, action, self.model, seat))
         game.events.clear()
