@@ -393,6 +393,21 @@ def test_wd4_1_only_the_color_is_checked_not_number_or_symbol() -> None:
     assert len(game.hand("B")) == 7 and game.to_play == "C"  # it was legal (CHAL-3)
 
 
+@pytest.mark.parametrize("held", ["RS", "RR", "R+2", "R0"])
+def test_wd4_1_any_card_of_the_current_color_makes_it_illegal_not_only_a_number(
+        held: str) -> None:
+    # "holds no card of the current color": a red Skip, Reverse or Draw Two counts as much
+    # as a red number (a check counting only numbers once passed every other test).
+    game = three({"A": [held, "G5", "W+4"], "B": ["G8", "B8"], "C": ["G9"]},
+                 pile=("R7", "B1", "B2", "B3", "B4", "B5"))
+    play(game, "A play W+4 blue", "B challenge")
+    assert game.hand("A") == sorted_codes([held, "G5", "B1", "B2", "B3", "B4"])  # CHAL-2
+    assert game.to_play == "B" and game.hand("B") == ["G8", "B8"]
+    strict = derive(CLASSIC, "no-bluff", "test", {"WD4-1": {"bluff_playable": False}})
+    game = three({"A": [held, "G5", "W+4"], "B": ["G8"], "C": ["G9"]}, rules=strict)
+    refused(game, "A play W+4 blue", "WD4-1")
+
+
 def test_wd4_1_a_bluff_is_playable_and_caught_by_the_challenge() -> None:
     game = three({"A": ["R2", "G5", "W+4"], "B": ["G8"], "C": ["G9"]})
     plays = {a.card for a in game.legal_actions("A") if a.type is ActionType.PLAY}

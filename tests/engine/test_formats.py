@@ -1,0 +1,281 @@
+"""The engine's outward forms, pinned exactly: the state as JSON and as a player's view
+(HIDDEN-1), records (DECK-1, DEAL-1, DEAL-2), variant files, and the messages of refused
+input, which must name what was wrong, where, and the rule it breaks.
+
+These are the checks the engine mutation score (``benchmarks/mutation.py``) showed were
+missing: each test here kills mutants that every other test let through.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.game import Game
+from unoformal.engine.record import game_from_record, load_record, record_actions, replay
+from unoformal.errors import InvalidInputError
+from unoformal.spec.cards import parse_face
+from unoformal.spec.table import CLASSIC
+from unoformal.spec.variants import derive, load_rules, load_toml
+
+from .helpers import make_game, make_record, play
+
+ABC = ("A", "B", "C")
+VERBS = ("play, draw, pass, accept, challenge, uno, catch, choose_color, misplay, advise")
+
+
+def _position() -> Game:
+    return make_game(ABC, "C", {"A": ["R1", "G5"], "B": ["R2", "B1"], "C": ["R3", "G3"]},
+                     ("R7",))
+
+
+# ------------------------------------------------------------- state as JSON
+
+
+def test_hidden_1_state_json_of_a_position_is_exactly_this() -> None:
+    game = _position()
+    out = game.state_json()
+    assert out == {
+        "rules": "classic", "players": ["A", "B", "C"], "dealer": "C", "round": 1,
+        "to_play": "A", "phase": "play", "direction": "left", "color": "red", "top": "R7",
+        "hands": {"A": ["R1", "G5"], "B": ["R2", "B1"], "C": ["R3", "G3"]},
+        "draw_pile": 101, "discard_pile": 1, "uno_pending": None, "round_over": False,
+        "winner": None, "round_points": 0, "scores": {"A": 0, "B": 0, "C": 0},
+        "game_over": False, "game_winner": None, "text": game.to_text(),
+    }
+
+
+def test_rev_1_state_json_and_view_say_right_after_a_reverse() -> None:
+    game = make_game(ABC, "C", {"A": ["RR", "G5"], "B": ["R2"]}, ("R7",))
+    play(game, "A play RR")
+    assert game.state_json()["direction"] == "right"
+    assert game.view("B").direction == "right"
+
+
+def test_uno_1_state_json_names_who_may_be_caught() -> None:
+    game = make_game(ABC, "C", {"A": ["R1", "G5"], "B": ["B1", "B2"]}, ("R7",))
+    play(game, "A play R1")
+    assert game.state_json()["uno_pending"] == "A"
+    assert game.view("B").uno_pending == "A"
+
+
+def test_score_1_state_json_of_a_finished_round_names_winner_and_points() -> None:
+    game = make_game(ABC, "C", {"A": ["R1"], "B": ["B1", "B2"], "C": ["W"]}, ("R7",))
+    play(game, "A play R1")
+    out = game.state_json()
+    assert out["round_over"] and out["winner"] == "A"
+    assert out["round_points"] == 1 + 2 + 50 == out["scores"]["A"]
+
+
+def test_end_1_a_winner_before_the_final_draw_is_not_reported() -> None:
+    # The player who went out with a Wild Draw Four wins only once the victim has drawn:
+    # until then neither the winner nor round points are reported.
+    game = make_game(ABC, "C", {"A": ["W+4"], "B": ["B1", "B2"]}, ("R7",))
+    play(game, "A play W+4 green")
+    out = game.state_json()
+    assert not out["round_over"] and out["winner"] is None and out["round_points"] == 0
+
+
+def test_reshuffle_1_with_the_whole_discard_returned_there_is_no_top_card() -> None:
+    table = derive(CLASSIC, "no-keep", "test", {"RESHUFFLE-1": {"keep_top": False}})
+    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
+                     rules=table, rest_to="A")
+    play(game, "A play R5", "B play R3", "A draw", "A pass", "B draw")
+    assert game.top is None
+    assert game.state_json()["top"] is None and game.view("A").top is None
+
+
+# ------------------------------------------------------------------ a view
+
+
+def test_hidden_1_a_view_is_exactly_this() -> None:
+    game = _position()
+    play(game, "A play R1")
+    assert game.view("B") == game.view("B").__class__(
+        player="B", hand=("R2", "B1"), hand_sizes={"A": 1, "B": 2, "C": 2}, top="R1",
+        color="red", direction="left", to_play="B", phase="play", draw_pile=101,
+        scores={"A": 0, "B": 0, "C": 0}, uno_pending="A", revealed=None)
+
+
+# ------------------------------------------------------------------ records
+
+
+def test_deal_1_a_record_without_a_seed_is_seed_0() -> None:
+    record = make_record(ABC, "C", {"A": ["R1"]}, ("R7",))
+    del record["seed"]
+    assert game_from_record(record).seed == 0
+
+
+def test_deal_1_a_record_without_a_dealer_draws_one_from_the_seed() -> None:
+    record = {"players": list(ABC), "seed": 5}
+    assert game_from_record(record).to_text() == Game(list(ABC), seed=5).to_text()
+
+
+def test_deal_2_a_record_without_actions_replays_no_action() -> None:
+    record = make_record(ABC, "C", {"A": ["R1"]}, ("R7",))
+    del record["actions"]
+    result = replay(record)
+    assert result.error is None and result.played == 0 and record_actions(record) == []
+
+
+def test_play_1_a_replay_reports_how_many_actions_it_played() -> None:
+    record = make_record(ABC, "C", {"A": ["R1", "G5"], "B": ["R2", "B1"]}, ("R7",),
+                         ["A play R1", "B play R2", "B play B1"])
+    refused = replay(record)
+    assert refused.played == 2 and refused.error_index == 2
+    assert refused.error is not None and refused.error.rule_id == "PLAY-1"
+    assert replay(record, stop_at=2).played == 2
+
+
+@pytest.mark.parametrize(("change", "rule_id", "message"), [
+    ({"players": "A,B"}, "DECK-2", "record: field 'players' must be a list of names"),
+    ({"players": ["A", 1]}, "DECK-2", "record: field 'players' must be a list of names"),
+    ({"seed": True}, None, "record: field 'seed' must be an integer"),
+    ({"dealer": 1}, "DEAL-1", "record: field 'dealer' must be a player name"),
+    ({"actions": {}}, None, "record: field 'actions' must be a list"),
+    ({"rules": "nonesuch"}, None, "record: field 'rules': unknown rules 'nonesuch'"),
+    ({"colour": "red"}, None, "record: unknown field(s) ['colour']"),
+])
+def test_deck_1_a_malformed_record_is_refused_naming_field_and_rule(
+        change: dict[str, Any], rule_id: str | None, message: str) -> None:
+    record = make_record(ABC, "C", {"A": ["R1"]}, ("R7",), ["A play R1"])
+    record.update(change)
+    with pytest.raises(InvalidInputError) as info:
+        replay(record)
+    assert info.value.rule_id == rule_id and info.value.message.startswith(message)
+
+
+def test_deck_1_a_record_action_that_is_malformed_is_named_by_its_index() -> None:
+    record = make_record(ABC, "C", {"A": ["R1"]}, ("R7",), ["A play R1"])
+    record["actions"].append({"player": "B", "action": "draw", "uno": 1})
+    with pytest.raises(InvalidInputError) as info:
+        record_actions(record)
+    assert info.value.message.startswith("actions[1]: action {")
+    assert info.value.message.endswith("field 'uno' must be true or false")
+
+
+def test_deck_1_a_record_file_that_is_missing_or_not_an_object_is_named(tmp_path: Path) -> None:
+    missing = tmp_path / "none.json"
+    with pytest.raises(InvalidInputError) as info:
+        load_record(missing)
+    assert info.value.message == f"{missing}: No such file or directory"
+    listed = tmp_path / "list.json"
+    listed.write_text("[1, 2]")
+    with pytest.raises(InvalidInputError) as info:
+        load_record(listed)
+    assert info.value.message == f"{listed}: a record is a JSON object"
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps({"players": ["A", "B"]}))
+    assert load_record(good) == {"players": ["A", "B"]}
+
+
+# ------------------------------------------------------------------ actions
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("Ada", "action 'Ada': expected '<player> <action> ...'"),
+    ("Ada fly", f"action 'Ada fly': unknown action 'fly' (expected one of {VERBS})"),
+    ("Ada draw R1 R2", "action 'Ada draw R1 R2': unexpected 'R1 R2'"),
+    ("Ada play R1 red blue", "action 'Ada play R1 red blue': unexpected 'blue'"),
+])
+def test_play_1_malformed_action_text_is_refused_naming_it(text: str, message: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Action.parse(text)
+    assert info.value.message == message
+
+
+@pytest.mark.parametrize(("data", "ending"), [
+    ("Ada draw", "expected an object"),
+    ({"player": "Ada", "action": "draw", "x": 1}, "unknown field(s) ['x']"),
+    ({"action": "draw"}, "field 'player' must be a string"),
+    ({"player": "Ada"}, "field 'action' must be a string"),
+    ({"player": "Ada", "action": "play", "card": 5}, "field 'card' must be a string"),
+    ({"player": "Ada", "action": "play", "card": "W", "color": 1},
+     "field 'color' must be a string"),
+    ({"player": "Ada", "action": "catch", "target": ["Bo"]}, "field 'target' must be a string"),
+    ({"player": "Ada", "action": "play", "card": "R1", "uno": "yes"},
+     "field 'uno' must be true or false"),
+])
+def test_play_1_malformed_action_json_is_refused_naming_it(data: object, ending: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Action.from_json(data)
+    assert info.value.message == f"action {data!r}: {ending}"
+
+
+def test_play_1_an_action_json_with_an_unknown_verb_is_named_whole() -> None:
+    data = {"player": "Ada", "action": "fly"}
+    with pytest.raises(InvalidInputError) as info:
+        Action.from_json(data)
+    assert info.value.message == (f"action {str(data)!r}: unknown action 'fly' "
+                                  f"(expected one of {VERBS})")
+
+
+def test_play_1_an_action_json_keeps_every_field() -> None:
+    data = {"player": "Ada", "action": "play", "card": "W+4", "color": "green", "uno": True}
+    assert Action.from_json(data) == Action("Ada", ActionType.PLAY, "W+4", "green", uno=True)
+    catch = {"player": "Ada", "action": "catch", "target": "Bo"}
+    assert Action.from_json(catch) == Action("Ada", ActionType.CATCH, target="Bo")
+
+
+# ------------------------------------------------------- cards, table, text
+
+
+def test_deck_1_a_card_code_with_an_unknown_color_letter_is_an_unknown_card() -> None:
+    for code in ("X5", "XS"):
+        with pytest.raises(ValueError, match=f"unknown card code '{code}'"):
+            parse_face(code)
+
+
+def test_deck_1_an_entry_is_found_by_its_rule_id_and_an_unknown_id_is_named() -> None:
+    assert CLASSIC.entry("CHAL-3") is CLASSIC.challenge_failed
+    with pytest.raises(KeyError, match="no rule 'NOPE-1' in table 'classic'"):
+        CLASSIC.entry("NOPE-1")
+
+
+def test_uno_1_an_entrys_values_are_its_own_fields_and_its_switch() -> None:
+    assert CLASSIC.uno.values() == {
+        "enabled": True, "cards_left": 1, "penalty": 2, "say_with_card": True,
+        "say_before_accusation": True, "catch_only_with_one_card": True}
+    assert CLASSIC.draw_what_is_left.values() == {"enabled": True}
+
+
+def test_deck_1_a_state_text_read_back_keeps_its_variant() -> None:
+    rules = load_rules("stacking")
+    game = make_game(ABC, "C", {"A": ["R1"]}, ("R7",), rules=rules)
+    assert Game.from_text(game.to_text()).rules is rules
+
+
+def test_deck_1_a_state_text_whose_cards_are_not_the_deck_names_them() -> None:
+    text = _position().to_text().replace("hands=R1,G5/", "hands=R1,R1,G5/")
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(text)
+    assert info.value.rule_id == "DECK-1"
+    assert info.value.message == "state text: cards are not exactly the deck: R1: 3 of 2"
+
+
+# ------------------------------------------------------------------ variants
+
+
+def test_uno_1_a_variant_file_takes_its_name_from_the_file_and_classic_as_base(
+        tmp_path: Path) -> None:
+    path = tmp_path / "short-uno.toml"
+    path.write_text('[rules."UNO-1"]\npenalty = 1\n')
+    table = load_toml(path)
+    assert table.name == "short-uno" and table.description == ""
+    assert table.uno.penalty == 1 and table.overrides == (("UNO-1", "penalty", 1),)
+    assert dataclasses.replace(table, name="classic", description=CLASSIC.description,
+                               overrides=(), uno=CLASSIC.uno) == CLASSIC
+
+
+def test_deck_1_a_variant_file_without_rules_is_its_base(tmp_path: Path) -> None:
+    path = tmp_path / "plain.toml"
+    path.write_text('name = "plain"\nbase = "seed004"\ndescription = "as seed004"\n')
+    table = load_toml(path)
+    assert (table.name, table.description) == ("plain", "as seed004")
+    assert table.overrides == load_rules("seed004").overrides
+    assert table.uno.penalty == 1
