@@ -279,3 +279,62 @@ def test_deck_1_a_variant_file_without_rules_is_its_base(tmp_path: Path) -> None
     assert (table.name, table.description) == ("plain", "as seed004")
     assert table.overrides == load_rules("seed004").overrides
     assert table.uno.penalty == 1
+
+
+# --------------------------------------------------------- state text refused
+
+
+def _text() -> str:
+    return _position().to_text()
+
+
+def _sub(key: str, value: str) -> Any:
+    """The state text with one field's value replaced."""
+    def edit(text: str) -> str:
+        words = [f"{key}={value}" if w.startswith(f"{key}=") else w for w in text.split()]
+        return " ".join(words)
+    return edit
+
+
+CARD_CODES = "(expected R0-R9, RS, RR, R+2 and likewise Y, G, B; W; W+4)"
+
+
+@pytest.mark.parametrize(("edit", "rule_id", "message"), [
+    (_sub("dealer", "Zed"), "DECK-2", "state text: dealer=Zed: unknown player"),
+    (_sub("turn", "Zed"), "DECK-2", "state text: turn=Zed: unknown player"),
+    (_sub("uno", "Zed"), "DECK-2", "state text: uno=Zed: unknown player"),
+    (_sub("offender", "Zed"), "DECK-2", "state text: offender=Zed: unknown player"),
+    (_sub("winner", "Zed"), "DECK-2", "state text: winner=Zed: unknown player"),
+    (_sub("hands", "Q9/R2,B1/R3,G3"), "DECK-1",
+     f"state text: hands: unknown card code 'Q9' {CARD_CODES}"),
+    (lambda t: t.replace("pile=R0,", "pile=Q9,"), "DECK-1",
+     f"state text: pile: unknown card code 'Q9' {CARD_CODES}"),
+    (_sub("discard", "Q9"), "DECK-1", f"state text: discard: unknown card code 'Q9' {CARD_CODES}"),
+    (_sub("drawn", "Q9"), "DECK-1", f"state text: drawn: unknown card code 'Q9' {CARD_CODES}"),
+    (_sub("reveal", "B:A:Q9"), "DECK-1",
+     f"state text: reveal: unknown card code 'Q9' {CARD_CODES}"),
+    (_sub("reveal", "Zed:A:R1"), "DECK-2", "state text: reveal=Zed: unknown player"),
+    (_sub("reveal", "B:-:R1"), None, "state text: reveal must be challenger:offender:cards"),
+    (_sub("color", "purple"), "DECK-1", "state text: color=purple: unknown color"),
+    (_sub("prev", "purple"), "DECK-1", "state text: prev=purple: unknown color"),
+    (_sub("round", "x"), None, "state text: round must be an integer"),
+    (_sub("pending", "x"), None, "state text: pending must be an integer"),
+    (_sub("points", "x"), None, "state text: points must be an integer"),
+    (_sub("seed", "x"), None, "state text: seed must be an integer"),
+    (_sub("shuffles", "x"), None, "state text: shuffles must be an integer"),
+    (_sub("hands", "R1,G5/R2,B1"), "DEAL-2", "state text: 2 hands for 3 players"),
+    (_sub("dir", "up"), "REV-1", "state text: dir must be left or right"),
+    (_sub("phase", "dance"), None,
+     "state text: phase=dance: expected one of start, color, play, drawn, respond, over"),
+    (_sub("scores", "0,0"), "SCORE-2", "state text: scores must be one integer per player"),
+    (_sub("scores", "0,0,x"), "SCORE-2", "state text: scores must be one integer per player"),
+    (lambda t: t + " extra=1", None, "state text: unexpected 'extra=1'"),
+    (lambda t: t + " seed", None, "state text: unexpected 'seed'"),
+    (lambda t: t.replace(" seed=0", "").replace(" uno=-", ""), None,
+     "state text: missing uno, seed"),
+])
+def test_deck_1_bad_state_text_is_refused_naming_field_and_rule(
+        edit: Any, rule_id: str | None, message: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(edit(_text()))
+    assert (info.value.message, info.value.rule_id) == (message, rule_id)
