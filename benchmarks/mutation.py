@@ -165,7 +165,7 @@ def measure(suite: list[str], only: list[str], jobs: int, keep: Path | None,
     report = Report(suite=suite, only=only)
     start = time.perf_counter()
     with _workdir(keep) as work:
-        _prepare(work, suite)
+        suite = _prepare(work, suite, only)
         _mutmut_run(work, only, jobs)
         status = _statuses(work)
         if only:
@@ -200,25 +200,60 @@ class _workdir:
             self.tmp.cleanup()
 
 
-def _copy_sources(dest: Path) -> None:
+def _copy_sources(dest: Path, src: Path = ROOT) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
-    shutil.copytree(ROOT / "unoformal", dest / "unoformal", ignore=ignore)
-    shutil.copytree(ROOT / "tests", dest / "tests", ignore=ignore)
-    shutil.copy2(ROOT / "pyproject.toml", dest / "pyproject.toml")
+    shutil.copytree(src / "unoformal", dest / "unoformal", ignore=ignore)
+    shutil.copytree(src / "tests", dest / "tests", ignore=ignore)
+    shutil.copy2(src / "pyproject.toml", dest / "pyproject.toml")
 
 
-def _prepare(work: Path, suite: list[str]) -> None:
-    """The scratch copy, its pyproject carrying mutmut's settings for this run."""
+def _prepare(work: Path, suite: list[str], only: list[str]) -> list[str]:
+    """The scratch copy, its pyproject carrying mutmut's settings for this run; returns the
+    suite as paths inside the copy (a test file from outside the repository is copied in)."""
     _copy_sources(work)
+    inside = []
+    for item in suite:
+        path = Path(item)
+        if path.is_absolute():
+            dest = work / "tests" / "outside" / path.name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest)
+            item = str(dest.relative_to(work))
+        inside.append(item)
     config = "\n".join([
         "", "[tool.mutmut]",
         'source_paths = ["unoformal"]',
-        f"only_mutate = {json.dumps(SCOPE)}",
+        f"only_mutate = {json.dumps(_files(only))}",
         f"pytest_add_cli_args = {json.dumps(PYTEST_ARGS[:2])}",
-        f"pytest_add_cli_args_test_selection = {json.dumps(suite)}",
+        f"pytest_add_cli_args_test_selection = {json.dumps(inside)}",
         "use_git_change_detection = false", ""])
     with (work / "pyproject.toml").open("a") as f:
         f.write(config)
+    return inside
+
+
+def _files(only: list[str]) -> list[str]:
+    """The source files a subset's mutants can come from (mutmut generates mutants for every
+    file it is given, so naming fewer makes a small run quicker); all of SCOPE otherwise."""
+    files = []
+    for pattern in only:
+        parts = []
+        for part in pattern.split("."):
+            if part.startswith(("x_", "xǁ")) or "*" in part or "?" in part:
+                break
+            parts.append(part)
+        prefix = "/".join(parts)
+        if (ROOT / f"{prefix}.py").is_file():
+            files.append(f"{prefix}.py")
+        elif prefix and (ROOT / prefix).is_dir():
+            files.append(f"{prefix}/*.py")
+        else:
+            return SCOPE
+    inside = [f for f in files if any(fnmatch.fnmatchcase(f, s) or s.startswith(
+        f.removesuffix("*.py")) for s in SCOPE)]
+    if not inside:
+        raise SystemExit(f"--only {' '.join(only)}: outside the scope {' '.join(SCOPE)}")
+    return sorted(set(inside))
 
 
 def _mutmut_run(work: Path, only: list[str], jobs: int) -> None:
@@ -313,7 +348,7 @@ def _planted(only: list[str]) -> list[Planted]:
 def _planted_killed(p: Planted, suite: list[str], work: Path) -> bool:
     """Whether the killing suite fails on a copy with ``p`` written in."""
     copy = work / "planted" / p.name
-    _copy_sources(copy)
+    _copy_sources(copy, src=work)  # the pristine copy, with any test copied in from outside
     target = copy / p.path
     text = target.read_text()
     if text.count(p.old) != 1:
