@@ -235,6 +235,8 @@ def _prepare(work: Path, suite: list[str], only: list[str]) -> list[str]:
 def _files(only: list[str]) -> list[str]:
     """The source files a subset's mutants can come from (mutmut generates mutants for every
     file it is given, so naming fewer makes a small run quicker); all of SCOPE otherwise."""
+    if not only:
+        return SCOPE
     files = []
     for pattern in only:
         parts = []
@@ -249,8 +251,7 @@ def _files(only: list[str]) -> list[str]:
             files.append(f"{prefix}/*.py")
         else:
             return SCOPE
-    inside = [f for f in files if any(fnmatch.fnmatchcase(f, s) or s.startswith(
-        f.removesuffix("*.py")) for s in SCOPE)]
+    inside = [f for f in files if any(fnmatch.fnmatchcase(f, s) for s in SCOPE)]
     if not inside:
         raise SystemExit(f"--only {' '.join(only)}: outside the scope {' '.join(SCOPE)}")
     return sorted(set(inside))
