@@ -314,13 +314,20 @@ def changed_lines(diff: str) -> list[str]:
             if line[:1] in "+-" and not line.startswith(("+++", "---"))]
 
 
+def _equivalents() -> list[dict[str, Any]]:
+    """Every explained mutant, with its group's reason."""
+    if not EQUIVALENT.exists():
+        return []
+    groups = tomllib.loads(EQUIVALENT.read_text())["group"]
+    return [{**m, "why": " ".join(g["why"].split())} for g in groups for m in g["mutant"]]
+
+
 def _apply_equivalents(work: Path, report: Report) -> None:
-    entries = tomllib.loads(EQUIVALENT.read_text())["mutant"] if EQUIVALENT.exists() else []
-    wanted = [e for e in entries if e["name"] in report.status]
+    wanted = [e for e in _equivalents() if e["name"] in report.status]
     diffs = _diffs(work, [e["name"] for e in wanted])
     for e in wanted:
         name = e["name"]
-        if changed_lines(diffs[name]) != [line.strip() for line in e["change"]]:
+        if changed_lines(diffs[name]) != e["change"]:
             report.stale.append(name)  # the mutant changed since it was explained
             continue
         if report.status[name] != "killed":
