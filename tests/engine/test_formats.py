@@ -17,7 +17,13 @@ import pytest
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
-from unoformal.engine.record import game_from_record, load_record, record_actions, replay
+from unoformal.engine.record import (
+    game_from_record,
+    load_record,
+    record_actions,
+    replay,
+    to_record,
+)
 from unoformal.errors import InvalidInputError
 from unoformal.spec.cards import parse_face
 from unoformal.spec.table import CLASSIC
@@ -251,11 +257,49 @@ def test_deck_1_a_state_text_read_back_keeps_its_variant() -> None:
 
 
 def test_deck_1_a_state_text_whose_cards_are_not_the_deck_names_them() -> None:
-    text = _position().to_text().replace("hands=R1,G5/", "hands=R1,R1,G5/")
+    text = _position().to_text().replace("hands=R1,G5/", "hands=R1,R1,G5,G5/")
     with pytest.raises(InvalidInputError) as info:
         Game.from_text(text)
     assert info.value.rule_id == "DECK-1"
-    assert info.value.message == "state text: cards are not exactly the deck: R1: 3 of 2"
+    assert info.value.message == ("state text: cards are not exactly the deck: "
+                                  "R1: 3 of 2, G5: 3 of 2")
+
+
+def test_rev_1_a_state_text_read_back_keeps_playing_to_the_right() -> None:
+    game = make_game(ABC, "C", {"A": ["RR", "G5"], "B": ["R2", "G2"], "C": ["R3", "G3"]},
+                     ("R7",))
+    play(game, "A play RR")
+    again = Game.from_text(game.to_text())
+    for g in (game, again):
+        play(g, "C play R3")
+        assert g.to_play == "B"
+    assert again.to_text() == game.to_text()
+
+
+def test_chal_1_a_reveal_of_an_empty_hand_reads_back() -> None:
+    text = _sub("reveal", "B:A")(_text())
+    assert Game.from_text(text).reveal == (1, 0, ())
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(_sub("reveal", "B")(_text()))
+    assert info.value.message == "state text: reveal=: unknown player"
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(_sub("reveal", "B:Zed:R1")(_text()))
+    assert info.value.message == "state text: reveal=Zed: unknown player"
+
+
+def test_deal_2_a_game_read_from_text_plays_on_and_records_from_there() -> None:
+    game = Game.from_text(_text())
+    assert game.history == [] and game.dealer_draws == []
+    play(game, "A play R1")
+    assert game.history == [Action.parse("A play R1")]
+    assert to_record(game) == {"rules": "classic", "players": list(ABC), "seed": 0,
+                               "actions": [{"player": "A", "action": "play", "card": "R1"}]}
+
+
+def test_deck_1_a_state_text_field_is_split_at_its_first_equals_sign() -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(_text().replace("seed=0", "seed=0=1"))
+    assert info.value.message == "state text: seed must be an integer"
 
 
 # ------------------------------------------------------------------ variants
