@@ -24,7 +24,7 @@ from unoformal.engine.record import (
     replay,
     to_record,
 )
-from unoformal.errors import InvalidInputError
+from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.spec.cards import parse_face
 from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import derive, load_rules, load_toml
@@ -382,3 +382,39 @@ def test_deck_1_bad_state_text_is_refused_naming_field_and_rule(
     with pytest.raises(InvalidInputError) as info:
         Game.from_text(edit(_text()))
     assert (info.value.message, info.value.rule_id) == (message, rule_id)
+
+
+# --------------------------------------------------------- refusals, worded
+
+
+def test_end_2_next_round_before_the_end_or_after_the_game_is_refused_with_the_state() -> None:
+    game = _position()
+    with pytest.raises(IllegalActionError) as info:
+        game.next_round()
+    err = info.value
+    assert (err.message, err.rule_id, err.state) == ("the round is not over", "END-2",
+                                                     game.to_text())
+    big = ["W", "W", "W", "W", "W+4", "W+4", "W+4", "W+4", "RS", "GS", "YS", "BS", "R5", "B9",
+           "B8"]
+    game = make_game(ABC, "C", {"A": ["R1"], "B": big, "C": ["G0"]}, ("R7",))
+    play(game, "A play R1")
+    with pytest.raises(IllegalActionError) as info:
+        game.next_round()
+    err = info.value
+    assert (err.message, err.rule_id, err.state) == ("the game is over", "SCORE-2",
+                                                     game.to_text())
+
+
+def test_uno_1_a_player_who_catches_themself_is_told_so() -> None:
+    game = make_game(ABC, "C", {"A": ["R1", "G5"], "B": ["B1", "B2"]}, ("R7",))
+    play(game, "A play R1")
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(Action.parse("A catch A"))
+    assert (info.value.message, info.value.rule_id) == (
+        "A catch A: a player cannot catch themself", "UNO-1")
+
+
+def test_deck_1_a_state_text_read_with_a_given_table_plays_by_that_table() -> None:
+    rules = load_rules("seed004")
+    game = Game.from_text(_text(), rules)
+    assert game.rules is rules and game.rules.name == "seed004"
