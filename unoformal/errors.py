@@ -26,3 +26,8 @@ class InvalidInputError(UnoError, ValueError):
 
 class IllegalActionError(UnoError):
     """A well-formed action that the rules do not allow in this state."""
+
+
+class VariantError(InvalidInputError):
+    """A variant (a TOML file, or overrides of a table) that the rule table's schema
+    refuses: an unknown variant, rule ID or key, or a value of the wrong type or range."""

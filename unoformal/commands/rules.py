@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from unoformal.spec.table import Rule, RuleTable
@@ -50,17 +51,22 @@ def _show(value: Any) -> str:
 
 
 def render_table(table: RuleTable) -> Table:
-    out = Table(title=f"UNO rules — {table.name}: {table.description}", show_lines=True)
+    # Names, descriptions and values come from variant files: shown as written, never
+    # read as rich markup.
+    out = Table(title=escape(f"UNO rules — {table.name}: {table.description}"),
+                show_lines=True)
     for column in ("ID", "source", "rule", "values"):
         out.add_column(column, overflow="fold")
     for _, rule in table.entries():
         text = rule.text
         if rule.extension:
             text = f"[extension] {text}\nWhy: {rule.reason}"
-        out.add_row(rule.id, rule.source, text, _values(rule))
+        if not rule.enabled and rule.when_off:
+            text = f"{text}\nSwitched off: {rule.when_off}"
+        out.add_row(rule.id, rule.source, escape(text), escape(_values(rule)))
     if table.overrides:
-        out.caption = "Overrides of the classic table: " + "; ".join(
-            f"{rid}.{key} = {_show(value)}" for rid, key, value in table.overrides)
+        out.caption = escape("Overrides of the classic table: " + "; ".join(
+            f"{rid}.{key} = {_show(value)}" for rid, key, value in table.overrides))
     return out
 
 
@@ -71,6 +77,8 @@ def render_markdown(table: RuleTable) -> str:
         lines.append(f"- **{rule.id}**{tag} ({rule.source}): {rule.text}")
         if rule.extension:
             lines.append(f"  Why: {rule.reason}")
+        if not rule.enabled and rule.when_off:
+            lines.append(f"  Switched off: {rule.when_off}")
         lines.append(f"  Values: {_values(rule)}")
     for rid, key, value in table.overrides:
         lines.append(f"- override: {rid}.{key} = {_show(value)}")

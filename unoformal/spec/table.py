@@ -13,12 +13,26 @@ the explorer shows what goes wrong without them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any
 
+from unoformal.spec.bounds import Choice, Fixed, Items, Range, Text
 from unoformal.spec.cards import Color, Kind
+
+# Bounds that keep the deck finite and every count the engine and the proofs handle
+# small: at most 4 x (10 + 3) x COPIES + 2 x WILD_COPIES = 448 cards.
+COPIES = 8  # copies of one colored face
+WILD_COPIES = 16
+SEATS = 10  # DECK-2's most players: the verifier's manifest covers 2 to 10
+DRAWS = 20  # cards one effect or penalty makes a player draw
+POINTS = 1000  # SCORE-1: what one card is worth
+TARGET = 100_000  # SCORE-2
+# A variant's name goes into the one-line state text (``rules=NAME``) and file names:
+# no spaces, no markup.
+NAME = r"^[A-Za-z0-9][A-Za-z0-9_.:+=#-]*$"
+NAME_WHAT = "letters, digits and _ . : + = # - (no spaces)"
 
 
 class Direction(Enum):
@@ -54,6 +68,15 @@ class Rule:
     extension: bool = False
     reason: str = ""
     enabled: bool = True
+    # What switching a rulebook entry off means (every interpreter honours it); empty
+    # for an entry that cannot be switched off. Extensions can always be switched off:
+    # their reason says what is left unsettled without them.
+    when_off: str = ""
+
+    @property
+    def switchable(self) -> bool:
+        """Whether a variant may set ``enabled = false`` on this entry."""
+        return self.extension or bool(self.when_off)
 
     def values(self) -> dict[str, Any]:
         """The entry's own values (everything but the common head)."""
@@ -68,24 +91,26 @@ class Rule:
 
 @dataclass(frozen=True)
 class DeckRule(Rule):
-    colors: tuple[Color, ...] = ()
-    number_copies: tuple[int, ...] = ()  # copies of rank i, per color
-    skip_copies: int = 0
-    reverse_copies: int = 0
-    draw_two_copies: int = 0
-    wild_copies: int = 0
-    wild_draw_four_copies: int = 0
+    # At least one color: a Wild's player names one (WILD-1, START-WILD).
+    colors: Annotated[tuple[Color, ...], Items(1, 4, unique=True)] = ()
+    # Copies of rank i, per color; ranks 0-9 are all a card code can name.
+    number_copies: Annotated[tuple[Annotated[int, Range(0, COPIES)], ...], Items(0, 10)] = ()
+    skip_copies: Annotated[int, Range(0, COPIES)] = 0
+    reverse_copies: Annotated[int, Range(0, COPIES)] = 0
+    draw_two_copies: Annotated[int, Range(0, COPIES)] = 0
+    wild_copies: Annotated[int, Range(0, WILD_COPIES)] = 0
+    wild_draw_four_copies: Annotated[int, Range(0, WILD_COPIES)] = 0
 
 
 @dataclass(frozen=True)
 class PlayerCount(Rule):
-    minimum: int = 2
-    maximum: int = 10
+    minimum: Annotated[int, Range(2, SEATS)] = 2
+    maximum: Annotated[int, Range(2, SEATS)] = 10
 
 
 @dataclass(frozen=True)
 class Scope(Rule):
-    excluded: tuple[str, ...] = ()
+    excluded: Annotated[tuple[Annotated[str, Text(80)], ...], Items(0, 20)] = ()
 
 
 # --- Deal and start (000 §02) ------------------------------------------------------
@@ -93,27 +118,28 @@ class Scope(Rule):
 
 @dataclass(frozen=True)
 class DealerDraw(Rule):
-    symbol_value: int = 0
+    symbol_value: Annotated[int, Range(0, 20)] = 0
     ties_draw_again: bool = True
 
 
 @dataclass(frozen=True)
 class DealRule(Rule):
-    hand_size: int = 7
+    hand_size: Annotated[int, Range(1, 50)] = 7
 
 
 @dataclass(frozen=True)
 class FirstTurn(Rule):
-    first_seat: int = 1  # seats to the left of the dealer
+    first_seat: Annotated[int, Range(0, SEATS - 1)] = 1  # seats to the left of the dealer
     direction: Direction = Direction.LEFT
 
 
 @dataclass(frozen=True)
 class StartRule(Rule):
-    kind: Kind = Kind.NUMBER
-    first_seat: int = 1
+    # The start card the rule is for: the entry's identity (its text names the card).
+    kind: Annotated[Kind, Fixed()] = Kind.NUMBER
+    first_seat: Annotated[int, Range(0, SEATS - 1)] = 1
     direction: Direction = Direction.LEFT
-    first_player_draws: int = 0
+    first_player_draws: Annotated[int, Range(0, DRAWS)] = 0
     first_player_loses_turn: bool = False
     first_player_chooses_color: bool = False
     turn_another_card: bool = False
@@ -132,7 +158,9 @@ class Matching(Rule):
 
 @dataclass(frozen=True)
 class DrawRule(Rule):
-    cards: int = 1
+    # At least one: "draw" with nothing drawn would be a free pass, and DRAW-1 speaks of
+    # "that drawn card".
+    cards: Annotated[int, Range(1, DRAWS)] = 1
     may_play_drawn: bool = True
     may_draw_when_able_to_play: bool = True
 
@@ -153,10 +181,11 @@ class Hidden(Rule):
 
 @dataclass(frozen=True)
 class CardEffect(Rule):
-    kind: Kind = Kind.NUMBER
-    skips: int = 0  # players after the next one who lose their turn
+    kind: Annotated[Kind, Fixed()] = Kind.NUMBER
+    # Players after the next one who lose their turn (at most a whole table round).
+    skips: Annotated[int, Range(0, SEATS - 1)] = 0
     reverses: bool = False
-    victim_draws: int = 0
+    victim_draws: Annotated[int, Range(0, DRAWS)] = 0
     victim_may_challenge: bool = False
     chooses_color: bool = False
 
@@ -164,18 +193,18 @@ class CardEffect(Rule):
 @dataclass(frozen=True)
 class Stacking(Rule):
     victim_may_answer: bool = False
-    answers: tuple[Kind, ...] = ()
+    answers: Annotated[tuple[Kind, ...], Items(0, len(Kind), unique=True)] = ()
 
 
 @dataclass(frozen=True)
 class TwoPlayer(Rule):
-    players: int = 2  # the player count the rule is for
+    players: Annotated[int, Range(2, SEATS)] = 2  # the player count the rule is for
     reverse_acts_as_skip: bool = True
 
 
 @dataclass(frozen=True)
 class Penalty(Rule):
-    cards: int = 2
+    cards: Annotated[int, Range(0, DRAWS)] = 2
 
 
 @dataclass(frozen=True)
@@ -193,8 +222,8 @@ class Wd4Legality(Rule):
 
 @dataclass(frozen=True)
 class ChallengeOutcome(Rule):
-    offender_draws: int = 0
-    challenger_draws: int = 0
+    offender_draws: Annotated[int, Range(0, DRAWS)] = 0
+    challenger_draws: Annotated[int, Range(0, DRAWS)] = 0
     challenger_keeps_turn: bool = False
 
 
@@ -208,8 +237,9 @@ class ChallengeColor(Rule):
 
 @dataclass(frozen=True)
 class UnoRule(Rule):
-    cards_left: int = 1  # "next-to-last card": UNO is about the hand of this many cards
-    penalty: int = 2
+    # "next-to-last card": UNO is about the hand of this many cards (none: no call).
+    cards_left: Annotated[int, Range(1, 10)] = 1
+    penalty: Annotated[int, Range(0, DRAWS)] = 2
     say_with_card: bool = True
     say_before_accusation: bool = True
     catch_only_with_one_card: bool = True
@@ -234,13 +264,13 @@ class NextRound(Rule):
 @dataclass(frozen=True)
 class Points(Rule):
     number_face_value: bool = True
-    action_points: int = 20
-    wild_points: int = 50
+    action_points: Annotated[int, Range(0, POINTS)] = 20
+    wild_points: Annotated[int, Range(0, POINTS)] = 50
 
 
 @dataclass(frozen=True)
 class Target(Rule):
-    score: int = 500
+    score: Annotated[int, Range(1, TARGET)] = 500  # at least 1: a game needs a round
 
 
 @dataclass(frozen=True)
@@ -249,10 +279,10 @@ class Expect:
     as the manifest states them for the shipped variants: ``players`` is ``N`` or
     ``A-B``; ``verdict`` one of proved, refuted, unknown, vacuous."""
 
-    property: str
-    players: str
-    verdict: str
-    reason: str
+    property: Annotated[str, Text(60, r"^[a-z0-9][a-z0-9-]*$", "a property name", 1)]
+    players: Annotated[str, Text(5, r"^[0-9]{1,2}(-[0-9]{1,2})?$", "N or A-B", 1)]
+    verdict: Annotated[str, Choice(("proved", "refuted", "unknown", "vacuous"))]
+    reason: Annotated[str, Text(1000, low=1)]
 
 
 @dataclass(frozen=True)
@@ -261,8 +291,8 @@ class RuleTable:
     verdicts a variant file states for itself (none for the shipped variants, whose
     verdicts are in the verifier's manifest)."""
 
-    name: str
-    description: str
+    name: Annotated[str, Text(80, NAME, NAME_WHAT, 1)]
+    description: Annotated[str, Text(1000)]
     deck: DeckRule
     players: PlayerCount
     scope: Scope
@@ -301,7 +331,7 @@ class RuleTable:
     draw_what_is_left: Rule
     start_with_only_wd4_left: Rule
     overrides: tuple[tuple[str, str, Any], ...] = field(default=())
-    expect: tuple[Expect, ...] = field(default=())
+    expect: Annotated[tuple[Expect, ...], Items(0, 200)] = field(default=())
 
     def entries(self) -> Iterator[tuple[str, Rule]]:
         """Every entry, in rulebook order, with its attribute name."""
@@ -342,6 +372,11 @@ _EFFECTS = {
 
 _ALL_COLORS = (Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE)
 
+# START-WILD and START-WD4 cannot be switched off: the start card would leave no color
+# current, which no rule gives a meaning.
+_PLAIN_START = ("The start card has no effect, like a number: DEAL-3 says who plays first "
+                "and in which direction, on the card's color.")
+
 CLASSIC = RuleTable(
     name="classic",
     description="The classic 108-card manual, as decided in RULES.md (seed 000 governs).",
@@ -372,13 +407,14 @@ CLASSIC = RuleTable(
         first_seat=1, direction=Direction.LEFT),
     start_draw_two=StartRule(
         "START-D2", "000 §02", "Start card Draw Two: the first player draws 2 and loses the turn.",
-        kind=Kind.DRAW_TWO, first_player_draws=2, first_player_loses_turn=True),
+        kind=Kind.DRAW_TWO, first_player_draws=2, first_player_loses_turn=True,
+        when_off=_PLAIN_START),
     start_skip=StartRule(
         "START-SKIP", "000 §02", "Start card Skip: the first player is skipped.",
-        kind=Kind.SKIP, first_player_loses_turn=True),
+        kind=Kind.SKIP, first_player_loses_turn=True, when_off=_PLAIN_START),
     start_reverse=StartRule(
         "START-REV", "000 §02", "Start card Reverse: the dealer plays first and play goes right.",
-        kind=Kind.REVERSE, first_seat=0, direction=Direction.RIGHT),
+        kind=Kind.REVERSE, first_seat=0, direction=Direction.RIGHT, when_off=_PLAIN_START),
     start_wild=StartRule(
         "START-WILD", "000 §02", "Start card Wild: the first player chooses the color, then plays.",
         kind=Kind.WILD, first_player_chooses_color=True),
@@ -435,13 +471,15 @@ CLASSIC = RuleTable(
         "TWO-1", "000 §04",
         "With two players, Reverse acts as Skip: the turn comes back to whoever played it. "
         "(Skip, Draw Two and Wild Draw Four give the turn back by their own effect.)",
-        players=2, reverse_acts_as_skip=True),
+        players=2, reverse_acts_as_skip=True,
+        when_off="A Reverse only reverses (REV-1), with any number of players."),
     misplay=Misplay(
         "MISPLAY-1", "000 §04",
         "An incorrect card, when detected, is taken back; its player draws cards (2) and the "
         "turn passes.", cards=2, turn_passes=True),
     advice=Penalty(
-        "ADVICE-1", "000 §04", "A player who advises another draws cards (2).", cards=2),
+        "ADVICE-1", "000 §04", "A player who advises another draws cards (2).", cards=2,
+        when_off="Advising is no action: nobody advises, so nobody draws for it."),
     wd4_legality=Wd4Legality(
         "WD4-1", "000 §05, §09",
         "A Wild Draw Four is legal only when its player holds no card of the current color; "
@@ -513,3 +551,142 @@ def kind_copies(deck: DeckRule) -> dict[Kind, int]:
     """Copies per color of each colored action kind."""
     return {Kind.SKIP: deck.skip_copies, Kind.REVERSE: deck.reverse_copies,
             Kind.DRAW_TWO: deck.draw_two_copies}
+
+
+# --- Cross-field checks: what no single field's range can say -------------------------
+#
+# The ranges beside the fields bound each value alone; these checks bound values
+# together. Each cites the rule it keeps total, and names the field to change.
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A check that fails: the key path of the field it blames (``("rules", ID, field)``
+    or ``("expect", i, "players")``), that field's value, and what is allowed."""
+
+    path: tuple[str | int, ...]
+    rule_id: str
+    value: Any
+    allowed: str
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    rule_id: str
+    test: Callable[[RuleTable], Breach | None]
+
+
+def deck_size(deck: DeckRule) -> int:
+    """DECK-1: the number of cards the entry describes."""
+    per_color = sum(deck.number_copies) + sum(kind_copies(deck).values())
+    return len(deck.colors) * per_color + deck.wild_copies + deck.wild_draw_four_copies
+
+
+def dealer_values(table: RuleTable) -> list[int]:
+    """DEAL-1: the value of every card of the deck in the dealer draw."""
+    deck, symbol = table.deck, table.dealer_draw.symbol_value
+    colors = len(deck.colors)
+    values = [rank for rank, n in enumerate(deck.number_copies) for _ in range(n * colors)]
+    symbols = colors * sum(kind_copies(deck).values()) + deck.wild_copies
+    return values + [symbol] * (symbols + deck.wild_draw_four_copies)
+
+
+def _players_ordered(table: RuleTable) -> Breach | None:
+    p = table.players
+    if p.minimum <= p.maximum:
+        return None
+    return Breach(("rules", p.id, "minimum"), p.id, p.minimum,
+                  f"at most the maximum, {p.maximum}")
+
+
+def _hands_leave_a_start_card(table: RuleTable) -> Breach | None:
+    """DEAL-2 deals every hand and turns a start card from what is left: the most
+    players' hands must leave at least one card of the deck."""
+    size, most = deck_size(table.deck), table.players.maximum
+    fits = (size - 1) // most
+    if table.deal.hand_size <= fits:
+        return None
+    return Breach(("rules", table.deal.id, "hand_size"), table.deal.id, table.deal.hand_size,
+                  f"at most {fits}: {most} hands (DECK-2 maximum) must leave a start card "
+                  f"of the deck's {size} cards (DECK-1)")
+
+
+def _dealer_draw_ends(table: RuleTable) -> Breach | None:
+    """DEAL-1 with ties drawing again ends only if some draw gives one contender the
+    highest value alone: a card of the highest value and, for each of the other
+    contenders (up to DECK-2's maximum), a lower card. The engine draws from the whole
+    deck again when it runs out, so such a draw then keeps a chance every time, and the
+    draw ends with probability 1. Without it (one rank, symbols valued like it, ...)
+    every draw ties and the engine loops for ever."""
+    rule = table.dealer_draw
+    values = dealer_values(table)
+    if not rule.ties_draw_again or not values:
+        return None  # an empty deck is refused by DEAL-2's check
+    top = max(values)
+    lower, need = sum(v < top for v in values), table.players.maximum - 1
+    if lower >= need:
+        return None
+    return Breach(("rules", rule.id, "ties_draw_again"), rule.id, True,
+                  f"false, or a deck with {need} cards below the highest dealer value "
+                  f"{top} (this one has {lower}; symbol_value = {rule.symbol_value}): "
+                  "otherwise every dealer draw can tie, for ever")
+
+
+def _start_kinds_distinct(table: RuleTable) -> Breach | None:
+    """START-*: a start rule is found by the kind of the start card; a second enabled
+    rule for the same kind would never apply."""
+    seen: dict[Kind, str] = {}
+    for _, rule in table.entries():
+        if not isinstance(rule, StartRule) or not rule.enabled:
+            continue
+        if rule.kind in seen:
+            return Breach(("rules", rule.id, "kind"), rule.id, rule.kind.value,
+                          f"a kind no other start rule has ({seen[rule.kind]} is for it)")
+        seen[rule.kind] = rule.id
+    return None
+
+
+def _switched_only_where_meant(table: RuleTable) -> Breach | None:
+    """Only an entry whose switch every interpreter reads may be off: an extension, or a
+    rulebook entry that states what off means (``when_off``)."""
+    for _, rule in table.entries():
+        if not rule.enabled and not rule.switchable:
+            return Breach(("rules", rule.id, "enabled"), rule.id, False,
+                          f"true: only {switchable_ids(table)} can be switched off")
+    return None
+
+
+def switchable_ids(table: RuleTable) -> str:
+    ids = dict.fromkeys(rule.id for _, rule in table.entries() if rule.switchable)
+    return ", ".join(ids)
+
+
+def _expect_players(table: RuleTable) -> Breach | None:
+    """An expected verdict is about player counts the table allows (DECK-2)."""
+    lo, hi = table.players.minimum, table.players.maximum
+    for i, expect in enumerate(table.expect):
+        first, _, last = expect.players.partition("-")
+        a, b = int(first), int(last or first)
+        if not lo <= a <= b <= hi:
+            return Breach(("expect", i, "players"), table.players.id, expect.players,
+                          f"N or A-B with {lo} <= A <= B <= {hi}")
+    return None
+
+
+CHECKS = (
+    Check("switched-only-where-meant", "every entry", _switched_only_where_meant),
+    Check("players-ordered", "DECK-2", _players_ordered),
+    Check("hands-leave-a-start-card", "DEAL-2", _hands_leave_a_start_card),
+    Check("dealer-draw-ends", "DEAL-1", _dealer_draw_ends),
+    Check("start-kinds-distinct", "START-*", _start_kinds_distinct),
+    Check("expect-players", "DECK-2", _expect_players),
+)
+
+
+def breaches(table: RuleTable) -> Iterator[tuple[Check, Breach]]:
+    """Every cross-field check the table fails, in the order of ``CHECKS``."""
+    for check in CHECKS:
+        breach = check.test(table)
+        if breach is not None:
+            yield check, breach

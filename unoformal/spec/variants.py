@@ -8,22 +8,37 @@ A TOML variant names a base and overrides entries by rule ID::
     [rules."UNO-1"]
     penalty = 1
 
-Every override is kept on the table (``RuleTable.overrides``) so a printed
-table says where it departs from the rulebook.
+    [[expect]]
+    property = "penalties"
+    players = "2-10"
+    verdict = "refuted"
+    reason = "Seed 004 gives one penalty card; the rulebook says 2."
+
+Every table :func:`derive` builds (shipped variants, files, the Python API, the
+explorer's small decks, mutants) is validated against the schema the table states
+(:mod:`unoformal.spec.schema`) and its cross-field checks; a refusal is a
+:class:`VariantError`, one line. Every override is kept on the table
+(``RuleTable.overrides``) so a printed table says where it departs from the rulebook.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import tomllib
 import typing
+from collections.abc import Sequence
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from unoformal.spec.cards import Color
-from unoformal.spec.table import CLASSIC, Rule, RuleTable
+from unoformal.errors import VariantError
+from unoformal.spec.schema import check_table, expect_of, plain, show, validate
+from unoformal.spec.table import CLASSIC, Expect, Rule, RuleTable
+
+__all__ = ["MAX_BASES", "MAX_BYTES", "VARIANTS", "Overrides", "VariantError", "derive",
+           "load_rules", "load_toml"]
 
 Overrides = dict[str, dict[str, Any]]
 
@@ -38,67 +53,62 @@ VARIANTS: dict[str, tuple[str, Overrides]] = {
 }
 
 
-class VariantError(ValueError):
-    """An unknown variant, rule ID or value."""
+MAX_BYTES = 64 * 1024  # a variant file is a few hundred bytes; /dev/zero is endless
+MAX_BASES = 8  # files in one chain of bases
 
 
-def derive(base: RuleTable, name: str, description: str, overrides: Overrides) -> RuleTable:
-    """A new table: ``base`` with the given entry values replaced."""
+def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
+           expect: Sequence[Expect | dict[str, str]] = (),
+           where: str | None = None) -> RuleTable:
+    """A new table: ``base`` with the given entry values replaced, after checking
+    ``name``, ``description``, the overrides and ``expect`` against the schema and the
+    result against the table's cross-field checks. ``where`` starts every message (a
+    file's path; by default the variant's name). ``expect`` (``Expect`` or its fields as a
+    dict, as in a file) is the new table's own: a base's expected verdicts need not hold
+    for what is derived from it."""
+    where = where if where is not None else f"variant {show(name)}"
+    validate({"name": name, "description": description, "rules": plain(overrides),
+              "expect": plain(expect)}, where)
     table = base
     log = list(base.overrides)
     for rule_id, values in overrides.items():
-        attrs = [attr for attr, rule in table.entries() if rule.id == rule_id]
-        if not attrs:
-            raise VariantError(f"variant {name!r}: no rule {rule_id!r} in the table")
-        for attr in attrs[:1]:
-            entry: Rule = getattr(table, attr)
-            changes = {key: _coerce(entry, key, value, name) for key, value in values.items()}
-            new_entry: Any = dataclasses.replace(entry, **changes)
-            table = dataclasses.replace(table, **{attr: new_entry})
-            log.extend((rule_id, key, value) for key, value in changes.items())
-    return dataclasses.replace(table, name=name, description=description,
-                               overrides=tuple(log))
+        attr = next(attr for attr, rule in table.entries() if rule.id == rule_id)
+        entry: Rule = getattr(table, attr)
+        changes = {key: _convert(entry, key, plain(value)) for key, value in values.items()}
+        new_entry: Any = dataclasses.replace(entry, **changes)
+        table = dataclasses.replace(table, **{attr: new_entry})
+        log.extend((rule_id, key, value) for key, value in changes.items())
+    table = dataclasses.replace(table, name=name, description=description,
+                                overrides=tuple(log), expect=expect_of(plain(expect)))
+    check_table(table, where)
+    return table
 
 
-def _coerce(entry: Rule, key: str, value: Any, variant: str) -> Any:
-    hints = typing.get_type_hints(type(entry))
-    if key not in hints or key in ("id", "source", "text", "reason"):
-        raise VariantError(f"variant {variant!r}: rule {entry.id} has no value {key!r}")
-    hint = hints[key]
-    try:
-        return _convert(hint, value)
-    except (ValueError, TypeError) as err:
-        raise VariantError(f"variant {variant!r}: {entry.id}.{key} = {value!r}: {err}") from None
+def _convert(entry: Rule, key: str, value: Any) -> Any:
+    """A value the schema accepted, as the table's own type (tuples, enumerations)."""
+    return _as(typing.get_type_hints(type(entry))[key], value)
 
 
-def _convert(hint: Any, value: Any) -> Any:
-    origin = typing.get_origin(hint)
-    if origin is tuple:
+def _as(hint: Any, value: Any) -> Any:
+    if typing.get_origin(hint) is tuple:
         (elem, *_) = typing.get_args(hint)
-        return tuple(_convert(elem, v) for v in value)
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise TypeError("expected true or false")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError("expected an integer")
-        return value
-    if hint is Color:
-        return value if isinstance(value, Color) else Color.parse(value)
+        return tuple(_as(elem, v) for v in value)
     if isinstance(hint, type) and issubclass(hint, Enum):
-        return value if isinstance(value, hint) else hint(value)
+        return hint(value)
     return value
 
 
-def load_rules(name_or_path: str | None = None) -> RuleTable:
+def load_rules(name_or_path: object = None) -> RuleTable:
     """The table for a variant name (``classic`` when None) or a TOML file path."""
     if name_or_path is None:
         return CLASSIC
+    if not isinstance(name_or_path, str):
+        raise VariantError(f"rules = {show(name_or_path)}: expected a variant name or the "
+                           "path of a .toml variant file")
     if name_or_path in VARIANTS:
         return _named(name_or_path)
     path = Path(name_or_path)
-    if path.suffix == ".toml" and path.exists():
+    if path.suffix == ".toml" or _exists(path):
         return load_toml(path)
     known = ", ".join(VARIANTS)
     raise VariantError(f"unknown rules {name_or_path!r}: expected one of {known}, "
@@ -113,14 +123,81 @@ def _named(name: str) -> RuleTable:
     return derive(CLASSIC, name, description, overrides)
 
 
-def load_toml(path: Path) -> RuleTable:
-    try:
-        data = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as err:
-        raise VariantError(f"{path}: not valid TOML: {err}") from None
-    base = load_rules(data.get("base", "classic"))
-    rules = data.get("rules", {})
-    if not isinstance(rules, dict):
-        raise VariantError(f"{path}: [rules] must be a table of rule IDs")
-    return derive(base, str(data.get("name", path.stem)), str(data.get("description", "")), rules)
+def load_toml(path: Path, chain: tuple[Path, ...] = ()) -> RuleTable:
+    """A variant file: read (bounded), parsed, validated against the schema, its base
+    loaded (a shipped variant, or a .toml file named relative to this one's folder;
+    ``chain`` is the files that named this one as their base)."""
+    where = _display(path)
+    data = _parse(path, where)
+    validate(data, where)
+    base = _base(data.get("base", "classic"), path, chain, where)
+    return derive(base, data.get("name", path.stem), data.get("description", ""),
+                  data.get("rules", {}), data.get("expect", ()), where)
 
+
+def _parse(path: Path, where: str) -> dict[str, Any]:
+    text = _read(path, where)
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise VariantError(f"{where}: not valid TOML: {err}") from None
+    except RecursionError:
+        raise VariantError(f"{where}: nested too deep to parse (a variant needs 4 levels)"
+                           ) from None
+
+
+def _read(path: Path, where: str) -> str:
+    """The file's text: a regular file of at most ``MAX_BYTES`` bytes of UTF-8."""
+    try:
+        if not path.is_file():
+            what = "a directory" if path.is_dir() else \
+                "not a regular file" if _exists(path) else "no such file"
+            raise VariantError(f"{where}: {what}: expected a .toml variant file")
+        with path.open("rb") as file:
+            raw = file.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise VariantError(f"{where}: cannot read: {err.strerror or err}") from None
+    if len(raw) > MAX_BYTES:
+        raise VariantError(f"{where}: larger than {MAX_BYTES} bytes: not a variant file")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise VariantError(f"{where}: not UTF-8 text: byte 0x{raw[err.start]:02x} at offset "
+                           f"{err.start}") from None
+
+
+def _base(base: str, path: Path, chain: tuple[Path, ...], where: str) -> RuleTable:
+    if base in VARIANTS:
+        return _named(base)
+    target = path.parent / base
+    chain = (*chain, _identity(path))
+    if target.suffix != ".toml":
+        raise VariantError(f"{where}: base = {show(base)}: expected one of "
+                           f"{', '.join(VARIANTS)}, or a .toml file relative to this one's "
+                           "folder")
+    if _identity(target) in chain:
+        cycle = " -> ".join(_display(p) for p in (*chain, _identity(target)))
+        raise VariantError(f"{where}: base = {show(base)}: the bases form a cycle: {cycle}")
+    if len(chain) >= MAX_BASES:
+        raise VariantError(f"{where}: base = {show(base)}: more than {MAX_BASES} files in "
+                           "the chain of bases")
+    return load_toml(target, chain)
+
+
+def _identity(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):  # a symlink loop, an odd name
+        return path.absolute()
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _display(path: Path) -> str:
+    text = str(path)
+    return text if text.isprintable() else json.dumps(text)

@@ -63,6 +63,9 @@ class Size:
                        "reverse_copies": self.reverses, "draw_two_copies": self.draw_twos,
                        "wild_copies": self.wilds, "wild_draw_four_copies": self.wild_draw_fours},
             "DEAL-2": {"hand_size": self.hand},
+            # The small table is for exactly its players: DEAL-2's check that the hands
+            # leave a start card is then about them, not about ten players.
+            "DECK-2": {"minimum": self.players, "maximum": self.players},
         }
 
     def describe(self) -> str:
@@ -133,12 +136,20 @@ def small_rules(size: Size, base: str | None = None,
     overrides = size.overrides()
     for rule_id, values in (extra or {}).items():
         overrides.setdefault(rule_id, {}).update(values)
+    # A refusal (a VariantError, an InvalidInputError) names its own rule ID.
+    table = load_rules(base)
+    full_name = f"{table.name}-{name}"
+    description = f"{table.description} Small deck: {size.describe()}."
     try:
-        table = load_rules(base)
-        return derive(table, f"{table.name}-{name}", f"{table.description} Small deck: "
-                      f"{size.describe()}.", overrides)
+        return derive(table, full_name, description, overrides)
     except VariantError as err:
-        raise InvalidInputError(str(err), "DECK-1") from None
+        if err.rule_id != table.dealer_draw.id or table.dealer_draw.id in (extra or {}):
+            raise
+    # DEAL-1 is outside the explorer's graph (it fixes the dealer): a small deck whose
+    # dealer draw could tie for ever (one rank, symbols valued alike) lets the first
+    # contender deal, so the table stays one a game can start from.
+    overrides[table.dealer_draw.id] = {"ties_draw_again": False}
+    return derive(table, full_name, description, overrides)
 
 
 def color_names(n: int) -> list[Color]:

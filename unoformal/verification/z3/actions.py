@@ -87,6 +87,10 @@ class Step:
     reads: frozenset[str] = frozenset()  # every table entry read to build it
     named: int | None = None  # the seat it names out of turn (one step per seat)
     chiral: bool = False  # names a side (DEAL-3's left) rather than the direction of play
+    # Each draw the action makes, in order: the counts taken from the pile (Z3 constants)
+    # and the cards the hand gets; validation sets the first from the engine's draws.
+    takes: tuple[tuple[tuple[Expr, ...], tuple[Expr, ...]], ...] = ()
+    dealt: tuple[tuple[Expr, ...], ...] = ()  # next_deal: the hands dealt (Z3 constants)
 
     @property
     def label(self) -> str:
@@ -150,6 +154,7 @@ class Spec:
         self.kinds = [k for k in KINDS if self.faces_of(k)]
         self._modes: list[bool] = []  # which draws of the action being built reshuffle
         self._takes = 0
+        self._take_log: list[tuple[tuple[Expr, ...], tuple[Expr, ...]]] = []
         self._built: dict[int, tuple[Sym, list[tuple[int, list[Step]]]]] = {}
         self._builders: list[_Builder] | None = None
 
@@ -306,6 +311,7 @@ class Spec:
             post = s.evolve(pile=[fsub(newpile[f], d[f]) for f in faces],
                             disc=[ival(0)] * self.nfaces, top=top)
             drawn = [fsum(s.pile[f], d[f]) for f in faces]
+        self._take_log.append((tuple(d), tuple(drawn)))
         return post.evolve(hands=self.added(s.hands, who, drawn)), cons, drawn
 
     def added(self, hands: list[list[Expr]], who: Expr,
@@ -718,7 +724,7 @@ class Spec:
         post = dealt(hands, [copies[g] - held[g] for g in faces], dealer, s.scores)
         guard = fand(s.phase == OVER, z3.Not(self.game_over(s)), fits)
         return Step("next_deal", (self.rules.next_round.id, self.rules.deal.id), s, guard, post,
-                    s.dealer, draws=cons)
+                    s.dealer, draws=cons, dealt=tuple(tuple(h) for h in hands))
 
     # --------------------------------------------------------------- next
 
@@ -749,14 +755,14 @@ class Spec:
     def variants(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
         self._modes, self._takes = [], 0
         self._reads.seen = set()
-        first = build(s)
+        first = self._logged(build, s)
         takes = self._takes
         out = list(first)
         for modes in itertools.product((False, True), repeat=takes):
             if not any(modes):
                 continue
             self._modes = list(modes)
-            for step in build(s):
+            for step in self._logged(build, s):
                 step.variant = _join(step.variant, "+".join("reshuffle" if m else "pile"
                                                             for m in modes))
                 out.append(step)
@@ -768,6 +774,14 @@ class Spec:
         for step in out:
             step.reads = reads
         return out
+
+    def _logged(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
+        """``build(s)``, each step noting the draws it makes (``Step.takes``)."""
+        self._take_log = []
+        steps = build(s)
+        for step in steps:
+            step.takes = tuple(self._take_log)
+        return steps
 
     def _offenders(self, upheld: bool) -> list[int | None]:
         """A challenge step per offender seat when the offender draws, else one step for any

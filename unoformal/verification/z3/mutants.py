@@ -5,7 +5,10 @@ Every mutant is one table value changed through ``unoformal.spec.variants.derive
 the whole verifier is run on it with no change to verification code, and the
 first property that fails kills it. A mutant no property kills survives: it is
 either explained as equivalent in the manifest (the model has no state that
-depends on it) or a gap to close with a new property.
+depends on it) or a gap to close with a new property. A change the table's schema
+refuses (a range, a cross-field check, a switch no interpreter reads) is no rule
+table at all: it is not generated as a mutant, and :func:`refused` lists it with the
+reason.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from unoformal.spec.table import CardEffect, Rule, RuleTable, StartRule
+from unoformal.spec.schema import settable
+from unoformal.spec.table import RuleTable
 from unoformal.spec.variants import VariantError, derive
 from unoformal.verification.z3.manifest import equivalents, expected
 from unoformal.verification.z3.properties import PROPERTIES, Property, Query
@@ -57,29 +61,47 @@ def _values(value: Any) -> list[Any]:
     return []
 
 
-def mutants(base: RuleTable) -> Iterator[Mutant]:
+def candidates(base: RuleTable) -> Iterator[Mutant]:
     """Each numeric value, each switch (guard clause) and each effect, changed once."""
     seen: set[str] = set()
     for _, entry in base.entries():
         if entry.id in seen:
             continue  # derive() changes the first entry with an ID
         seen.add(entry.id)
-        fields = entry.values()
-        if not _switchable(entry):
-            del fields["enabled"]  # no interpreter reads this entry's switch
-        for key, value in fields.items():
-            if isinstance(value, tuple) or (key == "kind" and isinstance(entry, CardEffect)):
-                # Tuples (DECK-1 counts per rank, NOSTACK-1 answers) are not mutated; a
-                # card effect is found by its attribute, so its ``kind`` is a label.
-                continue
+        # What a variant may set: no switch where no interpreter reads it, no label
+        # (the ``kind`` an entry is found by).
+        for key in settable(entry):
+            value = getattr(entry, key)
+            if isinstance(value, tuple):
+                continue  # DECK-1 counts per rank, NOSTACK-1 answers: not mutated
             for new in _values(value):
                 yield Mutant(entry.id, key, new)
 
 
-def _switchable(entry: Rule) -> bool:
-    """Entries whose ``enabled`` switch the engine reads (extensions, TWO-1, ADVICE-1 and
-    the start rules, looked up by ``start_rule``)."""
-    return entry.extension or entry.id in ("TWO-1", "ADVICE-1") or isinstance(entry, StartRule)
+def mutants(base: RuleTable) -> Iterator[Mutant]:
+    """The candidates the table's schema admits."""
+    for mutant in candidates(base):
+        if _refusal(mutant, base) is None:
+            yield mutant
+
+
+def refused(base: RuleTable) -> list[tuple[Mutant, str]]:
+    """The candidates the schema refuses, each with the refusal (skipped, and counted by
+    ``unoformal verify --mutants`` callers that want the figure)."""
+    out = []
+    for mutant in candidates(base):
+        why = _refusal(mutant, base)
+        if why is not None:
+            out.append((mutant, why))
+    return out
+
+
+def _refusal(mutant: Mutant, base: RuleTable) -> str | None:
+    try:
+        mutant.table(base)
+    except VariantError as err:
+        return str(err)
+    return None
 
 
 def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 3000,
@@ -92,10 +114,7 @@ def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 30
     out = []
     for mutant in mutants(base):
         start = time.perf_counter()
-        try:
-            table = mutant.table(base)
-        except VariantError:
-            continue
+        table = mutant.table(base)
         why = explained.get(f"{mutant.rule_id}.{mutant.key}", explained.get(mutant.rule_id))
         killer = None
         if why is None or check_equivalents:

@@ -1,0 +1,314 @@
+"""Validation runs: full-deck games whose every step is checked against the relation.
+
+Games are played by bots that aim at coverage: mostly the greedy play of a real player
+(play a card when one is legal, else draw), with a share of moves that pick the action
+whose step or branch has been hit least so far (misplays, advice, catches, challenges,
+UNO said late), and some games in which everyone draws and keeps until nothing is left
+(so passes with nothing to draw and reshuffles inside penalties happen). Which step is
+which comes from the relation itself (:class:`~.check.Enabled`), so a bot reaches every
+action the table has without knowing the rules.
+
+Coverage is counted per step and draw variant (``catch [reshuffle]``) and per named
+branch (``went out with a draw card (+4, END-1)``). Branches the full deck cannot reach
+are listed, with the reason, in ``unreachable.toml``; any other branch never hit is a
+failure, and so is a listed one that is hit.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import tomllib
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.record import to_record
+from unoformal.spec.table import RuleTable
+from unoformal.verification.validate.check import Checker, Finding, branches, pre_branches
+from unoformal.verification.validate.engine_side import TracedGame, values
+from unoformal.verification.validate.model import Model
+
+UNREACHABLE = Path(__file__).with_name("unreachable.toml")
+DEFAULT_PLAYERS = (2, 3, 4, 10)
+DEFAULT_CAP = 20_000  # steps per player count when no --steps is given: stop once covered
+STYLES = ("greedy", "hoard", "greedy", "curious")
+SEMANTIC = (
+    "play after drawing (DRAW-1)", "UNO said with the card (UNO-1)",
+    "UNO window opened (UNO-1)", "went out", "went out with a draw card (+2, END-1)",
+    "went out with a draw card (+4, END-1)", "round over (END-1)", "game over (SCORE-2)",
+)
+
+
+@dataclass
+class Mismatch:
+    """A finding with the shortest record that reaches it."""
+
+    finding: Finding
+    players: int
+    record: dict[str, Any]
+    actions: int
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.finding
+        return {"check": f.check, "step": f.step, "detail": f.detail, "engine": f.engine,
+                "relation": f.relation, "players": self.players, "record": self.record}
+
+
+@dataclass
+class Report:
+    rules: str
+    players: list[int]
+    steps: int = 0
+    games: int = 0
+    mismatches: list[Mismatch] = field(default_factory=list)
+    coverage: dict[str, dict[str, int]] = field(default_factory=dict)  # count -> label -> hits
+    uncovered: dict[str, list[str]] = field(default_factory=dict)
+    unexpected: dict[str, list[str]] = field(default_factory=dict)  # unreachable, yet hit
+    seconds: float = 0.0
+    cpu: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches and not any(self.uncovered.values()) \
+            and not any(self.unexpected.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rules": self.rules, "players": self.players, "steps": self.steps,
+                "games": self.games, "mismatches": [m.to_json() for m in self.mismatches],
+                "uncovered": self.uncovered, "unreachable_hit": self.unexpected,
+                "coverage": self.coverage, "seconds": round(self.seconds, 2),
+                "cpu_seconds": round(self.cpu, 2)}
+
+
+@cache
+def _unreachable() -> list[dict[str, Any]]:
+    return list(tomllib.loads(UNREACHABLE.read_text()).get("unreachable", []))
+
+
+def unreachable(rules: RuleTable) -> dict[str, str]:
+    """Branches the full deck cannot reach under ``rules``, with the reason."""
+    out = {}
+    for entry in _unreachable():
+        names = entry.get("rules", "*")
+        names = [names] if isinstance(names, str) else names
+        if "*" in names or rules.name in names:
+            out[entry["branch"]] = entry["reason"]
+    return out
+
+
+def required(model: Model) -> list[str]:
+    """Every step in every draw variant, and every named branch, the table makes possible."""
+    labels: list[str] = []
+    for fam in model.families + model.deals + model.starts:
+        for variant in fam.variants:
+            label = fam.name + (f" [{variant.modes}]" if variant.modes else "")
+            if label not in labels:
+                labels.append(label)
+    labels += [b for b in SEMANTIC if _possible(b, model.rules)]
+    labels += _wd4_branches(model)
+    if model.rules.no_stacking.victim_may_answer:
+        labels.append("play answering a draw card (NOSTACK-1)")
+    return labels
+
+
+def _wd4_branches(model: Model) -> list[str]:
+    """WD4-1's cases: no card of the current color held, or one of each colored kind."""
+    kinds = [k for k in model.spec.kinds if not k.is_wild]
+    return ["Wild Draw Four played holding no card of the current color (WD4-1)"] + [
+        f"Wild Draw Four played holding a {k.name.lower().replace('_', ' ')} of the current "
+        "color (WD4-1)" for k in kinds]
+
+
+def _possible(branch: str, rules: RuleTable) -> bool:
+    if "UNO said with" in branch:
+        return rules.uno.say_with_card
+    return True
+
+
+# ------------------------------------------------------------------- bots
+
+Labels = Callable[[Action], list[str]]
+Policy = Callable[[TracedGame, Labels, list[Action], "random.Random", Counter[str]], Action]
+
+
+RARE = 25  # hits below which a step or branch is sought out
+
+
+def _rare(labels: Labels, legal: list[Action], rng: random.Random,
+          hits: Counter[str]) -> Action | None:
+    """The action whose step or branch has been hit least, if that is below ``RARE``."""
+    score = {a: min(hits[b] for b in labels(a)) for a in legal}
+    least = min(score.values())
+    if least >= RARE:
+        return None
+    return rng.choice([a for a in legal if score[a] == least])
+
+
+def _greedy(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
+            hits: Counter[str]) -> Action:
+    """A real player's move: catch a missed UNO or say it late when one can, play a card
+    when one is legal (wilds last, UNO said half the time), else draw; accept or challenge
+    at random. A third of the time, an action whose step or branch is still rare."""
+    rare = _rare(labels, legal, rng, hits) if rng.random() < 0.3 else None
+    if rare is not None:
+        return rare
+    calls = [a for a in legal if a.type in (ActionType.CATCH, ActionType.UNO)]
+    if calls and rng.random() < 0.5:
+        return rng.choice(calls)
+    mine = [a for a in legal if a.player == game.to_play]
+    plays = [a for a in mine if a.type is ActionType.PLAY and a.uno == (rng.random() < 0.5)]
+    plays = plays or [a for a in mine if a.type is ActionType.PLAY]
+    tame = [a for a in plays if a.color is None]
+    if tame and rng.random() < 0.8:
+        return rng.choice(tame)
+    if plays:
+        return rng.choice(plays)
+    for kind in (ActionType.DRAW, ActionType.CHOOSE_COLOR):
+        options = [a for a in mine if a.type is kind]
+        if options:
+            return rng.choice(options)
+    rest = [a for a in mine if a.type not in (ActionType.MISPLAY, ActionType.ADVISE)]
+    return rng.choice(rest or legal)
+
+
+def _curious(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
+             hits: Counter[str]) -> Action:
+    """The action whose step or branch is rarest; a real player's move once none is rare."""
+    rare = _rare(labels, legal, rng, hits)
+    return rare if rare is not None else _greedy(game, labels, legal, rng, hits)
+
+
+def _hoard(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
+           hits: Counter[str]) -> Action:
+    """Draw and keep while anything is left to draw; then play as :func:`_greedy`."""
+    mine = [a for a in legal if a.player == game.to_play]
+    for kind in (ActionType.DRAW, ActionType.PASS):
+        options = [a for a in mine if a.type is kind]
+        if options and game.available() > 0:
+            return options[0]
+    return _greedy(game, labels, legal, rng, hits)
+
+
+POLICIES: dict[str, Policy] = {"greedy": _greedy, "curious": _curious, "hoard": _hoard}
+
+
+# -------------------------------------------------------------------- runs
+
+class _Run:
+    """Validation at one player count."""
+
+    def __init__(self, rules: RuleTable, n: int, seed: int, refusals: bool) -> None:
+        self.rules, self.n, self.seed, self.refusals = rules, n, seed, refusals
+        self.model = Model(rules, n)
+        self.checker = Checker(self.model)
+        self.hits: Counter[str] = Counter()
+        self.findings: dict[tuple[str, str, str], Mismatch] = {}
+        self.steps = self.games = 0
+        self.names = [f"P{i}" for i in range(n)]
+
+    def covered(self, need: Sequence[str]) -> bool:
+        return all(self.hits[b] for b in need)
+
+    def game(self, index: int, budget: int) -> None:
+        style = STYLES[index % len(STYLES)]
+        rng = random.Random(f"{self.seed}/{self.n}/{index}")
+        game = TracedGame(self.names, seed=self.seed * 100_000 + index, rules=self.rules)
+        self.games += 1
+        if not self._deal(game, None):
+            return
+        while self.steps < budget:
+            if game.round_over:
+                if game.game_over:
+                    self.hits["game over (SCORE-2)"] += 1
+                    return
+                over = values(game)
+                game.events.clear()
+                game.next_round()
+                if not self._deal(game, over):
+                    return
+                if style == "hoard":
+                    style = "greedy"
+                continue
+            if not self._step(game, rng, POLICIES[style]):
+                return
+
+    def _deal(self, game: TracedGame, over: list[int] | None) -> bool:
+        outcome = self.checker.deal(game, over)
+        self.hits.update(outcome.hits)
+        for f in outcome.findings:
+            self._found(f, game)
+        return not outcome.findings and game.phase != "start"
+
+    def _step(self, game: TracedGame, rng: random.Random, policy: Policy) -> bool:
+        pre = values(game)
+        env = self.model.env(pre)
+        enabled = self.checker.enabled(env, game.turn, game.names)
+        findings = self.checker.legal(game, enabled)
+        if self.refusals:
+            findings += self.checker.refusals(game, enabled)
+        legal = [a for a in game.legal_actions() if a in enabled]
+        for f in findings:
+            self._found(f, game)
+        if findings or not legal:
+            return False
+        def labels(a: Action) -> list[str]:
+            return [min(f.name for f, _ in enabled[a]),
+                    *pre_branches(pre, a, self.model, game.t.seats[a.player])]
+
+        action = policy(game, labels, legal, rng, self.hits)
+        seat = game.t.seats[action.player]
+        self.hits.update(pre_branches(pre, action, self.model, seat))
+        game.events.clear()
+        game.apply(action)
+        self.steps += 1
+        post = values(game)
+        outcome = self.checker.successor(env, enabled[action], game, post)
+        self.hits.update(outcome.hits)
+        self.hits.update(branches(pre, post, action, self.n, self.model.nfaces, seat))
+        for f in outcome.findings:
+            self._found(f, game)
+        return not outcome.findings
+
+    def _found(self, finding: Finding, game: TracedGame) -> None:
+        key = (finding.check, finding.step, finding.detail.split(":")[0])
+        known = self.findings.get(key)
+        if known is None or len(game.history) < known.actions:
+            self.findings[key] = Mismatch(finding, self.n, to_record(game), len(game.history))
+
+
+def validate(rules: RuleTable, players: Sequence[int] = DEFAULT_PLAYERS,
+             steps: int | None = None, seed: int = 0, refusals: bool = True,
+             progress: Callable[[int, int, int], None] | None = None) -> Report:
+    """Validate the engine against the relation compiled from ``rules`` at each player
+    count: ``steps`` checked steps each, or (None) until every reachable branch is hit
+    (at most ``DEFAULT_CAP``)."""
+    started, cpu0 = time.perf_counter(), time.process_time()
+    report = Report(rules.name, list(players))
+    skip = unreachable(rules)
+    for n in players:
+        run = _Run(rules, n, seed, refusals)
+        need = [b for b in required(run.model) if b not in skip]
+        budget = steps if steps is not None else DEFAULT_CAP
+        index = 0
+        while run.steps < budget and not (steps is None and run.covered(need) and index >= 4):
+            before = run.steps
+            run.game(index, budget)
+            index += 1
+            if progress is not None:
+                progress(n, run.steps, budget)
+            if run.steps == before and index > 50:
+                break  # games that end before any step (a stuck start): nothing more to learn
+        report.steps += run.steps
+        report.games += run.games
+        report.coverage[str(n)] = dict(sorted(run.hits.items()))
+        report.uncovered[str(n)] = [b for b in need if not run.hits[b]]
+        report.unexpected[str(n)] = [b for b in skip if run.hits[b]]
+        report.mismatches += sorted(run.findings.values(), key=lambda m: m.actions)
+    report.seconds = time.perf_counter() - started
+    report.cpu = time.process_time() - cpu0
+    return report
