@@ -51,9 +51,10 @@ EQUIVALENT = Path(__file__).resolve().parent / "mutation_equivalent.toml"
 # per-rule tests and the Z3 mutants of `unoformal verify --mutants`, not interpreter code.
 SCOPE = ["unoformal/engine/*.py", "unoformal/spec/*.py"]
 
-# The killing suite: the engine tests and the fast tests elsewhere that drive the engine
-# (whole games, simulation, the explorer built on the engine's successors, engine-vs-Z3
-# successors). Change it here and only here.
+# The killing suite: the engine tests (with a short run of the engine against the relation
+# compiled from the table, tests/engine/test_validate.py) and the fast tests elsewhere that
+# drive the engine (whole games, simulation, the explorer built on the engine's successors,
+# engine-vs-Z3 successors). Change it here and only here.
 KILLING_SUITE = [
     "tests/engine",
     "tests/test_smoke.py",
