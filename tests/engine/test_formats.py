@@ -418,3 +418,25 @@ def test_deck_1_a_state_text_read_with_a_given_table_plays_by_that_table() -> No
     rules = load_rules("seed004")
     game = Game.from_text(_text(), rules)
     assert game.rules is rules and game.rules.name == "seed004"
+
+
+def test_advice_1_switched_off_advice_is_refused_citing_it() -> None:
+    rules = derive(CLASSIC, "no-advice", "test", {"ADVICE-1": {"enabled": False}})
+    game = make_game(ABC, "C", {"A": ["R1", "G5"]}, ("R7",), rules=rules)
+    assert not any(a.type is ActionType.ADVISE for a in game.legal_actions())
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(Action.parse("B advise"))
+    assert (info.value.message, info.value.rule_id) == (
+        "B advise: advice is not a penalty in these rules", "ADVICE-1")
+
+
+def test_uno_1_saying_uno_with_none_to_say_and_a_catch_too_late_are_worded() -> None:
+    game = make_game(ABC, "C", {"A": ["R1", "G5"], "B": ["B1", "B2"]}, ("R7",))
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(Action.parse("B uno"))
+    assert (info.value.message, info.value.rule_id) == ("B uno: B has no UNO left to say",
+                                                        "UNO-1")
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(Action.parse("B catch A"))
+    assert (info.value.message, info.value.rule_id) == ("B catch A: A cannot be caught now",
+                                                        "UNO-1")
