@@ -440,3 +440,13 @@ def test_uno_1_saying_uno_with_none_to_say_and_a_catch_too_late_are_worded() -> 
         game.apply(Action.parse("B catch A"))
     assert (info.value.message, info.value.rule_id) == ("B catch A: A cannot be caught now",
                                                         "UNO-1")
+
+
+def test_ext_short_off_advice_that_cannot_be_paid_is_refused_citing_it() -> None:
+    rules = derive(CLASSIC, "short-off", "test", {"EXT-SHORT": {"enabled": False}})
+    game = make_game(ABC, "C", {"A": ["R1", "G5"]}, ("R7", "G1"), rules=rules, rest_to="C")
+    assert game.available() == 1 < rules.advice.cards
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(Action.parse("B advise"))
+    assert (info.value.message, info.value.rule_id) == (
+        "B advise: not enough cards are left for the penalty", "EXT-SHORT")

@@ -15,13 +15,14 @@ import pytest
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
+from unoformal.engine.record import game_from_record
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.spec.cards import Kind, parse_face
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC, RuleTable
 from unoformal.spec.variants import derive
 
-from .helpers import deck_codes, make_game, play, refused, sorted_codes
+from .helpers import deck_codes, make_game, make_record, play, refused, sorted_codes
 
 ABC = ("A", "B", "C")
 
@@ -122,6 +123,18 @@ def test_deal_1_highest_number_deals_and_ties_redraw_among_tied_only() -> None:
     ties = sum(_check_dealer_draws(Game([f"P{i}" for i in range(6)], seed=seed), 0)
                for seed in range(40))
     assert ties > 0, "no seed gave a tie: the tie rule went untested"
+
+
+def test_deal_1_the_dealer_draws_come_from_one_shuffled_deck() -> None:
+    # Each player draws a card from the deck, shuffled once; ties draw on from the same deck.
+    copies = Counter(deck_codes())
+    for seed in range(12):
+        record = make_record(ABC, "C", {"A": ["R1"]}, ("R7",), seed=seed)
+        del record["dealer"]
+        game = game_from_record(record)  # the deal is given: the only shuffle is DEAL-1's
+        assert game.shuffles == 1
+        drawn = Counter(c for draw in game.dealer_draws for c in draw.values())
+        assert all(n <= copies[c] for c, n in drawn.items())
 
 
 def test_deal_1_action_and_wild_cards_count_as_the_tables_symbol_value() -> None:
