@@ -31,6 +31,7 @@ import argparse
 import fnmatch
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -71,6 +72,14 @@ KILLING_SUITE = [
 ]
 
 PYTEST_ARGS = ["-p", "no:cacheprovider", "-q", "-x"]
+
+# Some mutants make the engine loop for ever, appending to a list (a dealer draw that never
+# settles): each worker gets this much address space, so such a mutant dies of MemoryError
+# (a failing test: killed) within seconds instead of filling a shared machine's memory.
+MEMORY_BYTES = 4 * 1024**3
+# mutmut's CPU-time limit per mutant is (the mutant's tests' time + 1 s) x this x 2; its
+# default of 15 lets one looping mutant hold a worker for a quarter of an hour.
+TIMEOUT_MULTIPLIER = 4.0
 
 
 @dataclass(frozen=True)
@@ -232,6 +241,7 @@ def _prepare(work: Path, suite: list[str], only: list[str]) -> list[str]:
         f"only_mutate = {json.dumps(_files(only))}",
         f"pytest_add_cli_args = {json.dumps(PYTEST_ARGS[:2])}",
         f"pytest_add_cli_args_test_selection = {json.dumps(inside)}",
+        f"timeout_multiplier = {TIMEOUT_MULTIPLIER}",
         "use_git_change_detection = false", ""])
     with (work / "pyproject.toml").open("a") as f:
         f.write(config)
@@ -271,10 +281,15 @@ def _mutmut_run(work: Path, only: list[str], jobs: int) -> None:
     with log.open("w") as out:
         mutmut = str(Path(sys.executable).with_name("mutmut"))
         done = subprocess.run([mutmut, "run", "--max-children", str(jobs), *only], cwd=work,
-                              stdout=out, stderr=subprocess.STDOUT, env=_env(work), check=False)
+                              stdout=out, stderr=subprocess.STDOUT, env=_env(work), check=False,
+                              preexec_fn=_limit_memory)
     if done.returncode != 0:
         tail = log.read_text(errors="replace").replace("\r", "\n").splitlines()[-20:]
         raise SystemExit(f"mutmut run failed (exit {done.returncode}):\n" + "\n".join(tail))
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
 
 
 def _env(work: Path) -> dict[str, str]:
