@@ -143,12 +143,20 @@ class Report:
         scored = len(self.status) - c["equivalent"]
         return c["killed"] / scored if scored else None
 
+    def detected(self) -> float | None:
+        """Like the score, with timed-out mutants counted as caught (their tests never
+        passed; mutmut stopped them)."""
+        c = self.counts()
+        scored = len(self.status) - c["equivalent"]
+        return (c["killed"] + c["timeout"]) / scored if scored else None
+
     def not_killed(self) -> list[str]:
         return sorted(n for n, s in self.status.items() if s not in ("killed", "equivalent"))
 
     def to_json(self) -> dict[str, Any]:
         return {"suite": self.suite, "only": self.only, "total": len(self.status),
-                **self.counts(), "score": self.score(), "wall_s": round(self.wall_s, 1),
+                **self.counts(), "score": self.score(), "detected": self.detected(),
+                "wall_s": round(self.wall_s, 1),
                 "not_killed": {n: {"status": self.status[n], "diff": self.diffs.get(n, "")}
                                for n in self.not_killed()},
                 "equivalent_explained": self.equivalent, "stale_equivalents": self.stale,
@@ -393,7 +401,7 @@ def _planted_killed(p: Planted, suite: list[str], work: Path) -> bool:
 
 def _text(report: Report) -> str:
     c = report.counts()
-    score = report.score()
+    score, detected = report.score(), report.detected()
     lines = [
         f"killing suite: {' '.join(report.suite)}",
         f"mutants: {len(report.status)}" + (f" (only {', '.join(report.only)})"
@@ -401,6 +409,8 @@ def _text(report: Report) -> str:
         *(f"  {k.replace('_', ' ')}: {v}" for k, v in c.items()),
         "score (killed / (total - equivalent)): "
         + (f"{score:.2%}" if score is not None else "n/a"),
+        "with timeouts counted as caught: " + (f"{detected:.2%}" if detected is not None
+                                               else "n/a"),
         f"wall time: {report.wall_s:.1f} s",
     ]
     for name in report.not_killed():
