@@ -450,3 +450,15 @@ def test_ext_short_off_advice_that_cannot_be_paid_is_refused_citing_it() -> None
         game.apply(Action.parse("B advise"))
     assert (info.value.message, info.value.rule_id) == (
         "B advise: not enough cards are left for the penalty", "EXT-SHORT")
+
+
+def test_deal_2_hands_that_leave_no_start_card_are_refused_by_the_engine_too() -> None:
+    # derive() refuses such a table (DEAL-2's cross-field check); the engine still refuses a
+    # table built around it rather than deal the whole deck and find no start card.
+    table = dataclasses.replace(CLASSIC, deal=dataclasses.replace(CLASSIC.deal, hand_size=54))
+    with pytest.raises(InvalidInputError) as info:
+        Game(["A", "B"], rules=table)
+    assert (info.value.message, info.value.rule_id) == (
+        "2 hands of 54 need more than the deck's 108 cards", "DEAL-2")
+    table = dataclasses.replace(CLASSIC, deal=dataclasses.replace(CLASSIC.deal, hand_size=53))
+    assert len(Game(["A", "B"], rules=table).pile) == 1  # 108 - 2 x 53 - the start card
