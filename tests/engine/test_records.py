@@ -197,7 +197,7 @@ def test_play_1_replay_names_the_refused_actions_index_and_rule(
     path = _write(tmp_path, _refused_record())
     assert main(["replay", path]) == 2
     err = capsys.readouterr().err
-    assert "action 2" in err and "PLAY-1" in err
+    assert "actions[2]" in err and "PLAY-1" in err and len(err.splitlines()) == 1
 
 
 def test_play_1_replay_json_gives_the_error_and_the_state_before_it(
@@ -239,7 +239,8 @@ def test_deck_1_replay_of_a_malformed_record_exits_2_naming_the_field(
     assert main(["replay", path]) == 2
     assert words in capsys.readouterr().err
     code, out = _cli_json(capsys, path)
-    assert code == 2 and out["state"] is None and words in out["error"]["message"]
+    assert code == 2 and out["state"] is None
+    assert words in f"{out['error']['key']}: {out['error']['message']}"
 
 
 def test_deck_1_replay_of_a_file_that_is_not_json_exits_2(

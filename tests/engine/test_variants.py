@@ -155,7 +155,7 @@ def test_deck_1_a_bad_toml_variant_is_refused_with_a_clear_message(
         load_rules(str(path))
     assert words in str(info.value)
     assert main(["rules", "--rules", str(path)]) == 2
-    assert words in capsys.readouterr().out
+    assert words in capsys.readouterr().err
 
 
 def test_deck_1_an_unknown_variant_name_or_missing_file_is_refused(tmp_path: Path) -> None:

@@ -89,3 +89,22 @@ def test_end_1_switched_off_engine_and_z3_agree() -> None:
     assert not crosscheck("reverse", sample=60, overrides=off).mismatches
     unswitched = preset_config("reverse").rules
     assert crosscheck("reverse", sample=60, overrides=off, z3_rules=unswitched).mismatches
+
+
+# The challenge preset leaves enough cards that CHAL-2 and CHAL-3 lead to different states:
+# a stratified sample holds respond states of both verdicts (WD4-1 legal and a bluff).
+CHALLENGE_SAMPLE = 40
+
+
+def test_challenge_preset_agrees() -> None:
+    summary = crosscheck("challenge", sample=CHALLENGE_SAMPLE)
+    assert summary.compared >= CHALLENGE_SAMPLE // 2
+    assert not summary.mismatches, summary.mismatches[0].to_json()
+
+
+def test_challenge_preset_tells_the_outcomes_apart() -> None:
+    config = preset_config("challenge")
+    mutant = derive(config.rules, "challenger-draws-4", "CHAL-3 changed",
+                    {"CHAL-3": {"challenger_draws": 4}})
+    summary = crosscheck("challenge", sample=CHALLENGE_SAMPLE, z3_rules=mutant)
+    assert summary.mismatches, "the challenger's 6 cards (CHAL-3) are not seen"

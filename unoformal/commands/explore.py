@@ -10,7 +10,17 @@ from typing import Any
 
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from unoformal.errors import InvalidInputError
+from unoformal.commands.options import output_dir, output_file, real, whole
+from unoformal.errors import InvalidInputError, UnoError, one_line
+from unoformal.inputs import (
+    MAX_COPIES,
+    MAX_MEMORY_GIB,
+    MAX_STATES,
+    ascii_int,
+    load_rules_arg,
+    show,
+)
+from unoformal.spec.variants import VariantError
 from unoformal.verification.explore import memory
 from unoformal.verification.explore.analysis import analyse
 from unoformal.verification.explore.graph import Config, StateGraph, explore
@@ -19,6 +29,11 @@ from unoformal.verification.explore.presets import PRESETS, Size, small_rules
 from unoformal.verification.explore.render import neighbourhood, to_dot, write
 from unoformal.verification.explore.report import summary, text, write_witnesses
 from unoformal.verification.explore.witness import path_to
+
+copies = whole(0, MAX_COPIES, "DECK-1")
+
+
+EXIT_INTERRUPTED = 130  # as the shell reports a command ended by Ctrl-C (128 + SIGINT)
 
 
 def register(sub: Any) -> None:
@@ -30,15 +45,16 @@ def register(sub: Any) -> None:
     p.add_argument("--preset", choices=sorted(PRESETS), help="a named small deck")
     p.add_argument("--list", action="store_true", help="list the presets and exit")
     size = p.add_argument_group("size (instead of --preset)")
-    size.add_argument("--colors", type=int, default=2, help="1-4 (DECK-1)")
+    size.add_argument("--colors", type=whole(1, 4, "DECK-1"), default=2, help="1-4 (DECK-1)")
     size.add_argument("--numbers", default="1,1",
                       help="copies of rank 0,1,... per color, e.g. 1,2,2 (DECK-1)")
     for flag, what in (("skips", "Skip"), ("reverses", "Reverse"), ("draw-twos", "Draw Two")):
-        size.add_argument(f"--{flag}", type=int, default=0, help=f"{what} cards per color")
-    size.add_argument("--wilds", type=int, default=1)
-    size.add_argument("--wild-draw-fours", type=int, default=1)
-    size.add_argument("--players", type=int, default=2, help="2-4 (DECK-2)")
-    size.add_argument("--hand", type=int, default=1, help="cards dealt to each (DEAL-2)")
+        size.add_argument(f"--{flag}", type=copies, default=0, help=f"{what} cards per color")
+    size.add_argument("--wilds", type=copies, default=1)
+    size.add_argument("--wild-draw-fours", type=copies, default=1)
+    size.add_argument("--players", type=whole(2, 4, "DECK-2"), default=2, help="2-4 (DECK-2)")
+    size.add_argument("--hand", type=whole(1, MAX_COPIES, "DEAL-2"), default=1,
+                      help="cards dealt to each (DEAL-2)")
     size.add_argument("--no-penalties", action="store_true",
                       help="leave out advise/misplay actions (ADVICE-1, MISPLAY-1)")
     p.add_argument("--rules", default=None, help="base rules: a variant name or .toml file")
@@ -46,13 +62,16 @@ def register(sub: Any) -> None:
                    help="switch an extension entry off, e.g. --off EXT-PASS (repeatable)")
     p.add_argument("--symmetry", action="store_true", help="reduce by color permutations")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument("--dot", metavar="FILE", help="write the graph (or a witness's "
-                   "neighbourhood) as graphviz DOT")
-    p.add_argument("--png", metavar="FILE", help="the same picture as PNG (needs 'dot')")
-    p.add_argument("--witnesses", metavar="DIR", help="write every witness record to DIR")
-    p.add_argument("--memory-budget", type=float, default=8.0, metavar="GIB",
-                   help="refuse or stop beyond this much memory (default 8)")
-    p.add_argument("--max-states", type=int, default=None, help="stop after this many")
+    p.add_argument("--dot", metavar="FILE", type=output_file,
+                   help="write the graph (or a witness's neighbourhood) as graphviz DOT")
+    p.add_argument("--png", metavar="FILE", type=output_file,
+                   help="the same picture as PNG (needs 'dot')")
+    p.add_argument("--witnesses", metavar="DIR", type=output_dir,
+                   help="write every witness record to DIR")
+    p.add_argument("--memory-budget", type=real(0, MAX_MEMORY_GIB), default=8.0,
+                   metavar="GIB", help="refuse or stop beyond this much memory (default 8)")
+    p.add_argument("--max-states", type=whole(1, MAX_STATES), default=None,
+                   help="stop after this many")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
@@ -62,11 +81,7 @@ def config(args: argparse.Namespace) -> tuple[Config, Size]:
         preset = PRESETS[args.preset]
         size, name, extra = preset.size, preset.name, dict(preset.extra)
     else:
-        try:
-            numbers = tuple(int(x) for x in args.numbers.split(","))
-        except ValueError:
-            raise InvalidInputError(f"--numbers {args.numbers!r}: expected counts like "
-                                    "1,2,2", "DECK-1") from None
+        numbers = _numbers(args.numbers)
         size = Size(args.colors, numbers, args.skips, args.reverses, args.draw_twos,
                     args.wilds, args.wild_draw_fours, args.players, args.hand,
                     not args.no_penalties)
@@ -75,9 +90,23 @@ def config(args: argparse.Namespace) -> tuple[Config, Size]:
         size = Size(**{**size.__dict__, "penalties": False})
     for rule_id in args.off:
         extra[rule_id] = {"enabled": False}
+    if args.rules is not None:
+        load_rules_arg(args.rules, "--rules")  # a file checked before it is read
     rules = small_rules(size, args.rules, extra, name)
     return Config(rules, tuple(size.players_list()), name, args.symmetry, size.penalties,
                   int(args.memory_budget * memory.GIB), args.max_states), size
+
+
+def _numbers(text: str) -> tuple[int, ...]:
+    """``--numbers``: copies of rank 0, 1 ... per color, at most ten ranks (DECK-1)."""
+    parts = text.split(",")
+    try:
+        if len(parts) > 10:
+            raise InvalidInputError("ranks go from 0 to 9")
+        return tuple(ascii_int(x, "--numbers", 0, MAX_COPIES) for x in parts)
+    except InvalidInputError:
+        raise InvalidInputError(f"--numbers {show(text)}: expected up to ten counts from 0 to "
+                                f"{MAX_COPIES} like 1,2,2", "DECK-1") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -90,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
         pinned = args.preset if not args.off and args.rules is None else None
         states, how = estimate(size, cfg.rules, pinned, cfg.symmetry)
         memory.check(states, cfg.memory_budget, how)
-    except InvalidInputError as err:
-        print(f"error: {err}", file=sys.stderr)
+    except (InvalidInputError, VariantError) as err:
+        print(f"error: {_line(err)}", file=sys.stderr)
         return 2
     graph = _explore(cfg, args.no_progress or args.json or not sys.stderr.isatty())
     found = analyse(graph)
@@ -100,9 +129,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         _outputs(args, graph, found)
     except InvalidInputError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err.line()}", file=sys.stderr)
         return 2
+    except OSError as err:  # the folder checked at the start went away, or a full disk
+        print(f"error: cannot write: {err.strerror}: {err.filename}", file=sys.stderr)
+        return 2
+    if graph.stopped == "interrupted":
+        print("interrupted (the partial results above)", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return 0 if graph.complete else 1
+
+
+def _line(err: Exception) -> str:
+    return err.line() if isinstance(err, UnoError) else one_line(str(err))
 
 
 def _explore(cfg: Config, quiet: bool) -> StateGraph:

@@ -7,10 +7,9 @@ import json
 import sys
 from typing import Any
 
-from rich.console import Console
-
-from unoformal.engine.record import load_record, record_actions, replay
-from unoformal.errors import InvalidInputError, UnoError
+from unoformal.engine.record import Replay, load_record, replay
+from unoformal.errors import InvalidInputError
+from unoformal.inputs import load_rules_arg
 
 
 def register(sub: Any) -> None:
@@ -21,39 +20,42 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _error(err: UnoError, index: int | None) -> dict[str, Any]:
-    return {"index": index, "rule": err.rule_id, "message": err.message}
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         record = load_record(args.record)
-        if args.rules is not None:
-            record = {**record, "rules": args.rules}
-        result = replay(record)
+        rules = load_rules_arg(args.rules, "--rules") if args.rules is not None else None
+        result = replay(record, rules)
     except InvalidInputError as err:
+        err.at(source=args.record)
         if args.json:
-            print(json.dumps({"error": _error(err, None), "state": None}, indent=2))
-        else:
-            print(f"error: {err}", file=sys.stderr)
+            print(json.dumps({"error": err.to_json(), "state": None}, indent=2))
+        print(f"error: {err.line()}", file=sys.stderr)
         return 2
-    game = result.game
+    if result.error is not None:
+        result.error.at(source=args.record)
     if args.json:
-        out: dict[str, Any] = game.state_json()
-        if result.error is not None:
-            out = {"error": _error(result.error, result.error_index), "state": out}
-        print(json.dumps(out, indent=2))
+        _print_json(result)
     else:
-        console = Console()
-        actions = record_actions(record)
-        for i, action in enumerate(actions[: result.played]):
-            console.print(f"{i:4d}  {action}")
-        state = game.state_json()
-        for key in ("to_play", "phase", "direction", "color", "top", "draw_pile", "round_over",
-                    "winner", "round_points", "scores", "game_over"):
-            console.print(f"{key:>12}: {state[key]}")
-        for name, hand in state["hands"].items():
-            console.print(f"{name:>12}: {' '.join(hand)}")
-        if result.error is not None:
-            print(f"error at action {result.error_index}: {result.error}", file=sys.stderr)
+        _print_text(result)
+    if result.error is not None:
+        print(f"error: {result.error.line()}", file=sys.stderr)
     return 2 if result.error is not None else 0
+
+
+def _print_json(result: Replay) -> None:
+    out: dict[str, Any] = result.game.state_json()
+    if result.error is not None:
+        out = {"error": result.error.to_json(), "state": out}
+    print(json.dumps(out, indent=2))
+
+
+def _print_text(result: Replay) -> None:
+    # Plain print: rich's highlighter costs time quadratic in a line's length.
+    for i, action in enumerate(result.actions):
+        print(f"{i:4d}  {action}")
+    state = result.game.state_json()
+    for key in ("to_play", "phase", "direction", "color", "top", "draw_pile", "round_over",
+                "winner", "round_points", "scores", "game_over"):
+        print(f"{key:>12}: {state[key]}")
+    for name, hand in state["hands"].items():
+        print(f"{name:>12}: {' '.join(hand)}")

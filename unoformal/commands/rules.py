@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from unoformal.errors import InvalidInputError
+from unoformal.inputs import load_rules_arg
 from unoformal.spec.table import Rule, RuleTable
-from unoformal.spec.variants import VariantError, load_rules
 
 
 def register(sub: Any) -> None:
@@ -22,9 +24,9 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        table = load_rules(args.rules)
-    except VariantError as err:
-        print(f"error: {err}")
+        table = load_rules_arg(args.rules, "--rules")
+    except InvalidInputError as err:
+        print(f"error: {err.line()}", file=sys.stderr)
         return 2
     if args.markdown:
         print(render_markdown(table))

@@ -13,24 +13,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from unoformal.bots import BOTS
+from unoformal.commands.options import seed, short_text, whole
 from unoformal.errors import UnoError
+from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS, load_rules_arg
 from unoformal.simulate import MAX_ACTIONS, Config, GameResult, Summary, check, simulate
-from unoformal.spec.variants import VariantError, load_rules
 
 DEFAULT_BOTS = "random,greedy"
-
-
-def _whole(minimum: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, "
-                                             f"got {value}")
-        return value
-    return parse
 
 
 def register(sub: Any) -> None:
@@ -40,19 +28,21 @@ def register(sub: Any) -> None:
                     "print total actions, rounds, each seat's win rate and the mean game "
                     "length. Everything follows from --seed: game i uses seeds derived "
                     "from (seed, i).")
-    p.add_argument("--games", type=_whole(1), default=100, help="games to play (default 100)")
-    p.add_argument("--players", type=int, default=4,
+    p.add_argument("--games", type=whole(1, MAX_GAMES), default=100,
+                   help="games to play (default 100)")
+    p.add_argument("--players", type=whole(1, MAX_PLAYERS), default=4,
                    help="players per game, within the rules' DECK-2 range (default 4)")
-    p.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    p.add_argument("--seed", type=seed, default=0,
+                   help="master seed, 0 to 2**63-1 (default 0)")
     p.add_argument("--rules", default=None, help="variant name or TOML file (default classic)")
-    p.add_argument("--bots", default=DEFAULT_BOTS,
+    p.add_argument("--bots", type=short_text, default=DEFAULT_BOTS,
                    help="comma-separated bots, cycled over the seats P1, P2, ... "
                         f"(known: {', '.join(BOTS)}; default {DEFAULT_BOTS!r}: seat 1 random, "
                         "seat 2 greedy, seat 3 random ...)")
     p.add_argument("--penalties", action="store_true",
                    help="let bots also choose misplay and advise (MISPLAY-1, ADVICE-1); off "
                         "by default since these exist to referee humans")
-    p.add_argument("--max-actions", type=_whole(1), default=MAX_ACTIONS,
+    p.add_argument("--max-actions", type=whole(1, MAX_GAME_ACTIONS), default=MAX_ACTIONS,
                    help=f"safety cap on actions per game (default {MAX_ACTIONS}); a game "
                         "hitting it is an error naming its seed")
     p.add_argument("--json", action="store_true",
@@ -61,10 +51,7 @@ def register(sub: Any) -> None:
 
 
 def _config(args: argparse.Namespace) -> Config:
-    try:
-        rules = load_rules(args.rules)
-    except VariantError as err:
-        raise UnoError(f"--rules: {err}") from None
+    rules = load_rules_arg(args.rules, "--rules")
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     config = Config(games=args.games, players=args.players, seed=args.seed, rules=rules,
                     bots=bots, penalties=args.penalties, max_actions=args.max_actions)
@@ -77,15 +64,15 @@ def run(args: argparse.Namespace) -> int:
         config = _config(args)
     except UnoError as err:
         if args.json:
-            print(json.dumps({"error": {"rule": err.rule_id, "message": err.message}}))
-        print(f"error: {err}", file=sys.stderr)
+            print(json.dumps({"error": err.to_json()}))
+        print(f"error: {err.line()}", file=sys.stderr)
         return 2
     console = Console(stderr=args.json)
     start = time.perf_counter()
     try:
         summary = _run_with_progress(config, console, hide=args.json)
     except UnoError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {err.line()}", file=sys.stderr)
         return 1
     elapsed = time.perf_counter() - start
     if args.json:

@@ -8,15 +8,34 @@ import os
 import sys
 from typing import Any
 
+import tomli_w
+import z3
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
+from unoformal import interrupts
+from unoformal.commands.options import whole
+from unoformal.errors import InvalidInputError
+from unoformal.inputs import MAX_JOBS, MAX_PLAYERS, MAX_TIMEOUT_MS, ascii_int, load_rules_arg, show
 from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VariantError, load_rules
-from unoformal.verification.z3.manifest import expected
-from unoformal.verification.z3.properties import PROPERTIES
-from unoformal.verification.z3.prover import DEFAULT_TIMEOUT_MS, REFUTED, Result, check_suite
+from unoformal.verification.z3.manifest import (
+    INHERITED,
+    MANIFEST,
+    OWN,
+    Expectation,
+    changed_rules,
+    expected,
+)
+from unoformal.verification.z3.properties import PROPERTIES, STEPS_ENABLED, Property
+from unoformal.verification.z3.prover import (
+    DEFAULT_TIMEOUT_MS,
+    REFUTED,
+    VACUOUS,
+    Result,
+    check_suite,
+    property_reads,
+)
 
 # Mutants are killed with two players (TWO-1) and three (its non-vacuity witness, and
 # rules such as WD4-2's reverse that only show from three on): enough, and 5x cheaper.
@@ -24,17 +43,19 @@ MUTANT_COUNTS = (2, 3)
 
 
 def _player_counts(text: str) -> list[int]:
-    """``--players``: ``4``, ``2-10`` or ``2,3,10``."""
+    """``--players``: ``4``, ``2-10`` or ``2,3,10``; every number is bounded (by
+    ``MAX_PLAYERS``) before a range is expanded, the rules' own DECK-2 range after."""
     counts: list[int] = []
     try:
         for part in text.split(","):
             lo, sep, hi = part.partition("-")
-            counts += list(range(int(lo), int(hi) + 1)) if sep else [int(lo)]
-    except ValueError:
+            first = ascii_int(lo, "--players", 1, MAX_PLAYERS)
+            last = ascii_int(hi, "--players", first, MAX_PLAYERS) if sep else first
+            counts += range(first, last + 1)
+    except InvalidInputError:
         raise argparse.ArgumentTypeError(
-            f"{text!r}: expected N, A-B or a comma list of player counts") from None
-    if not counts:
-        raise argparse.ArgumentTypeError(f"{text!r}: no player count")
+            f"{show(text)}: expected N, A-B (A <= B) or a comma list of player counts, "
+            f"each from 1 to {MAX_PLAYERS}") from None
     return counts
 
 
@@ -47,9 +68,9 @@ def register(sub: Any) -> None:
                         "in docs/verification.md)")
     p.add_argument("--property", action="append", default=None, dest="properties",
                    help="only this property (repeatable)")
-    p.add_argument("--timeout", type=int, default=DEFAULT_TIMEOUT_MS,
+    p.add_argument("--timeout", type=whole(1, MAX_TIMEOUT_MS), default=DEFAULT_TIMEOUT_MS,
                    help="per-query solver time-out in ms (verdict unknown when reached)")
-    p.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+    p.add_argument("--jobs", type=whole(1, MAX_JOBS), default=min(2, os.cpu_count() or 1),
                    help="worker processes, each checking a run of neighbouring player counts "
                         "at once (default: up to 2 cores)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
@@ -62,15 +83,31 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+def _interruptible() -> None:
+    """Ctrl-C stops a query at once (see :mod:`unoformal.interrupts`), rather than Z3
+    catching it and calling the verdict "unknown"."""
+    z3.set_param("ctrl_c", False)
+    interrupts.on_interrupt(_interrupt_z3)
+
+
+def _interrupt_z3() -> None:
+    z3.main_ctx().interrupt()
+
+
 def run(args: argparse.Namespace) -> int:
+    _interruptible()
     try:
-        rules = load_rules(args.rules)
-    except VariantError as err:
-        print(f"error: {err}", file=sys.stderr)
+        rules = load_rules_arg(args.rules, "--rules")
+    except InvalidInputError as err:
+        print(f"error: {err.line()}", file=sys.stderr)
         return 2
     lo, hi = rules.players.minimum, rules.players.maximum
     wanted = args.players if args.players is not None else list(range(lo, hi + 1))
     bad = [c for c in wanted if not lo <= c <= hi]
+    if not wanted:
+        print(f"error: --rules: the rules {rules.name!r} allow no player count ({lo} to {hi}) "
+              "(breaks DECK-2)", file=sys.stderr)
+        return 2
     if bad:
         print(f"error: {bad[0]} players: the rules allow {lo} to {hi} (DECK-2)",
               file=sys.stderr)
@@ -86,15 +123,16 @@ def run(args: argparse.Namespace) -> int:
     return _verify(rules, wanted, args)
 
 
+_Checked = tuple[Result, Expectation]
+
+
 def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> int:
     props = [p for p in PROPERTIES if args.properties is None or p.name in args.properties]
     console = Console(stderr=args.json)
-    results: list[tuple[Result, str]] = []
-    bad = 0
-    for result in check_suite(rules, props, counts, args.timeout, args.jobs):
-        want = expected(rules.name, result.prop.name, result.n).verdict
-        results.append((result, want))
-        bad += result.verdict != want
+    results: list[_Checked] = [
+        (result, expected(rules, result.prop.name, result.n))
+        for result in check_suite(rules, props, counts, args.timeout, args.jobs)]
+    bad = [(r, want) for r, want in results if not want.met_by(r.verdict, r.vacuous)]
     witnesses = {} if args.no_witness else _witnesses(rules, results)
     if args.json:
         print(json.dumps([_row(r, w, witnesses.get(id(r))) for r, w in results], indent=2))
@@ -103,10 +141,14 @@ def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> in
         for result, want in results:
             if result.verdict == REFUTED:
                 _counterexample(console, rules, result, want, witnesses.get(id(result)))
+            elif result.verdict == VACUOUS:
+                _vacuous(console, result, want)
+        if bad:
+            _unexpected(console, rules, bad)
     return 1 if bad else 0
 
 
-def _witnesses(rules: RuleTable, results: list[tuple[Result, str]]) -> dict[int, Any]:
+def _witnesses(rules: RuleTable, results: list[_Checked]) -> dict[int, Any]:
     """A replayable record for the first refutation of each property (smallest n)."""
     from unoformal.verification.z3.witness import find_record
     out: dict[int, Any] = {}
@@ -119,12 +161,14 @@ def _witnesses(rules: RuleTable, results: list[tuple[Result, str]]) -> dict[int,
     return out
 
 
-def _row(result: Result, want: str, witness: Any) -> dict[str, Any]:
+def _row(result: Result, want: Expectation, witness: Any) -> dict[str, Any]:
     row: dict[str, Any] = {
         "property": result.prop.name, "rules": list(result.prop.rule_ids),
-        "players": result.n, "verdict": result.verdict, "expected": want,
+        "players": result.n, "verdict": result.verdict, "expected": want.verdict,
+        "expected_from": _source(want), "as_expected": want.met_by(result.verdict,
+                                                                   result.vacuous),
         "seconds": round(result.seconds, 3), "queries": result.queries,
-        "action": result.label}
+        "action": result.label, "vacuous": result.vacuous}
     shown = result.counterexample()
     if shown is not None:
         row["state"], row["steps"] = shown
@@ -134,27 +178,47 @@ def _row(result: Result, want: str, witness: Any) -> dict[str, Any]:
     return row
 
 
-def _table(console: Console, rules: RuleTable, results: list[tuple[Result, str]]) -> None:
+def _source(want: Expectation) -> str:
+    """Where an expectation comes from, in words."""
+    if want.source == OWN:
+        return "the variant's own [[expect]]"
+    if want.source == INHERITED:
+        return f"inherited from {want.variant}"
+    return f"manifest ({want.variant})"
+
+
+def _table(console: Console, rules: RuleTable, results: list[_Checked]) -> None:
     table = Table(title=f"unoformal verify — rules {rules.name}",
                   caption="time: the property's own queries and its share of the queries "
                           "asked together (one per action for every property, about every "
-                          "player count of a worker at once)")
+                          "player count of a worker at once), and of the vacuity checks")
     for col in ("property", "rule IDs", "players", "verdict", "expected", "time", "action"):
         table.add_column(col)
     for result, want in results:
-        style = "green" if result.verdict == want else "bold red"
+        style = "green" if want.met_by(result.verdict, result.vacuous) else "bold red"
+        shown = want.verdict if want.source == MANIFEST else f"{want.verdict} ({want.source})"
+        action = ", ".join(result.vacuous) if result.vacuous else result.label or ""
         table.add_row(result.prop.name, " ".join(result.prop.rule_ids), str(result.n),
-                      f"[{style}]{result.verdict}[/]", want, f"{result.seconds:.2f}s",
-                      result.label or "")
+                      f"[{style}]{result.verdict}[/]", shown, f"{result.seconds:.2f}s",
+                      action)
     console.print(table)
 
 
-def _counterexample(console: Console, rules: RuleTable, result: Result, want: str,
+def _vacuous(console: Console, result: Result, want: Expectation) -> None:
+    if want.met_by(result.verdict, result.vacuous):
+        return
+    what = ("never enabled" if result.prop is STEPS_ENABLED
+            else "hypothesis holds in no invariant state")
+    console.print(f"\n[bold]{result.prop.name}[/] vacuous with {result.n} players "
+                  f"(UNEXPECTED): {what}: " + ", ".join(result.vacuous))
+
+
+def _counterexample(console: Console, rules: RuleTable, result: Result, want: Expectation,
                     witness: Any) -> None:
     shown = result.counterexample()
     assert shown is not None
     state, steps = shown
-    tag = "expected" if want == REFUTED else "UNEXPECTED"
+    tag = "expected" if want.met_by(result.verdict) else "UNEXPECTED"
     console.print(f"\n[bold]{result.prop.name}[/] refuted with {result.n} players "
                   f"at {result.label} ({tag})")
     console.print("  state:  " + state, soft_wrap=True)
@@ -163,6 +227,53 @@ def _counterexample(console: Console, rules: RuleTable, result: Result, want: st
         return
     word = "replayable" if witness.replayable else f"not replayable ({witness.mismatch})"
     console.print(f"  record ({word}): " + json.dumps(witness.record), soft_wrap=True)
+
+
+def _unexpected(console: Console, rules: RuleTable, bad: list[_Checked]) -> None:
+    """What to do about verdicts that depart from the expected ones: for a table that
+    inherits its expectations, which of its changes the property's actions read, and
+    the ``[[expect]]`` entries that would record the verdicts (copy-pasteable TOML)."""
+    console.print(f"\n{len(bad)} verdict(s) differ from the expected ones.")
+    changed = changed_rules(rules)
+    entries = []
+    for prop, rows in _by_property(bad).items():
+        results = [r for r, _ in rows]
+        want = rows[0][1]
+        reads = sorted(set(changed) & property_reads(
+            rules, prop, results[0].n, set(results[0].vacuous) or None))
+        if want.source == INHERITED:
+            why = (f"it reads {', '.join(reads)}, which {rules.name} changes"
+                   if reads else f"none of the entries {rules.name} changes "
+                   f"({', '.join(changed)}) is read by its actions: a finding")
+            console.print(f"  {prop.name}: {want.verdict} for {want.variant} expected; "
+                          f"{why}")
+        what = ", ".join(reads or changed)
+        reason = (f"{rules.name} changes {what}" if what else rules.name) + \
+            " (say why this verdict is right)"
+        for verdict, players in _runs(results):
+            entries.append({"property": prop.name, "players": players, "verdict": verdict,
+                            "reason": reason})
+    console.print("If these verdicts are right for your variant, add to its file:\n")
+    console.print(tomli_w.dumps({"expect": entries}), markup=False, highlight=False,
+                  soft_wrap=True)
+
+
+def _by_property(bad: list[_Checked]) -> dict[Property, list[_Checked]]:
+    out: dict[Property, list[_Checked]] = {}
+    for result, want in bad:
+        out.setdefault(result.prop, []).append((result, want))
+    return out
+
+
+def _runs(results: list[Result]) -> list[tuple[str, str]]:
+    """(verdict, players) for each run of neighbouring counts with one verdict: ``3-10``."""
+    out: list[tuple[str, int, int]] = []
+    for r in sorted(results, key=lambda r: r.n):
+        if out and out[-1][0] == r.verdict and out[-1][2] == r.n - 1:
+            out[-1] = (r.verdict, out[-1][1], r.n)
+        else:
+            out.append((r.verdict, r.n, r.n))
+    return [(v, f"{lo}" if lo == hi else f"{lo}-{hi}") for v, lo, hi in out]
 
 
 def _mutants(rules: RuleTable, args: argparse.Namespace) -> int:

@@ -12,6 +12,8 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from unoformal.errors import InvalidInputError
+from unoformal.inputs import MAX_ACTION_TEXT, check_name, show
+from unoformal.spec.cards import Color, parse_face
 
 
 class ActionType(Enum):
@@ -35,6 +37,7 @@ class ActionType(Enum):
 
 _NEEDS_CARD = {ActionType.PLAY, ActionType.MISPLAY}
 _JSON_KEYS = {"player", "action", "card", "color", "target", "uno"}
+_COLOR_NAMES = tuple(c.value for c in Color)
 
 
 class Action(NamedTuple):
@@ -46,11 +49,13 @@ class Action(NamedTuple):
     uno: bool = False
 
     def __str__(self) -> str:
-        parts = [self.player, self.type.value]
+        # str() of each part: an Action built by hand with wrong types is still shown
+        # in the error that refuses it.
+        parts: list[object] = [self.player, getattr(self.type, "value", self.type)]
         parts += [p for p in (self.card, self.color, self.target) if p is not None]
         if self.uno:
             parts.append("uno")
-        return " ".join(parts)
+        return " ".join(map(str, parts))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"player": self.player, "action": self.type.value}
@@ -64,9 +69,15 @@ class Action(NamedTuple):
     @classmethod
     def parse(cls, text: str) -> Action:
         """Parse the canonical text form, e.g. ``"Ada play W+4 green uno"``."""
+        if not isinstance(text, str):
+            raise InvalidInputError(f"action {show(text)}: an action is a text such as "
+                                    "'Ada play W+4 green'")
+        if len(text) > MAX_ACTION_TEXT:
+            raise InvalidInputError(f"action text of {len(text)} characters: at most "
+                                    f"{MAX_ACTION_TEXT} are allowed")
         words = text.split()
         if len(words) < 2:
-            raise InvalidInputError(f"action {text!r}: expected '<player> <action> ...'")
+            raise InvalidInputError(f"action {show(text)}: expected '<player> <action> ...'")
         player, verb, *rest = words
         kind = _action_type(verb, text)
         uno = bool(rest) and rest[-1] == "uno" and kind is ActionType.PLAY
@@ -80,27 +91,54 @@ class Action(NamedTuple):
         if kind is ActionType.CATCH and rest:
             target, *rest = rest
         if rest:
-            raise InvalidInputError(f"action {text!r}: unexpected {' '.join(rest)!r}")
-        return cls(player, kind, card, color, target, uno)
+            raise InvalidInputError(f"action {show(text)}: unexpected {show(' '.join(rest))}")
+        return check_action(cls(player, kind, card, color, target, uno))
 
     @classmethod
     def from_json(cls, data: Any) -> Action:
         """Parse one record action, e.g. ``{"player": "Ada", "action": "draw"}``."""
         if not isinstance(data, dict):
-            raise InvalidInputError(f"action {data!r}: expected an object")
+            raise InvalidInputError(f"action {show(data)}: expected an object")
         extra = set(data) - _JSON_KEYS
         if extra:
-            raise InvalidInputError(f"action {data!r}: unknown field(s) {sorted(extra)}")
+            raise InvalidInputError(f"unknown field(s) {show(sorted(extra))}; allowed: "
+                                    f"{', '.join(sorted(_JSON_KEYS))}")
         for key in ("player", "action"):
             if not isinstance(data.get(key), str):
-                raise InvalidInputError(f"action {data!r}: field {key!r} must be a string")
+                raise InvalidInputError(f"{show(data.get(key))}: must be a string", key=key)
         for key in ("card", "color", "target"):
             if key in data and not isinstance(data[key], str):
-                raise InvalidInputError(f"action {data!r}: field {key!r} must be a string")
+                raise InvalidInputError(f"{show(data[key])}: must be a string", key=key)
         if not isinstance(data.get("uno", False), bool):
-            raise InvalidInputError(f"action {data!r}: field 'uno' must be true or false")
-        return cls(data["player"], _action_type(data["action"], str(data)), data.get("card"),
-                   data.get("color"), data.get("target"), data.get("uno", False))
+            raise InvalidInputError(f"{show(data['uno'])}: must be true or false", key="uno")
+        kind = _action_type(data["action"], data["action"])
+        return check_action(cls(data["player"], kind, data.get("card"), data.get("color"),
+                                data.get("target"), data.get("uno", False)))
+
+
+def check_action(action: Any) -> Action:
+    """The action's fields have the right types and spellings: names as DECK-2 allows,
+    a canonical card code (DECK-1), a color by its name (WILD-1). Whether the card is in
+    this deck, or the action is legal, is the game's to say."""
+    if not isinstance(action, Action):
+        raise InvalidInputError(f"{show(action)} is not an Action")
+    if not isinstance(action.type, ActionType):
+        raise InvalidInputError(f"action type {show(action.type)}: expected an ActionType",
+                                key="action")
+    check_name(action.player, "player", key="player")
+    if action.target is not None:
+        check_name(action.target, "target", key="target")
+    if action.card is not None:
+        try:
+            parse_face(action.card)
+        except ValueError as err:
+            raise InvalidInputError(str(err), "DECK-1", key="card") from None
+    if action.color is not None and action.color not in _COLOR_NAMES:
+        raise InvalidInputError(f"color {show(action.color)}: expected one of "
+                                f"{', '.join(_COLOR_NAMES)}", "WILD-1", key="color")
+    if not isinstance(action.uno, bool):
+        raise InvalidInputError(f"{show(action.uno)}: must be true or false", key="uno")
+    return action
 
 
 def _action_type(verb: str, context: str) -> ActionType:
@@ -108,5 +146,5 @@ def _action_type(verb: str, context: str) -> ActionType:
         return ActionType(verb)
     except ValueError:
         names = ", ".join(t.value for t in ActionType)
-        raise InvalidInputError(f"action {context!r}: unknown action {verb!r} "
-                                f"(expected one of {names})") from None
+        raise InvalidInputError(f"action {show(context)}: unknown action {show(verb)} "
+                                f"(expected one of {names})", key="action") from None

@@ -17,8 +17,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.actions import Action, ActionType, check_action
 from unoformal.errors import IllegalActionError, InvalidInputError
+from unoformal.inputs import check_name, check_players, check_seed, show
 from unoformal.spec.cards import Color, Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC, CardEffect, Holding, NextDealer, RuleTable
@@ -26,8 +27,6 @@ from unoformal.spec.table import CLASSIC, CardEffect, Holding, NextDealer, RuleT
 # Phases of a round. "respond" is the victim's accept/challenge (or stacking) decision.
 START, COLOR, PLAY, DRAWN, RESPOND, OVER = "start", "color", "play", "drawn", "respond", "over"
 PHASES = (START, COLOR, PLAY, DRAWN, RESPOND, OVER)
-
-NAME_FORBIDDEN = set(" \t\n,;:=/[]")
 
 
 @dataclass(frozen=True)
@@ -59,11 +58,19 @@ class Game:
 
     def __init__(self, players: Sequence[str], seed: int = 0, rules: RuleTable = CLASSIC,
                  dealer: str | None = None, deal: dict[str, Any] | None = None) -> None:
+        if not isinstance(rules, RuleTable):
+            raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable (see "
+                                    "unoformal.spec.load_rules)")
         self.rules = rules
         self.deck = Deck.of(rules)
         self.names = _check_players(players, rules)
         self.n = len(self.names)
-        self.seed = seed
+        self.seed = check_seed(seed)
+        if dealer is not None:
+            check_name(dealer, "dealer", key="dealer")
+        if deal is not None and not isinstance(deal, dict):
+            raise InvalidInputError("deal must be {\"hands\": {...}, \"draw_pile\": [...]}",
+                                    "DEAL-2", key="deal")
         self.shuffles = 0
         self._tables()
         self.scores = [0] * self.n
@@ -90,8 +97,8 @@ class Game:
     def seat(self, name: str, what: str = "player") -> int:
         try:
             return self.t.seats[name]
-        except KeyError:
-            raise InvalidInputError(f"unknown {what} {name!r}; players are "
+        except (KeyError, TypeError):
+            raise InvalidInputError(f"unknown {what} {show(name)}; players are "
                                     f"{', '.join(self.names)}", "DECK-2") from None
 
     def _rng(self) -> random.Random:
@@ -193,11 +200,13 @@ class Game:
         if not isinstance(codes, list):
             raise InvalidInputError(f"{where} must be a list of card codes", "DECK-1")
         out = []
-        for code in codes:
+        for i, code in enumerate(codes):
             try:
-                out.append(self.deck.face_id(str(code)))
+                if not isinstance(code, str):
+                    raise ValueError(f"{show(code)}: a card code is a string")
+                out.append(self.deck.face_id(code))
             except ValueError as err:
-                raise InvalidInputError(f"{where}: {err}", "DECK-1") from None
+                raise InvalidInputError(f"{where}[{i}]: {err}", "DECK-1") from None
         return out
 
     def _turn_start_card(self) -> None:
@@ -440,7 +449,10 @@ class Game:
     def apply(self, action: Action) -> None:
         """Play one action. Raises :class:`InvalidInputError` for malformed input and
         :class:`IllegalActionError` for a rule it breaks; either way the state is unchanged."""
-        resolved = self.t.resolved.get(action)
+        try:
+            resolved = self.t.resolved.get(action)
+        except TypeError:  # an unhashable field: _resolve names it
+            resolved = None
         if resolved is None:
             resolved = self._resolve(action)
             self.t.resolved[action] = resolved
@@ -468,8 +480,14 @@ class Game:
 
     def _resolve(self, action: Action) -> tuple[int, int | None, int | None, int | None]:
         """Check the action's shape and translate names and codes to indices."""
-        if not isinstance(action, Action):
-            raise InvalidInputError(f"{action!r} is not an Action")
+        try:
+            check_action(action)
+            return self._indices(action)
+        except InvalidInputError as err:
+            raise err.at(action=str(action) if isinstance(action, Action) else None,
+                         state=self.to_text()) from None
+
+    def _indices(self, action: Action) -> tuple[int, int | None, int | None, int | None]:
         p = self.seat(action.player)
         face = color = target = None
         kind = action.type
@@ -505,10 +523,7 @@ class Game:
         return p, face, color, target
 
     def _color(self, action: Action) -> int:
-        try:
-            color = Color.parse(action.color or "")
-        except ValueError as err:
-            raise InvalidInputError(f"{action}: {err}", "WILD-1") from None
+        color = Color(action.color)  # check_action: the color's name
         if color not in self.deck.color_index:
             raise InvalidInputError(f"{action}: {color.value} is not in this deck", "DECK-1")
         return self.deck.color_index[color]
@@ -871,17 +886,8 @@ class Game:
 
 
 def _check_players(players: Sequence[str], rules: RuleTable) -> list[str]:
-    names = list(players)
-    lo, hi = rules.players.minimum, rules.players.maximum
-    if not lo <= len(names) <= hi:
-        raise InvalidInputError(f"{len(names)} players: the rules allow {lo} to {hi}", "DECK-2")
-    for name in names:
-        if not isinstance(name, str) or not name or NAME_FORBIDDEN & set(name):
-            raise InvalidInputError(f"player name {name!r}: use a non-empty name without "
-                                    "spaces or any of , ; : = / [ ]", "DECK-2")
-    if len(set(names)) != len(names):
-        raise InvalidInputError(f"player names must differ: {names}", "DECK-2")
-    return names
+    """DECK-2's range, and names the text form carries (:func:`unoformal.inputs.check_name`)."""
+    return check_players(players, rules.players.minimum, rules.players.maximum)
 
 
 _HANDLERS = {

@@ -13,15 +13,19 @@ discard bottom to top (its last card is the top). ``-`` means none::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from unoformal.errors import InvalidInputError
+from unoformal.inputs import MAX_SEED, MAX_STATE_TEXT, ascii_int, show
 from unoformal.spec.cards import Color, Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
 
 if TYPE_CHECKING:
     from unoformal.engine.game import Game
+
+T = TypeVar("T")
 
 KEYS = ("rules", "players", "dealer", "round", "turn", "dir", "color", "phase", "hands", "pile",
         "discard", "scores", "uno", "drawn", "pending", "kind", "offender", "legal", "prev",
@@ -62,16 +66,27 @@ def state_to_text(g: Game) -> str:
 
 
 def state_from_text(text: str, rules: RuleTable | None = None) -> Game:
+    """Read a state text back; anything malformed is an :class:`InvalidInputError` naming
+    the field (``key``). A text of a variant read without ``rules`` names a shipped
+    variant; give the table for one read from a file."""
+    try:
+        return _read(text, rules)
+    except InvalidInputError as err:
+        raise err.at(source="state text") from None
+
+
+def _read(text: str, rules: RuleTable | None) -> Game:
     from unoformal.engine.game import PHASES, Game, _check_players
-    from unoformal.spec.variants import load_rules
 
     fields = _fields(text)
     if rules is None:
-        rules = load_rules(fields["rules"])
+        rules = _named_rules(fields["rules"])
+    elif not isinstance(rules, RuleTable):
+        raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable")
     g = object.__new__(Game)
     g.rules = rules
     g.deck = Deck.of(rules)
-    g.names = _check_players(fields["players"].split(","), rules)
+    g.names = _field("players", lambda v: _check_players(v.split(","), rules), fields)
     g.n = len(g.names)
     g._tables()
     deck = g.deck
@@ -79,68 +94,85 @@ def state_from_text(text: str, rules: RuleTable | None = None) -> Game:
     def seat(v: str, key: str) -> int | None:
         if v == "-":
             return None
-        try:
-            return g.names.index(v)
-        except ValueError:
-            raise InvalidInputError(f"state text: {key}={v}: unknown player", "DECK-2") from None
+        if v not in g.names:
+            raise InvalidInputError(f"{show(v)}: unknown player; players are "
+                                    f"{', '.join(g.names)}", "DECK-2", key=key)
+        return g.names.index(v)
+
+    def someone(key: str) -> int:
+        found = seat(fields[key], key)
+        if found is None:
+            raise InvalidInputError("-: name a player", "DECK-2", key=key)
+        return found
 
     def cards(v: str, key: str) -> list[int]:
+        if not v:
+            return []
         try:
-            return [deck.face_id(c) for c in v.split(",") if c]
+            return [deck.face_id(c) for c in v.split(",")]
         except ValueError as err:
-            raise InvalidInputError(f"state text: {key}: {err}", "DECK-1") from None
+            raise InvalidInputError(str(err), "DECK-1", key=key) from None
 
     def color(v: str, key: str) -> int | None:
         if v == "-":
             return None
-        try:
-            return deck.color_index[Color.parse(v)]
-        except (ValueError, KeyError):
-            raise InvalidInputError(f"state text: {key}={v}: unknown color", "DECK-1") from None
+        found = _COLORS.get(v)
+        if found is None or found not in deck.color_index:
+            raise InvalidInputError(f"{show(v)}: not a color of this deck; expected "
+                                    f"{', '.join(c.value for c in deck.colors)} or -",
+                                    "DECK-1", key=key)
+        return deck.color_index[found]
 
-    def integer(key: str) -> int:
+    def integer(key: str, hi: int = MAX_SEED - 1) -> int:
         try:
-            return int(fields[key])
-        except ValueError:
-            raise InvalidInputError(f"state text: {key} must be an integer") from None
+            return ascii_int(fields[key], key, 0, hi)
+        except InvalidInputError as err:
+            raise err.at(key=key) from None
 
     hands = fields["hands"].split("/")
     if len(hands) != g.n:
-        raise InvalidInputError(f"state text: {len(hands)} hands for {g.n} players", "DEAL-2")
+        raise InvalidInputError(f"{len(hands)} hands for {g.n} players", "DEAL-2", key="hands")
     g.hands = [cards(h, "hands") for h in hands]
     g.pile = cards(fields["pile"], "pile")[::-1]
     g.discard = cards(fields["discard"], "discard")
     _check_deck(g)
-    g.dealer = seat(fields["dealer"], "dealer") or 0
+    g.dealer = someone("dealer")
     g.round = integer("round")
-    g.turn = seat(fields["turn"], "turn") or 0
+    g.turn = someone("turn")
     if fields["dir"] not in ("left", "right"):
-        raise InvalidInputError("state text: dir must be left or right", "REV-1")
+        raise InvalidInputError(f"{show(fields['dir'])}: expected left or right", "REV-1",
+                                key="dir")
     g.direction = 1 if fields["dir"] == "left" else -1
     g.color = color(fields["color"], "color")
     if fields["phase"] not in PHASES:
-        raise InvalidInputError(f"state text: phase={fields['phase']}: expected one of "
-                                f"{', '.join(PHASES)}")
+        raise InvalidInputError(f"{show(fields['phase'])}: expected one of "
+                                f"{', '.join(PHASES)}", key="phase")
     g.phase = fields["phase"]
     scores = fields["scores"].split(",")
-    if len(scores) != g.n or not all(s.isdigit() for s in scores):
-        raise InvalidInputError("state text: scores must be one integer per player", "SCORE-2")
-    g.scores = [int(s) for s in scores]
+    if len(scores) != g.n:
+        raise InvalidInputError("expected one score per player", "SCORE-2", key="scores")
+    g.scores = [ascii_int(s, "scores", 0, MAX_SEED - 1) for s in scores]
     g.uno_window = seat(fields["uno"], "uno")
     drawn = cards(fields["drawn"], "drawn") if fields["drawn"] != "-" else []
+    if len(drawn) != (fields["drawn"] != "-"):
+        raise InvalidInputError("at most one card", "DRAW-1", key="drawn")
     g.drawn = drawn[0] if drawn else None
-    g.pending = integer("pending")
-    g.pending_kind = Kind(fields["kind"]) if fields["kind"] != "-" else None
+    g.pending = integer("pending", deck.size)
+    g.pending_kind = None
+    if fields["kind"] != "-":
+        if fields["kind"] not in _KINDS:
+            raise InvalidInputError(f"{show(fields['kind'])}: expected "
+                                    f"{', '.join(_KINDS)} or -", key="kind")
+        g.pending_kind = _KINDS[fields["kind"]]
     g.offender = seat(fields["offender"], "offender")
+    if fields["legal"] not in ("0", "1"):
+        raise InvalidInputError(f"{show(fields['legal'])}: expected 0 or 1", "WD4-1",
+                                key="legal")
     g.wd4_legal = fields["legal"] == "1"
     g.prev_color = color(fields["prev"], "prev")
     g.reveal = None
     if fields["reveal"] != "-":
-        a, b, hand = [*fields["reveal"].split(":"), "", ""][:3]
-        ra, rb = seat(a, "reveal"), seat(b, "reveal")
-        if ra is None or rb is None:
-            raise InvalidInputError("state text: reveal must be challenger:offender:cards")
-        g.reveal = (ra, rb, tuple(cards(hand, "reveal")))
+        g.reveal = _reveal(fields["reveal"], seat, cards)
     g.winner = seat(fields["winner"], "winner")
     g.round_points = integer("points")
     g.seed = integer("seed")
@@ -151,16 +183,60 @@ def state_from_text(text: str, rules: RuleTable | None = None) -> Game:
     return g
 
 
+_COLORS = {c.value: c for c in Color}
+_KINDS = {k.value: k for k in Kind}
+
+
+def _named_rules(name: str) -> RuleTable:
+    """A state text names its table; only a shipped variant is looked up by name (a text
+    never makes the engine open a file)."""
+    from unoformal.spec.variants import VARIANTS, load_rules
+
+    if name not in VARIANTS:
+        raise InvalidInputError(f"{show(name)}: expected one of {', '.join(VARIANTS)} (pass "
+                                "the table of a variant read from a file)", key="rules")
+    return load_rules(name)
+
+
+def _field(key: str, read: Callable[[str], T], fields: dict[str, str]) -> T:
+    try:
+        return read(fields[key])
+    except InvalidInputError as err:
+        raise err.at(key=key) from None
+
+
+def _reveal(value: str, seat: Callable[[str, str], int | None],
+            cards: Callable[[str, str], list[int]]) -> tuple[int, int, tuple[int, ...]]:
+    """CHAL-1: ``challenger:offender:cards``."""
+    parts = value.split(":")
+    if len(parts) != 3:
+        raise InvalidInputError(f"{show(value)}: expected challenger:offender:cards", "CHAL-1",
+                                key="reveal")
+    a, b = seat(parts[0], "reveal"), seat(parts[1], "reveal")
+    if a is None or b is None:
+        raise InvalidInputError(f"{show(value)}: expected challenger:offender:cards", "CHAL-1",
+                                key="reveal")
+    return a, b, tuple(cards(parts[2], "reveal"))
+
+
 def _fields(text: str) -> dict[str, str]:
+    if not isinstance(text, str):
+        raise InvalidInputError(f"{show(text)}: a state text is a string")
+    if len(text) > MAX_STATE_TEXT:
+        raise InvalidInputError(f"{len(text):,} characters: at most {MAX_STATE_TEXT:,} "
+                                "are allowed")
     fields: dict[str, str] = {}
-    for word in text.split():
+    for word in text.split(" "):
         key, sep, value = word.partition("=")
         if not sep or key not in KEYS:
-            raise InvalidInputError(f"state text: unexpected {word!r}")
+            raise InvalidInputError(f"unexpected {show(word)}; expected key=value for "
+                                    f"the keys {' '.join(KEYS)}, one space apart")
+        if key in fields:
+            raise InvalidInputError("given twice", key=key)
         fields[key] = value
     missing = [k for k in KEYS if k not in fields]
     if missing:
-        raise InvalidInputError(f"state text: missing {', '.join(missing)}")
+        raise InvalidInputError(f"missing {', '.join(missing)}")
     return fields
 
 
@@ -172,5 +248,5 @@ def _check_deck(g: Game) -> None:
              for f, (have, want) in enumerate(zip(counts, g.deck.copies, strict=True))
              if have != want]
     if wrong:
-        raise InvalidInputError("state text: cards are not exactly the deck: "
-                                + ", ".join(wrong), "DECK-1")
+        raise InvalidInputError("cards are not exactly the deck: " + ", ".join(wrong),
+                                "DECK-1", key="hands")

@@ -78,18 +78,23 @@ class Face:
 
 
 def parse_face(code: str) -> Face:
-    """Parse a canonical card code; raise ``ValueError`` naming the bad code."""
-    text = code.strip().upper()
-    if text in ("W", "W+4"):
-        return Face(None, Kind.WILD if text == "W" else Kind.WILD_DRAW_FOUR)
-    if len(text) >= 2 and text[0] in "RYGB":
-        color = Color.parse(text[0])
-        rest = text[1:]
-        if rest.isdigit() and len(rest) == 1:
-            return Face(color, Kind.NUMBER, int(rest))
-        for kind in (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO):
-            if rest == kind.value:
-                return Face(color, kind)
-    raise ValueError(
-        f"unknown card code {code!r} (expected R0-R9, RS, RR, R+2 and likewise Y, G, B; W; W+4)"
-    )
+    """Parse a card code written exactly in its canonical spelling (``R3``, ``W+4``: upper
+    case, ASCII digits, no spaces); raise ``ValueError`` naming the bad code."""
+    face = _FACES.get(code) if isinstance(code, str) else None
+    if face is None:
+        shown = repr(code) if len(repr(code)) <= 40 else repr(code)[:37] + "..."
+        raise ValueError(f"unknown card code {shown} (expected R0-R9, RS, RR, R+2 and "
+                         "likewise Y, G, B; W; W+4)")
+    return face
+
+
+def _all_faces() -> dict[str, Face]:
+    """Every face any table can describe, by its canonical code."""
+    faces = [Face(None, Kind.WILD), Face(None, Kind.WILD_DRAW_FOUR)]
+    for color in Color:
+        faces += [Face(color, Kind.NUMBER, rank) for rank in range(10)]
+        faces += [Face(color, kind) for kind in (Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO)]
+    return {face.code: face for face in faces}
+
+
+_FACES = _all_faces()

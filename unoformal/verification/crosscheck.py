@@ -350,6 +350,24 @@ def reachable(config: Config) -> tuple[list[ExploreGame], dict[tuple[tuple[int, 
     return states, by_hands
 
 
+def stratified(states: list[ExploreGame], sample: int, rng: random.Random) -> list[ExploreGame]:
+    """``sample`` states spread evenly over the kinds of state (phase, the pending draw
+    card and its WD4-1 verdict): a uniform sample of a large graph would hardly ever
+    hold the few states where a challenge is decided."""
+    groups: dict[tuple[object, ...], list[ExploreGame]] = {}
+    for g in states:
+        verdict = g.wd4_legal if g.phase == "respond" else None
+        key: tuple[object, ...] = (g.phase, g.pending_kind, verdict)
+        groups.setdefault(key, []).append(g)
+    out: list[ExploreGame] = []
+    keys = sorted(groups, key=str)
+    share = max(1, sample // len(keys))
+    for kind in keys:
+        group = groups[kind]
+        out += rng.sample(group, min(share, len(group)))
+    return out
+
+
 def _visit(game: ExploreGame, keyer: Keyer, seen: set[bytes], states: list[ExploreGame]) -> None:
     key = keyer.key(game)
     if key not in seen:
@@ -388,7 +406,7 @@ def crosscheck(preset: str, sample: int | None = None, seed: int = 0,
     summary = Summary(preset, states=len(states))
     chosen = [g for g in states if g.phase != "over"]  # one round: END-2 is not explored
     if sample is not None and sample < len(chosen):
-        chosen = random.Random(seed).sample(chosen, sample)
+        chosen = stratified(chosen, sample, random.Random(seed))
     successors = Successors(rules, len(config.players), penalties)
     for game in chosen:
         s = to_sym(game)

@@ -114,6 +114,10 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
            "1 card (REV-1, START-REV, START-D2).",
            Size(numbers=(1,), reverses=1, draw_twos=1, players=3, wilds=0, penalties=False),
            measured=(221892, None)),
+    Preset("challenge", "Two colors, three copies of rank 0, Skip, Wild Draw Four; 2 players, "
+           "1 card: enough cards left that a failed challenge (CHAL-3: the challenger draws "
+           "6) and an upheld one (CHAL-2: the offender draws 4) lead to different states.",
+           Size(numbers=(3,), skips=1, wilds=0, penalties=False), measured=(149602, None)),
     Preset("actions", "Two colors, rank 0, Skip, Reverse, Draw Two; 2 players, 1 card "
            "(TWO-1, D2-1, NOSTACK-1).",
            Size(numbers=(1,), skips=1, reverses=1, draw_twos=1, wilds=0, wild_draw_fours=0,

@@ -73,11 +73,10 @@ class Checker:
         """Every action instance whose guard holds, as the engine action it stands for."""
         out: Enabled = {}
         for fam in self.model.families:
-            test = fam.test()
-            for binding, choice, action in self.model.cases(fam, turn, names):
-                for name, value in binding:
-                    env[name] = value
-                if test(env):
+            flags = fam.tests()(env)
+            for flag, (_, choice, action) in zip(flags, self.model.cases(fam, turn, names),
+                                                 strict=True):
+                if flag:
                     out.setdefault(action, []).append((fam, choice))
         return out
 
@@ -175,7 +174,8 @@ class Checker:
         start = dealt_values(game, (dealt[1], dealt[2]), game.dealer, scores)
         if over is not None:
             env = self.model.env(over)
-            fams = [(f, {}) for f in self.model.deals if f.guard(env)]
+            fams: list[tuple[Family, dict[str, int]]] = [
+                (f, {}) for f in self.model.deals if f.guard(env)]
             for fam, _ in fams:
                 for variant in fam.variants:
                     for hand, cards in zip(variant.step.dealt, dealt[1], strict=True):

@@ -21,7 +21,8 @@ Dealt = tuple[list[list[int]], list[int]]
 class TracedGame(Game):
     """A game that notes its chance outcomes in ``events``:
     ``("dealt", hands, pile)`` before the start card, ``("returned", card)`` for a start
-    card put back (START-WD4), ``("take", seat, count, cards)`` for every draw."""
+    card put back (START-WD4), ``("take", seat, count, cards, reshuffled)`` for every draw
+    (``reshuffled``: RESHUFFLE-1 happened during it)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.events: list[tuple[Any, ...]] = []
@@ -43,12 +44,19 @@ class TracedGame(Game):
 
     def _take(self, p: int, count: int) -> None:
         starting, self._starting = self._starting, False
-        before = len(self.hands[p])
+        before, shuffles = len(self.hands[p]), self.shuffles
         try:
             super()._take(p, count)
         finally:
             self._starting = starting
-        self.events.append(("take", p, count, list(self.hands[p][before:])))
+        self.events.append(("take", p, count, list(self.hands[p][before:]),
+                            self.shuffles != shuffles))
+
+    def copy(self) -> TracedGame:
+        new = super().copy()
+        assert isinstance(new, TracedGame)
+        new.events = []
+        return new
 
 
 def _n(x: int | None) -> int:

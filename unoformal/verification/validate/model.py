@@ -137,6 +137,7 @@ class Family:
     choices: dict[str, list[int]]  # choice ("face", "color", "uno", "actor") -> its domain
     mover: int | None  # the acting seat when the step fixes it (adviser), else None
     _guard: Callable[[Env], bool] | None = None
+    _all: Compiled | None = None
     _cases: dict[int, list[tuple[list[tuple[str, int]], dict[str, int], Action]]] = field(
         default_factory=dict)
 
@@ -152,6 +153,22 @@ class Family:
 
     def guard(self, env: Env) -> bool:
         return self.test()(env)
+
+    def tests(self) -> Compiled:
+        """Every instance's guard at once, the choice of each substituted and simplified
+        (a card's ite-chains collapse) and the subterms all instances share computed once:
+        one call per state instead of one per instance."""
+        if self._all is None:
+            step = self.variants[0].step
+            consts = {key: step.choices[key] for key in self.choices}
+            terms = []
+            for choice in self.instances():
+                pairs = [(consts[k], z3.BoolVal(bool(v)) if z3.is_bool(consts[k])
+                          else z3.IntVal(v)) for k, v in choice.items()]
+                terms.append(z3.simplify(z3.substitute(step.guard, *pairs)) if pairs
+                             else step.guard)
+            self._all = compile_terms(terms, "guards")
+        return self._all
 
     def test(self) -> Callable[[Env], bool]:
         """The compiled guard (of the first variant: every variant has the same guard)."""

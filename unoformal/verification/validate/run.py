@@ -35,8 +35,9 @@ from unoformal.verification.validate.model import Model
 
 UNREACHABLE = Path(__file__).with_name("unreachable.toml")
 DEFAULT_PLAYERS = (2, 3, 4, 10)
-DEFAULT_CAP = 20_000  # steps per player count when no --steps is given: stop once covered
-STYLES = ("greedy", "hoard", "greedy", "curious")
+DEFAULT_CAP = 30_000  # steps per player count when no --steps is given: stop once covered
+DEAL_CAP = 2_000  # deals checked on their own, at most, to see every start card kind
+STYLES = ("greedy", "crowded", "hoard", "wilds-last", "curious", "crowded")
 SEMANTIC = (
     "play after drawing (DRAW-1)", "UNO said with the card (UNO-1)",
     "UNO window opened (UNO-1)", "went out", "went out with a draw card (+2, END-1)",
@@ -130,6 +131,20 @@ def _possible(branch: str, rules: RuleTable) -> bool:
     return True
 
 
+_MODELS: dict[tuple[int, int], tuple[RuleTable, Model]] = {}
+
+
+def model_for(rules: RuleTable, n: int) -> Model:
+    """The compiled relation of ``rules`` at ``n`` players, built once per process (its
+    guards, draws and updates compile as they are first asked)."""
+    known = _MODELS.get((id(rules), n))
+    if known is None or known[0] is not rules:
+        if len(_MODELS) > 64:
+            _MODELS.clear()
+        known = _MODELS[(id(rules), n)] = (rules, Model(rules, n))
+    return known[1]
+
+
 # ------------------------------------------------------------------- bots
 
 Labels = Callable[[Action], list[str]]
@@ -161,6 +176,9 @@ def _greedy(game: TracedGame, labels: Labels, legal: list[Action], rng: random.R
     if calls and rng.random() < 0.5:
         return rng.choice(calls)
     mine = [a for a in legal if a.player == game.to_play]
+    drain = [a for a in mine if a.type is ActionType.DRAW]
+    if drain and 0 < len(game.pile) <= 6:
+        return drain[0]  # empty a short pile: penalties then need RESHUFFLE-1
     plays = [a for a in mine if a.type is ActionType.PLAY and a.uno == (rng.random() < 0.5)]
     plays = plays or [a for a in mine if a.type is ActionType.PLAY]
     tame = [a for a in plays if a.color is None]
@@ -185,16 +203,38 @@ def _curious(game: TracedGame, labels: Labels, legal: list[Action], rng: random.
 
 def _hoard(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
            hits: Counter[str]) -> Action:
-    """Draw and keep while anything is left to draw; then play as :func:`_greedy`."""
+    """Draw and keep, and pass once nothing is left to draw (EXT-PASS); the game then goes
+    on as :func:`_greedy` (see ``_Run.game``)."""
     mine = [a for a in legal if a.player == game.to_play]
     for kind in (ActionType.DRAW, ActionType.PASS):
         options = [a for a in mine if a.type is kind]
-        if options and game.available() > 0:
+        if options:
             return options[0]
     return _greedy(game, labels, legal, rng, hits)
 
 
-POLICIES: dict[str, Policy] = {"greedy": _greedy, "curious": _curious, "hoard": _hoard}
+def _wilds_last(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
+                hits: Counter[str]) -> Action:
+    """As :func:`_greedy`, but a wild card is played only when nothing else can be (so
+    rounds end on a wild, a Wild Draw Four among them)."""
+    mine = [a for a in legal if a.player == game.to_play and a.type is ActionType.PLAY]
+    if any(a.color is None for a in mine):
+        legal = [a for a in legal if not (a.type is ActionType.PLAY and a.color is not None)]
+    return _greedy(game, labels, legal, rng, hits)
+
+
+POLICIES: dict[str, Policy] = {"greedy": _greedy, "curious": _curious, "hoard": _hoard,
+                               "wilds-last": _wilds_last}
+
+
+def _variant_label(game: TracedGame, action: Action, name: str) -> str:
+    """The step and draw variant an action would take (played on a copy: whether a draw
+    needs RESHUFFLE-1 depends only on the state, not on the cards drawn)."""
+    trial = game.copy()
+    trial.push(action)
+    modes = ["reshuffle" if e[4] else "pile" for e in trial.events
+             if e[0] == "take" and e[2] != 0]
+    return f"{name} [{'+'.join(modes)}]" if modes else name
 
 
 # -------------------------------------------------------------------- runs
@@ -204,7 +244,7 @@ class _Run:
 
     def __init__(self, rules: RuleTable, n: int, seed: int, refusals: bool) -> None:
         self.rules, self.n, self.seed, self.refusals = rules, n, seed, refusals
-        self.model = Model(rules, n)
+        self.model = model_for(rules, n)
         self.checker = Checker(self.model)
         self.hits: Counter[str] = Counter()
         self.findings: dict[tuple[str, str, str], Mismatch] = {}
@@ -217,7 +257,13 @@ class _Run:
     def game(self, index: int, budget: int) -> None:
         style = STYLES[index % len(STYLES)]
         rng = random.Random(f"{self.seed}/{self.n}/{index}")
-        game = TracedGame(self.names, seed=self.seed * 100_000 + index, rules=self.rules)
+        seed = self.seed * 100_000 + index
+        if style == "crowded":
+            game = TracedGame(self.names, seed=seed, rules=self.rules, dealer=self.names[-1],
+                              deal=self._crowded(rng))
+            style = "greedy"
+        else:
+            game = TracedGame(self.names, seed=seed, rules=self.rules)
         self.games += 1
         if not self._deal(game, None):
             return
@@ -231,11 +277,39 @@ class _Run:
                 game.next_round()
                 if not self._deal(game, over):
                     return
-                if style == "hoard":
-                    style = "greedy"
                 continue
+            drained = game.available() == 0
             if not self._step(game, rng, POLICIES[style]):
                 return
+            if drained and style == "hoard":
+                style = "greedy"
+
+    def _crowded(self, rng: random.Random) -> dict[str, Any]:
+        """A position (like a FEN: the record format's ``deal``) with almost every card in
+        the hands and a short pile, the first player two to four cards from going out: UNO
+        windows, catches and penalties then meet RESHUFFLE-1 and EXT-SHORT."""
+        deck = self.model.deck
+        cards = [deck.code(c) for c in deck.cards()]
+        rng.shuffle(cards)
+        size = rng.choice((2, 2, 3, 5))
+        pile, rest = cards[:size], cards[size:]
+        first = rng.choice((2, 2, 3, 4))
+        hands = {self.names[0]: rest[:first]}
+        others = rest[first:]
+        for i, name in enumerate(self.names[1:]):
+            hands[name] = others[i::self.n - 1]
+        return {"hands": hands, "draw_pile": pile}
+
+    def deals(self, need: Sequence[str], limit: int) -> None:
+        """Deals only (each checked against the start steps) until every start card kind
+        is covered: a start card of one kind comes in 1 deal in 27 (4 Wilds in 108)."""
+        starts = [b for b in need if b.startswith("start_")]
+        for index in range(limit):
+            if self.covered(starts):
+                return
+            game = TracedGame(self.names, seed=self.seed * 100_000 + 50_000 + index,
+                              rules=self.rules)
+            self._deal(game, None)
 
     def _deal(self, game: TracedGame, over: list[int] | None) -> bool:
         outcome = self.checker.deal(game, over)
@@ -257,8 +331,12 @@ class _Run:
         if findings or not legal:
             return False
         def labels(a: Action) -> list[str]:
-            return [min(f.name for f, _ in enabled[a]),
-                    *pre_branches(pre, a, self.model, game.t.seats[a.player])]
+            fams = enabled[a]
+            out = [min(f.name for f, _ in fams),
+                   *pre_branches(pre, a, self.model, game.t.seats[a.player])]
+            if any(len(f.variants) > 1 for f, _ in fams):
+                out.append(_variant_label(game, a, out[0]))
+            return out
 
         action = policy(game, labels, legal, rng, self.hits)
         seat = game.t.seats[action.player]
@@ -303,6 +381,7 @@ def validate(rules: RuleTable, players: Sequence[int] = DEFAULT_PLAYERS,
                 progress(n, run.steps, budget)
             if run.steps == before and index > 50:
                 break  # games that end before any step (a stuck start): nothing more to learn
+        run.deals(need, DEAL_CAP)
         report.steps += run.steps
         report.games += run.games
         report.coverage[str(n)] = dict(sorted(run.hits.items()))

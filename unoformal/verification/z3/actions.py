@@ -84,6 +84,7 @@ class Step:
     in_next: bool = True  # False for sub-actions checked alone (the reshuffle)
     draws: Expr = True  # which cards the chance of the draw pile hands out
     variant: str = ""  # which of the action's draws needed the reshuffle
+    drawn_from: str = ""  # that part of ``variant``, without the seat it names
     reads: frozenset[str] = frozenset()  # every table entry read to build it
     named: int | None = None  # the seat it names out of turn (one step per seat)
     chiral: bool = False  # names a side (DEAL-3's left) rather than the direction of play
@@ -95,6 +96,12 @@ class Step:
     @property
     def label(self) -> str:
         return f"{self.name}[{self.variant}]" if self.variant else self.name
+
+    @property
+    def kind(self) -> str:
+        """The action and where its draws come from, whatever seat it names: what must be
+        enabled in some invariant state (the vacuity check of ``prover``)."""
+        return f"{self.name}[{self.drawn_from}]" if self.drawn_from else self.name
 
     @property
     def relation(self) -> Expr:
@@ -763,12 +770,13 @@ class Spec:
                 continue
             self._modes = list(modes)
             for step in self._logged(build, s):
-                step.variant = _join(step.variant, "+".join("reshuffle" if m else "pile"
-                                                            for m in modes))
+                step.drawn_from = "+".join("reshuffle" if m else "pile" for m in modes)
+                step.variant = _join(step.variant, step.drawn_from)
                 out.append(step)
         if takes:
             for step in first:
-                step.variant = _join(step.variant, "+".join(["pile"] * takes))
+                step.drawn_from = "+".join(["pile"] * takes)
+                step.variant = _join(step.variant, step.drawn_from)
         self._modes = []
         reads = frozenset(self._reads.seen)
         for step in out:

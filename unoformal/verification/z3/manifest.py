@@ -1,22 +1,55 @@
-"""The manifest of expected verdicts (``manifest.toml``, shipped with the package)."""
+"""The expected verdicts of ``unoformal verify``: the manifest (``manifest.toml``, shipped
+with the package) for the shipped variants, and for any other table what it inherits.
+
+Which expectations a table gets (docs/verification.md, "Your own variants"):
+
+1. its own ``[[expect]]`` entries (``RuleTable.expect``, from a variant file) first;
+2. a table whose entries all equal a shipped variant's gets that variant's manifest
+   entries, whatever its name or description;
+3. any other table inherits the manifest entries of its *base*: the shipped variant it
+   differs from in the fewest values (ties go to the one it was derived from, then to
+   the earlier of ``VARIANTS``, classic first). A verdict that departs from the
+   inherited one is unexpected, and the command says which changed entries the
+   property's actions read and the ``[[expect]]`` entry that would record it.
+"""
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from unoformal.verification.z3.prover import PROVED
+from unoformal.spec.table import RuleTable
+from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.verification.z3.prover import PROVED, VACUOUS
 
 PATH = Path(__file__).with_name("manifest.toml")
+
+# Where an expectation comes from (``Expectation.source``).
+OWN, MANIFEST, INHERITED = "own", "manifest", "inherited"
 
 
 @dataclass(frozen=True)
 class Expectation:
+    """An expected verdict. ``source``: the table's own ``[[expect]]`` (OWN), the manifest
+    entry of the shipped variant the table is (MANIFEST), or of its base (INHERITED);
+    ``variant`` names that shipped variant. ``queries``: for a vacuous verdict, exactly
+    which queries (or actions, for ``steps-enabled``) hold in no invariant state (None:
+    any)."""
+
     verdict: str
     reason: str
+    source: str = MANIFEST
+    variant: str = "classic"
+    queries: frozenset[str] | None = None
+
+    def met_by(self, verdict: str, vacuous: Sequence[str] = ()) -> bool:
+        if verdict != self.verdict:
+            return False
+        return verdict != VACUOUS or self.queries is None or set(vacuous) == self.queries
 
 
 def _players(text: str) -> range:
@@ -35,13 +68,54 @@ def variants_of(entry: dict[str, Any]) -> list[str]:
     return [rules] if isinstance(rules, str) else list(rules)
 
 
-def expected(rules: str, prop: str, n: int) -> Expectation:
-    """The verdict the manifest expects (proved unless listed)."""
+def differences(a: RuleTable, b: RuleTable) -> list[tuple[str, str]]:
+    """The (rule ID, value name) pairs whose values differ between two tables."""
+    out = []
+    for (_, x), (_, y) in zip(a.entries(), b.entries(), strict=True):
+        if x != y:
+            old, new = x.values(), y.values()
+            out += [(y.id, key) for key in new if old.get(key) != new[key]]
+            if x.id != y.id:
+                out.append((y.id, "id"))
+    return out
+
+
+@lru_cache(maxsize=16)
+def base_of(rules: RuleTable) -> str:
+    """The shipped variant ``rules`` is, or else differs from in the fewest values; among
+    equals, the one the table was derived from (its overrides begin with that variant's),
+    then the first of ``VARIANTS`` (classic first). A name is not trusted: a file named
+    after a shipped variant is compared like any other."""
+    def distance(name: str) -> tuple[int, bool]:
+        shipped = load_rules(name)
+        derived = rules.overrides[:len(shipped.overrides)] == shipped.overrides
+        return len(differences(shipped, rules)), not derived
+
+    return min(VARIANTS, key=distance)
+
+
+def changed_rules(rules: RuleTable) -> list[str]:
+    """The rule IDs whose values ``rules`` changes from its base, in table order."""
+    return list(dict.fromkeys(rule_id for rule_id, _ in
+                              differences(load_rules(base_of(rules)), rules)))
+
+
+def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
+    """The verdict expected of ``prop`` at ``n`` players under ``rules`` (proved unless an
+    entry says otherwise): the table's own entries first, then the manifest's for the
+    shipped variant it is or inherits from."""
+    for own in rules.expect:
+        if own.property == prop and n in _players(own.players):
+            return Expectation(own.verdict, own.reason, OWN, rules.name)
+    base = base_of(rules)
+    source = MANIFEST if not differences(load_rules(base), rules) else INHERITED
     for entry in load().get("expect", []):
-        if rules in variants_of(entry) and entry["property"] == prop and n in _players(
+        if base in variants_of(entry) and entry["property"] == prop and n in _players(
                 entry["players"]):
-            return Expectation(entry["verdict"], entry["reason"])
-    return Expectation(PROVED, "")
+            queries = entry.get("queries")
+            return Expectation(entry["verdict"], entry["reason"], source, base,
+                               None if queries is None else frozenset(queries))
+    return Expectation(PROVED, "", source, base)
 
 
 def mutants() -> list[dict[str, Any]]:

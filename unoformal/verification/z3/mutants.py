@@ -23,7 +23,7 @@ from unoformal.spec.schema import settable
 from unoformal.spec.table import RuleTable
 from unoformal.spec.variants import VariantError, derive
 from unoformal.verification.z3.manifest import equivalents, expected
-from unoformal.verification.z3.properties import PROPERTIES, Property, Query
+from unoformal.verification.z3.properties import PROPERTIES, STEPS_ENABLED, Property, Query
 from unoformal.verification.z3.prover import REFUTED, actions_read, check
 
 
@@ -118,7 +118,7 @@ def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 30
         why = explained.get(f"{mutant.rule_id}.{mutant.key}", explained.get(mutant.rule_id))
         killer = None
         if why is None or check_equivalents:
-            killer = _kill(base, table, PROPERTIES, players, timeout_ms)
+            killer = _kill(base, table, REFUTABLE, players, timeout_ms)
         outcome = Outcome(mutant, killer, time.perf_counter() - start,
                           why if killer is None else None)
         out.append(outcome)
@@ -126,6 +126,9 @@ def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 30
             on_done(outcome)
     return out
 
+
+# Every property that a counterexample can refute (steps-enabled is found vacuous or not).
+REFUTABLE = tuple(p for p in PROPERTIES if p is not STEPS_ENABLED)
 
 # Cheap, focused properties first (measured): the ones that quantify over every action
 # come last.
@@ -174,9 +177,10 @@ def _kill(base: RuleTable, table: RuleTable, props: tuple[Property, ...],
             if work is about and not ids.intersection(actions_read(table, n)):
                 continue  # no query is about them: skip building every query twice
             for prop, only in work:
-                if not prop.players(n) or expected(base.name, prop.name, n).verdict == REFUTED:
+                if not prop.players(n) or expected(base, prop.name, n).verdict == REFUTED:
                     continue
-                result = check(table, prop, n, timeout_ms, only=only)
+                # Vacuity is not asked: a mutant is killed by a counterexample only.
+                result = check(table, prop, n, timeout_ms, only=only, vacuity=False)
                 if result.verdict == REFUTED:
                     return f"{prop.name} ({n} players, {result.label})"
     return None

@@ -86,18 +86,44 @@ class Query:
     fails: Expr
     steps: list[Step] = field(default_factory=list)  # the path of a counterexample from s
     given: Expr = TRUE
+    # What ``fails`` assumes besides ``given`` (the claim's own hypothesis, such as "enough
+    # cards left"): ``fails`` implies it. If ``given`` and ``assume`` hold in no invariant
+    # state, the query is unsatisfiable whatever the claim: a vacuous proof.
+    assume: Expr = TRUE
 
     @property
     def formula(self) -> Expr:
         return self.fails if self.given is TRUE else fand(self.given, self.fails)
 
+    @property
+    def kind(self) -> str:
+        """The label without the seat its step names (the seat is one of the symmetry
+        reduction's instances: the vacuity check asks that some instance holds)."""
+        if not self.steps:
+            return self.label
+        return self.label.replace(self.steps[0].label, self.steps[0].kind, 1)
+
+    @property
+    def hypothesis(self) -> Expr:
+        """What the claim is proved under (with the invariant): the relation and ``assume``."""
+        if self.assume is TRUE:
+            return self.given
+        return self.assume if self.given is TRUE else fand(self.given, self.assume)
+
 
 def across(step: Step, *fails: Expr, label: str | None = None,
            path: list[Step] | None = None) -> Query:
-    """The query "``step`` happens and ``fails`` holds"."""
+    """The query "``step`` happens and ``fails`` holds": every argument of ``fails`` but
+    the last (the negated claim) is the claim's hypothesis."""
     return Query(step.label if label is None else label,
                  fails[0] if len(fails) == 1 else fand(*fails),
-                 [step] if path is None else path, step.relation)
+                 [step] if path is None else path, step.relation,
+                 fand(*fails[:-1]) if len(fails) > 1 else TRUE)
+
+
+def enabled(label: str, step: Step, *when: Expr) -> Query:
+    """The query "``when`` holds and ``step`` is not enabled" (the claim: it is)."""
+    return Query(label, fand(*when, z3.Not(step.guard)), [step], assume=fand(*when))
 
 
 @dataclass(frozen=True)
@@ -351,9 +377,9 @@ def _two_players_same(spec: Spec, s: Sym) -> Iterator[Query]:
     claim = fand(a.turn == b.turn, *order)
     # Its own relation (both plays), so the prover asks it apart from the queries about
     # the state alone: with three or more players it is refuted (the witness).
-    yield Query("play_reverse|play_skip",
-                fand(same_color, s.phase == PLAY, s.seat_total(s.turn) > 2, z3.Not(claim)),
-                [rev], fand(rev.relation, skip.relation))
+    when = (same_color, s.phase == PLAY, s.seat_total(s.turn) > 2)
+    yield Query("play_reverse|play_skip", fand(*when, z3.Not(claim)), [rev],
+                fand(rev.relation, skip.relation), fand(*when))
 
 
 def _turn_returns(spec: Spec, step: Step) -> Expr:
@@ -394,8 +420,7 @@ def _after_draw(spec: Spec, s: Sym) -> Iterator[Query]:
                     for p in range(spec.n)]
             claim = fand(s.phase == PLAY, t.phase == DRAWN, *gets)
             # "If you cannot or will not play, draw": drawing is always allowed.
-            yield Query(step.label + " (allowed)",
-                        fand(s.phase == PLAY, enough(spec, s), z3.Not(step.guard)), [step])
+            yield enabled(step.label + " (allowed)", step, s.phase == PLAY, enough(spec, s))
         else:
             continue
         yield across(step, z3.Not(claim))
@@ -405,10 +430,10 @@ def _after_draw(spec: Spec, s: Sym) -> Iterator[Query]:
                  if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
         wild = spec.deck.faces[faces[0]].kind.is_wild
         match = f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces])
-        can = fand(s.phase == DRAWN, step.face == s.drawn, match, enough(spec, s),
-                     step.choices["color"] == (0 if wild else NONE),
-                     z3.Not(step.choices["uno"]), z3.Not(step.guard))
-        yield Query(step.label + " (drawn card)", can, [step])
+        yield enabled(step.label + " (drawn card)", step, s.phase == DRAWN,
+                      step.face == s.drawn, match, enough(spec, s),
+                      step.choices["color"] == (0 if wild else NONE),
+                      z3.Not(step.choices["uno"]))
 
 
 def _matching(spec: Spec, face: int, s: Sym) -> Expr:
@@ -432,9 +457,9 @@ def _play_matches(spec: Spec, s: Sym) -> Iterator[Query]:
         choice = fand(step.choices["color"] == (0 if wild else NONE),
                         z3.Not(step.choices["uno"]))
         holds = spec.select(s.seat_hand(s.turn), step.face, kind_faces) >= 1
-        can = fand(s.phase == PLAY, f_or([step.face == g for g in kind_faces]), holds,
-                     match, enough(spec, s), choice, z3.Not(step.guard))
-        yield Query(step.label + " (allowed)", can, [step])
+        yield enabled(step.label + " (allowed)", step, s.phase == PLAY,
+                      f_or([step.face == g for g in kind_faces]), holds, match,
+                      enough(spec, s), choice)
 
 
 def _penalties(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -606,22 +631,21 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
                  if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
         wild = spec.deck.faces[faces[0]].kind.is_wild
         free = fand(step.choices["color"] == (0 if wild else NONE))
-        may = fand(s.phase == PLAY, two, spec.select(s.seat_hand(me), step.face, faces) >= 1,
-                     f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces]),
-                     free, says, z3.Not(step.guard))
-        yield Query(step.label + " (say UNO)", may, [step])
+        yield enabled(step.label + " (say UNO)", step, s.phase == PLAY, two,
+                      spec.select(s.seat_hand(me), step.face, faces) >= 1,
+                      f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces]),
+                      free, says)
     live = fand(s.phase != OVER, s.phase != DEALT, s.phase != STUCK, enough(spec, s))
     for step in spec.steps(s, ("uno", "catch", "advise")):
         if step.name == "uno":
-            yield Query(step.label, fand(live, s.uno != NONE, s.uno == step.mover,
-                                           z3.Not(step.guard)),
-                        [step])
+            yield enabled(step.label, step, live, s.uno != NONE, s.uno == step.mover)
         elif step.name == "catch":
             target = step.pre.uno
             yield across(step, s.seat_total(target) != 1)
         else:
             yield Query(step.label + " (allowed)",
-                        spec.if_seated(step.mover, fand(live, z3.Not(step.guard))), [step])
+                        spec.if_seated(step.mover, fand(live, z3.Not(step.guard))), [step],
+                        assume=spec.if_seated(step.mover, live))
 
 
 def _extensions(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -630,10 +654,10 @@ def _extensions(spec: Spec, s: Sym) -> Iterator[Query]:
     for step in spec.steps(s, ("pass_nothing_to_draw", "accept")):
         if step.name == "pass_nothing_to_draw":
             stuck = fand(s.phase == PLAY, s.pile_total() == 0, s.disc_total() == 0)
-            yield Query(step.label, fand(stuck, z3.Not(step.guard)), [step])
+            yield enabled(step.label, step, stuck)
         else:
             short = fand(s.phase == RESPOND, s.pile_total() + s.disc_total() < s.pending)
-            yield Query(step.label, fand(short, z3.Not(step.guard)), [step])
+            yield enabled(step.label, step, short)
 
 
 def _within_round(step: Step) -> bool:
@@ -647,6 +671,19 @@ def _in_turn(step: Step) -> bool:
 def _every(step: Step) -> bool:
     return True
 
+
+def _none(spec: Spec, s: Sym) -> Iterator[Query]:
+    """``steps-enabled`` has no query of its own: the prover asks whether each action is
+    enabled in some invariant state (``prover._steps_enabled``)."""
+    return iter(())
+
+
+# Each action cites its own entries (``Step.rule_ids``, named with it when it is never
+# enabled); the property cites the moves a turn offers (play, draw, pass).
+STEPS_ENABLED = Property(
+    "steps-enabled", "every action, each way its draws come out, is enabled in some "
+    "invariant state (else every claim about it holds vacuously)",
+    ("PLAY-1", "DRAW-1", "EXT-PASS"), _none)
 
 PROPERTIES: tuple[Property, ...] = (
     Property("deck", "the deck is the rulebook's 108 cards; 2 to 10 players",
@@ -698,6 +735,7 @@ PROPERTIES: tuple[Property, ...] = (
              ("EXT-PASS", "EXT-SHORT"), _extensions),
     Property("end-of-round", "a last card ends the round after its draw; a challenge never "
              "sends cards back to a player who went out", ("END-1", "WD4-1"), _end_of_round),
+    STEPS_ENABLED,
 )
 
 

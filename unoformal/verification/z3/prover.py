@@ -13,8 +13,9 @@ is *proved*. :func:`check_suite` splits the player counts among worker processes
 
 from __future__ import annotations
 
+import signal
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -24,8 +25,15 @@ from typing import Any
 import z3
 
 from unoformal.spec.table import RuleTable
-from unoformal.verification.z3.actions import Spec, wanted
-from unoformal.verification.z3.properties import Property, Query, invariant, property_named
+from unoformal.verification.z3.actions import Spec, Step, wanted
+from unoformal.verification.z3.properties import (
+    STEPS_ENABLED,
+    TRUE,
+    Property,
+    Query,
+    invariant,
+    property_named,
+)
 from unoformal.verification.z3.state import (
     NAMED_AT_0,
     TURN_AT_0,
@@ -35,8 +43,9 @@ from unoformal.verification.z3.state import (
     fand,
     fresh,
 )
+from unoformal.verification.z3.vacuity import Need, Witnesses
 
-PROVED, REFUTED, UNKNOWN = "proved", "refuted", "unknown"
+PROVED, REFUTED, UNKNOWN, VACUOUS = "proved", "refuted", "unknown", "vacuous"
 DEFAULT_TIMEOUT_MS = 5000
 
 
@@ -53,6 +62,9 @@ class Result:
     pre: Sym | None = None
     spec: Spec | None = None
     notes: list[str] = field(default_factory=list)
+    # Verdict vacuous: the queries whose hypothesis holds in no invariant state at this
+    # count (for ``steps-enabled``: the actions enabled in none).
+    vacuous: list[str] = field(default_factory=list)
     # A refutation's counterexample in canonical text: the state, then the steps. Text,
     # so that it comes back from a worker process (a Z3 model cannot).
     shown: tuple[str, list[str]] | None = None
@@ -116,8 +128,24 @@ def actions_read(rules: RuleTable, n: int) -> set[str]:
     return {rule for pre in states for step in spec.steps(pre.state) for rule in step.reads}
 
 
+def property_reads(rules: RuleTable, prop: Property, n: int,
+                   kinds: Collection[str] | None = None) -> set[str]:
+    """Every table entry the actions ``prop`` asks about at ``n`` players read, or cite
+    (``Step.reads``, ``Step.rule_ids``); for ``steps-enabled``, the actions of ``kinds``
+    (every action when None)."""
+    spec, states = _setup(rules, n, True)
+    if prop is STEPS_ENABLED:
+        steps = [step for pre in states for step in _stepped(spec, pre)
+                 if kinds is None or step.kind in kinds]
+    else:
+        steps = [step for _, queries in _listed(rules, prop, n, True)
+                 for query in queries for step in query.steps]
+    return {rule for step in steps for rule in (*step.reads, *step.rule_ids)}
+
+
 def check(rules: RuleTable, prop: Property, n: int, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-          symmetry: bool = True, only: Callable[[Query], bool] | None = None) -> Result:
+          symmetry: bool = True, only: Callable[[Query], bool] | None = None,
+          vacuity: bool = True) -> Result:
     """Prove ``prop`` for ``n`` players, inductively from every invariant state.
 
     Symmetry reduction (like a TLC ``SYMMETRY`` set, here over seat rotation): every
@@ -130,7 +158,9 @@ def check(rules: RuleTable, prop: Property, n: int, timeout_ms: int = DEFAULT_TI
     advice: one step per seat) are checked the other way round, rotated so that the seat
     they name is seat 0, with any player to move: one step instead of one per seat.
     ``symmetry=False`` checks every seat (the tests compare both). ``only`` keeps the
-    queries it accepts (the mutant runner asks about the changed rule first)."""
+    queries it accepts (the mutant runner asks about the changed rule first).
+    ``vacuity``: also ask whether each query's hypothesis holds in some invariant state
+    (``vacuity.py``; the mutant runner, which looks for counterexamples only, does not)."""
     start = time.perf_counter()
     spec, states = _setup(rules, n, symmetry)
     if only is None:
@@ -140,11 +170,20 @@ def check(rules: RuleTable, prop: Property, n: int, timeout_ms: int = DEFAULT_TI
         work = [(pre, filter(only, queries)) for pre, queries in
                 _listed(rules, prop, n, symmetry)]
     tally = _Tally([n])
+    held = _Held()
     asked = ((pre, q) for pre, queries in work for q in queries if _asked(pre.state, q))
+    done: list[tuple[Pre, Query]] = []
     for pre, query in asked:
         _alone(spec, pre, query, tally, timeout_ms)
+        done.append((pre, query))
         if not tally.live:
             break
+    if vacuity:
+        for pre in states:
+            held.ask(Witnesses(spec, pre.invariant, timeout_ms),
+                     _stepped(spec, pre) if prop is STEPS_ENABLED else None,
+                     [(prop, q) for p, q in done if p is pre], {prop.name: tally})
+        held.settle({prop.name: tally})
     tally.seconds = time.perf_counter() - start
     return _tallied(prop, n, tally, spec)
 
@@ -200,6 +239,7 @@ class _Tally:
     queries: int = 0
     refuted: dict[int, tuple[Query, z3.ModelRef, Pre]] = field(default_factory=dict)
     unknown: dict[int, str] = field(default_factory=dict)
+    vacuous: dict[int, list[str]] = field(default_factory=dict)
     live: set[int] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -207,7 +247,8 @@ class _Tally:
 
 
 def check_together(rules: RuleTable, props: Sequence[Property], counts: Counts,
-                   timeout_ms: int = DEFAULT_TIMEOUT_MS, symmetry: bool = True) -> list[Result]:
+                   timeout_ms: int = DEFAULT_TIMEOUT_MS, symmetry: bool = True,
+                   vacuity: bool = True) -> list[Result]:
     """``check`` for every property of ``props`` at once, at every player count of
     ``counts`` (a property at those it applies to) at once.
 
@@ -223,12 +264,18 @@ def check_together(rules: RuleTable, props: Sequence[Property], counts: Counts,
     action. Otherwise the properties that fail there are asked alone, as ``check`` asks
     them, and the others together again; so the verdicts are those of ``check``, and a
     counterexample is one of the property's own queries. A property's time is the time
-    of its own queries plus an equal share of each joint query it took part in."""
+    of its own queries plus an equal share of each joint query it took part in.
+
+    ``vacuity``: then every query's hypothesis, and every action (``steps-enabled``), is
+    asked whether it holds in some invariant state at each count (``vacuity.py``), after
+    the queries about that pre-state, whose counterexamples' models it reuses."""
     every = (counts,) if isinstance(counts, int) else tuple(sorted(set(counts)))
     spec, states = _setup(rules, every[0] if len(every) == 1 else every, symmetry)
     tallies = {p.name: _Tally([n for n in every if p.players(n)]) for p in props}
     props = [p for p in props if tallies[p.name].counts]
+    held = _Held()
     for pre in states:
+        witnesses = Witnesses(spec, pre.invariant, timeout_ms) if vacuity else None
         groups: dict[int, list[tuple[Property, Query]]] = {}
         for prop in props:
             start = time.perf_counter()
@@ -237,13 +284,19 @@ def check_together(rules: RuleTable, props: Sequence[Property], counts: Counts,
             for query in queries:
                 groups.setdefault(query.given.get_id(), []).append((prop, query))
         for members in groups.values():
-            _ask_together(spec, pre, members, tallies, timeout_ms)
+            _ask_together(spec, pre, members, tallies, timeout_ms, witnesses)
+        if witnesses is not None:
+            steps = _stepped(spec, pre) if STEPS_ENABLED.name in tallies else None
+            held.ask(witnesses, steps, [m for members in groups.values() for m in members],
+                     tallies)
+    held.settle(tallies)
     return [_tallied(prop, n, tallies[prop.name], spec) for n in every for prop in props
             if n in tallies[prop.name].counts]
 
 
 def _ask_together(spec: Spec, pre: Pre, members: list[tuple[Property, Query]],
-                  tallies: dict[str, _Tally], timeout_ms: int) -> None:
+                  tallies: dict[str, _Tally], timeout_ms: int,
+                  witnesses: Witnesses | None = None) -> None:
     """The members' joint query, until it is unsatisfiable. A counterexample to it shows
     which properties fail here (those whose ``fails`` it satisfies): each of those is
     asked alone, query by query in its own order (so the query reported is the one
@@ -266,6 +319,8 @@ def _ask_together(spec: Spec, pre: Pre, members: list[tuple[Property, Query]],
                 tallies[prop.name].queries += 1
             return
         model = solver.model()
+        if witnesses is not None:  # an invariant state where the relation holds: reused
+            witnesses.offer(live[0][1].given, model)
         failing = {p.name for (p, _), f in zip(live, fails, strict=True)
                    if z3.is_true(model.eval(f, True))}
         first: dict[str, Query] = {}
@@ -281,6 +336,76 @@ def _ask_together(spec: Spec, pre: Pre, members: list[tuple[Property, Query]],
         live = [(p, q) for p, q in _unrefuted(live, tallies) if p.name not in failing]
     for prop, query in live:
         _alone(spec, pre, query, tallies[prop.name], timeout_ms)
+
+
+@dataclass
+class _Held:
+    """Across the pre-states of a run: the player counts at which each query's hypothesis
+    (by property and ``Query.kind``; ``steps-enabled``: each ``Step.kind``) held in some
+    invariant state, at which it was asked, and the solver's reason where it could not
+    tell."""
+
+    asked: dict[tuple[str, str], set[int]] = field(default_factory=dict)
+    held: dict[tuple[str, str], set[int]] = field(default_factory=dict)
+    unknown: dict[tuple[str, str], dict[int, str]] = field(default_factory=dict)
+
+    def ask(self, witnesses: Witnesses, steps: Sequence[Step] | None,
+            asked: Sequence[tuple[Property, Query]], tallies: dict[str, _Tally]) -> None:
+        """Witness, in this pre-state, each query's hypothesis at the counts not refuted
+        and not witnessed yet, and each action's relation (``steps``, when
+        ``steps-enabled`` is checked) at every count."""
+        start = time.perf_counter()
+        needs: list[tuple[tuple[str, str], Need]] = []
+        for prop, query in asked:
+            tally = tallies[prop.name]
+            key = (prop.name, query.kind)
+            counts = self._wanted(key, [n for n in tally.counts if n not in tally.refuted])
+            if counts:
+                near = query.steps[0].relation if query.steps else TRUE
+                needs.append((key, Need(query.given, query.assume, counts, near)))
+        for step in steps or ():
+            key = (STEPS_ENABLED.name, step.kind)
+            counts = self._wanted(key, tallies[STEPS_ENABLED.name].counts)
+            if counts:
+                needs.append((key, Need(step.relation, TRUE, counts, step.relation)))
+        witnesses.settle([need for _, need in needs])
+        for key, need in needs:
+            self._record(key, need.answers, witnesses.why_unknown)
+        share = (time.perf_counter() - start) / max(1, len({k[0] for k, _ in needs}))
+        for name in {k[0] for k, _ in needs}:
+            tallies[name].seconds += share
+
+    def _wanted(self, key: tuple[str, str], counts: Iterable[int]) -> list[int]:
+        """The counts of ``counts`` at which ``key`` has no witness yet."""
+        self.asked.setdefault(key, set()).update(counts)
+        held = self.held.setdefault(key, set())
+        return [n for n in counts if n not in held]
+
+    def _record(self, key: tuple[str, str], answers: dict[int, Any], why: str) -> None:
+        for n, answer in answers.items():
+            if answer == z3.sat:
+                self.held[key].add(n)
+            elif answer == z3.unknown:
+                self.unknown.setdefault(key, {}).setdefault(n, why)
+
+    def settle(self, tallies: dict[str, _Tally]) -> None:
+        """A query (or action) whose hypothesis held at no pre-state makes its property
+        vacuous at that count; one the solver could not decide, unknown."""
+        for key, counts in self.asked.items():
+            tally = tallies[key[0]]
+            for n in sorted(counts - self.held[key]):
+                if n in tally.refuted:
+                    continue
+                why = self.unknown.get(key, {}).get(n)
+                if why is not None:
+                    tally.unknown.setdefault(n, f"hypothesis of {key[1]}: {why}")
+                else:
+                    tally.vacuous.setdefault(n, []).append(key[1])
+
+
+def _stepped(spec: Spec, pre: Pre) -> list[Step]:
+    """Every action of this pre-state, as the symmetry reduction asks them."""
+    return [step for step in spec.steps(pre.state) if wanted(pre.state, step.named, step.chiral)]
 
 
 def _within(spec: Spec, counts: set[int], formula: Any) -> Any:
@@ -340,6 +465,11 @@ def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
         query, model, pre = tally.refuted[n]
         return Result(prop, n, REFUTED, seconds, tally.queries, query.label, model,
                       query, pre.state, spec)
+    vacuous = tally.vacuous.get(n, [])
+    if vacuous:
+        return Result(prop, n, VACUOUS, seconds, tally.queries, vacuous[0],
+                      notes=[f"holds in no invariant state: {label}" for label in vacuous],
+                      vacuous=list(vacuous))
     unknown = tally.unknown.get(n)
     result = Result(prop, n, PROVED if unknown is None else UNKNOWN, seconds, tally.queries,
                     unknown)
@@ -350,15 +480,17 @@ def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
 
 # ------------------------------------------------------- a suite in parallel
 
-_Row = tuple[str, int, str, float, int, str | None, list[str], tuple[str, list[str]] | None]
+_Row = tuple[str, int, str, float, int, str | None, list[str], list[str],
+             tuple[str, list[str]] | None]
 
 
 def _check_counts(rules: RuleTable, names: Sequence[str], counts: tuple[int, ...],
-                  timeout_ms: int) -> list[_Row]:
+                  timeout_ms: int, vacuity: bool) -> list[_Row]:
     """Worker: every named property at every count of ``counts``, in one run."""
     props = [property_named(name) for name in names]
-    return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes,
-             r.counterexample()) for r in check_together(rules, props, counts, timeout_ms)]
+    return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes, r.vacuous,
+             r.counterexample())
+            for r in check_together(rules, props, counts, timeout_ms, vacuity=vacuity)]
 
 
 def shares(counts: Sequence[int], jobs: int) -> list[tuple[int, ...]]:
@@ -379,7 +511,8 @@ def shares(counts: Sequence[int], jobs: int) -> list[tuple[int, ...]]:
 
 
 def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[int],
-                timeout_ms: int = DEFAULT_TIMEOUT_MS, jobs: int = 1) -> list[Result]:
+                timeout_ms: int = DEFAULT_TIMEOUT_MS, jobs: int = 1,
+                vacuity: bool = True) -> list[Result]:
     """``check_together`` for every player count, in ``jobs`` worker processes, each with
     its ``shares`` of the counts. Results come back in the order of ``counts`` then
     ``props``. A worker cannot send a Z3 model back: a refutation from a worker has its
@@ -387,18 +520,40 @@ def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[in
     same counterexamples; another ``--jobs`` may give another (equally valid) one, never
     another verdict."""
     if jobs <= 1 or len(set(counts)) <= 1:
-        return _in_order(check_together(rules, props, tuple(counts), timeout_ms), counts, props)
+        return _in_order(check_together(rules, props, tuple(counts), timeout_ms,
+                                        vacuity=vacuity), counts, props)
     names = [p.name for p in props]
     results: list[Result] = []
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn")) as pool:
-        futures = [pool.submit(_check_counts, rules, names, share, timeout_ms)
-                   for share in shares(counts, jobs)]
-        for future in futures:
-            results += [Result(property_named(name), n, verdict, seconds, queries, label,
-                               notes=notes, shown=shown)
-                        for name, n, verdict, seconds, queries, label, notes, shown
-                        in future.result()]
+    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+                             initializer=_worker_ignores_interrupts) as pool:
+        try:
+            futures = [pool.submit(_check_counts, rules, names, share, timeout_ms, vacuity)
+                       for share in shares(counts, jobs)]
+            for future in futures:
+                results += [Result(property_named(name), n, verdict, seconds, queries, label,
+                                   notes=notes, vacuous=vacuous, shown=shown)
+                            for name, n, verdict, seconds, queries, label, notes, vacuous,
+                            shown in future.result()]
+        except BaseException:  # Ctrl-C (or any error): end the workers now, not at the end
+            _end_workers(pool)
+            raise
     return _in_order(results, counts, props)
+
+
+def _worker_ignores_interrupts() -> None:
+    """A worker leaves Ctrl-C to the parent, which ends it: without this a Ctrl-C to the
+    process group reached every worker, whose Z3 turned it into an "unknown" verdict."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    z3.set_param("ctrl_c", False)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    # ProcessPoolExecutor has no public way to stop running workers before Python 3.14
+    # (terminate_workers); its process table is the only handle on them.
+    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _in_order(results: list[Result], counts: Sequence[int],

@@ -1,0 +1,103 @@
+"""Ctrl-C: every long command ends with exit 130, the word "interrupted" and no traceback,
+whether SIGINT goes to the command alone or to its whole process group (as a terminal
+sends it); verify's worker processes end with it.
+
+The commands run as real processes, each in its own session so the group signal reaches
+only them. How fast they end is measured, not asserted (README, "What bad input gets"):
+here a command only has to end well before the minute the workers used to keep running.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+GRACE = 15.0  # seconds a command may take to end: far beyond the ~0.2 s measured
+
+
+def _start(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "unoformal.cli", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _wait_for(condition: Callable[[], bool], seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "the command never got going"
+        time.sleep(0.05)
+
+
+def _group_gone(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def _interrupt(proc: subprocess.Popen[str], group: bool) -> str:
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=GRACE)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError("the command did not end on Ctrl-C") from None
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().endswith("interrupted"), err
+    _wait_for(lambda: _group_gone(proc.pid), GRACE)  # no worker left behind
+    return err
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["process", "group"])
+def test_verify_ends_on_ctrl_c_with_its_workers(group: bool) -> None:
+    proc = _start("verify", "--players", "2-10", "--jobs", "2", "--no-witness")
+    _wait_for(lambda: len(_children(proc.pid)) >= 2, 60)  # the workers are proving
+    time.sleep(1.0)
+    _interrupt(proc, group)
+
+
+def test_verify_in_one_process_ends_on_ctrl_c_inside_a_query() -> None:
+    """Z3 in the command's own process: the watcher interrupts the running query."""
+    proc = _start("verify", "--players", "2-10", "--jobs", "1", "--no-witness")
+    time.sleep(3.0)
+    _interrupt(proc, group=True)
+
+
+@pytest.mark.parametrize("group", [False, True], ids=["process", "group"])
+def test_simulate_ends_on_ctrl_c(group: bool) -> None:
+    proc = _start("simulate", "--games", "1000000", "--json")
+    time.sleep(2.5)
+    _interrupt(proc, group)
+
+
+def test_replay_ends_on_ctrl_c_while_it_waits_for_its_record(tmp_path: Path) -> None:
+    fifo = tmp_path / "record.json"
+    os.mkfifo(fifo)  # nobody writes: replay waits for the record until Ctrl-C
+    proc = _start("replay", str(fifo))
+    time.sleep(2.0)
+    _interrupt(proc, group=False)

@@ -1,0 +1,159 @@
+"""Trace validation (``unoformal validate``): the engine agrees with the compiled relation,
+and one-line engine bugs of the kinds a reviewer tried are each caught."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import z3
+
+from unoformal.cli import main
+from unoformal.engine import game as game_module
+from unoformal.engine.game import Game
+from unoformal.spec.cards import Kind
+from unoformal.spec.table import CLASSIC
+from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.verification.validate import validate
+from unoformal.verification.validate.compile import compile_terms
+from unoformal.verification.validate.model import Model
+from unoformal.verification.validate.run import required, unreachable
+
+
+def test_compiled_terms_agree_with_z3() -> None:
+    x, y, b = z3.Int("x"), z3.Int("y"), z3.Bool("b")
+    terms = [z3.If(b, x + 2 * y, x - y), z3.And(x >= y, z3.Or(b, x != 3)),
+             z3.Implies(b, x == y), -x, z3.Distinct(x, y, 4)]
+    fn = compile_terms(terms)
+    for xv in range(-2, 5):
+        for yv in range(-1, 4):
+            for bv in (False, True):
+                want = [z3.simplify(z3.substitute(t, (x, z3.IntVal(xv)), (y, z3.IntVal(yv)),
+                                                  (b, z3.BoolVal(bv)))) for t in terms]
+                got = fn({"x": xv, "y": yv, "b": bv})
+                for w, g in zip(want, got, strict=True):
+                    expect = w.as_long() if z3.is_int_value(w) else z3.is_true(w)
+                    assert g == expect
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_classic_agrees(players: int) -> None:
+    report = validate(CLASSIC, [players], steps=1500)
+    assert report.steps == 1500
+    assert not report.mismatches, report.mismatches[0].to_json()
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_shipped_variant_agrees_and_is_covered(name: str) -> None:
+    report = validate(load_rules(name), [2, 3])
+    assert not report.mismatches, report.mismatches[0].to_json()
+    assert not any(report.uncovered.values()), report.uncovered
+    assert not any(report.unexpected.values()), report.unexpected
+
+
+def test_required_branches_include_every_step() -> None:
+    model = Model(CLASSIC, 3)
+    labels = required(model)
+    for fam in model.families + model.deals + model.starts:
+        assert any(label.startswith(fam.name) for label in labels), fam.name
+    assert set(unreachable(CLASSIC)) <= set(labels)
+
+
+# ----------------------------------------------------------- planted engine bugs
+
+def _planted(monkeypatch: pytest.MonkeyPatch, name: str, bug: Callable[..., Any]) -> None:
+    monkeypatch.setattr(Game, name, bug)
+    for kind, handler in list(game_module._HANDLERS.items()):
+        if handler.__name__ == name:  # actions are dispatched through this table
+            monkeypatch.setitem(game_module._HANDLERS, kind, bug)
+
+
+def _wd4_numbers_only(self: Game, hand: Any) -> bool:
+    # WD4-1 with one word changed: only number cards of the current color count.
+    return not any(self.f_color[c] == self.color and self.f_kind[c] is Kind.NUMBER
+                   for c in hand)
+
+
+def _challenger_draws_four(self: Game, p: int, *_: Any) -> None:
+    offender = self.offender
+    assert offender is not None
+    outcome = self.rules.challenge_failed if self.wd4_legal else self.rules.challenge_upheld
+    self._take(offender, outcome.offender_draws)
+    self._take(p, min(4, outcome.challenger_draws))  # CHAL-3 says 6
+    self._resolved(p, keeps_turn=outcome.challenger_keeps_turn)
+
+
+def _window_stays_open(self: Game) -> None:
+    return None  # UNO-1: a turn beginning no longer closes the window
+
+
+def _wild_scores_forty(self: Game, winner: int) -> None:
+    points = [40 if self.f_kind[c].is_wild else self.deck.points[c] for c in range(
+        len(self.deck.faces))]
+    self.round_points = sum(points[c] for h in self.hands for c in h)
+    self.winner = winner
+    self.scores[winner] += self.round_points
+    self.phase = "over"
+    self.uno_window = None
+
+
+_ORIGINAL_START = Game._turn_start_card
+
+
+def _skip_start_does_not_skip(self: Game) -> None:
+    _ORIGINAL_START(self)
+    if self.f_kind[self.discard[0]] is Kind.SKIP:
+        self.turn = (self.dealer + 1) % self.n  # START-SKIP: the first player is not skipped
+
+
+BUGS = {
+    "WD4-1 counts number cards only": ("_wd4_is_legal", _wd4_numbers_only),
+    "CHAL-3 challenger draws 4": ("_do_challenge", _challenger_draws_four),
+    "UNO-1 window never closes": ("_begin_turn", _window_stays_open),
+    "SCORE-1 a wild scores 40": ("_end_round", _wild_scores_forty),
+    "START-SKIP does not skip": ("_turn_start_card", _skip_start_does_not_skip),
+}
+
+
+@pytest.mark.parametrize("bug", sorted(BUGS))
+def test_a_planted_engine_bug_is_caught(bug: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    name, fn = BUGS[bug]
+    _planted(monkeypatch, name, fn)
+    report = validate(CLASSIC, [2, 4], steps=4000)
+    assert report.mismatches, f"{bug} was not caught"
+
+
+# ------------------------------------------------------------------------ the CLI
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.chdir(tmp_path)
+    yield tmp_path
+
+
+def test_cli_json(here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["validate", "--players", "2", "--steps", "300", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= {"steps", "games", "mismatches", "uncovered", "coverage"}
+    assert out["steps"] == 300 and out["mismatches"] == []
+    assert code == (0 if not out["uncovered"]["2"] else 1)
+
+
+def test_cli_mismatch_writes_a_replayable_record(here: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    _planted(monkeypatch, "_wd4_is_legal", _wd4_numbers_only)
+    code = main(["validate", "--players", "2", "--steps", "4000", "--out", "found"])
+    out = capsys.readouterr().out
+    assert code == 1 and "MISMATCH (successor) play_wild_draw_four" in out
+    record = here / "found" / "mismatch-0" / "record.json"
+    assert record.exists()
+    monkeypatch.undo()
+    assert main(["replay", str(record)]) == 0  # the record replays under the true engine
+
+
+def test_cli_refuses_bad_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "--players", "1"]) == 2
+    assert "DECK-2" in capsys.readouterr().err

@@ -1,0 +1,109 @@
+"""Expected verdicts for a user's own variant file: derived from the table, not its name."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from unoformal.cli import main
+from unoformal.commands import verify
+from unoformal.spec.table import CLASSIC, Expect, RuleTable
+from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.verification.z3.manifest import (
+    INHERITED,
+    MANIFEST,
+    OWN,
+    base_of,
+    changed_rules,
+    expected,
+)
+from unoformal.verification.z3.properties import PROPERTIES
+
+TWO_1 = "two-player-reverse-is-skip"
+
+
+def _file(tmp_path: Path, name: str, body: str, base: str = "classic") -> str:
+    path = tmp_path / f"{name}.toml"
+    path.write_text(f'name = "{name}"\nbase = "{base}"\n'
+                    f'description = "my own {name}"\n{body}')
+    return str(path)
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict[str, Any]]]:
+    code = main(["verify", "--jobs", "1", "--no-witness", "--json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _verify(rules: RuleTable, counts: list[int], *props: str) -> int:
+    args = argparse.Namespace(properties=list(props) or None, json=False, timeout=5000,
+                              jobs=1, no_witness=True)
+    return verify._verify(rules, counts, args)
+
+
+def test_a_file_equal_to_classic_verifies_as_classic(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reviewer's case: another name, the same values (an override that changes
+    nothing), so the TWO-1 witness at 3 players is expected, as for classic."""
+    path = _file(tmp_path, "mine", '[rules."UNO-1"]\npenalty = 2\n')
+    code, rows = _json(capsys, "--rules", path, "--players", "2,3")
+    assert code == 0
+    assert {r["expected_from"] for r in rows} == {"manifest (classic)"}
+    three = next(r for r in rows if r["players"] == 3 and r["property"] == TWO_1)
+    assert three["verdict"] == three["expected"] == "refuted"
+    assert three["expected_from"] == "manifest (classic)"
+
+
+def test_a_file_equal_to_a_shipped_variant_gets_its_expectations(tmp_path: Path) -> None:
+    """Whatever its name and base: the stacking values on classic are stacking."""
+    path = _file(tmp_path, "classic",
+                 '[rules."NOSTACK-1"]\nvictim_may_answer = true\nanswers = ["+2"]\n')
+    mine, stacking = load_rules(path), load_rules("stacking")
+    assert base_of(mine) == "stacking" and not changed_rules(mine)
+    for prop in PROPERTIES:
+        for n in range(2, 11):
+            a, b = expected(mine, prop.name, n), expected(stacking, prop.name, n)
+            assert (a.verdict, a.queries, a.source) == (b.verdict, b.queries, MANIFEST)
+
+
+def test_every_shipped_variant_is_its_own_base() -> None:
+    for name in VARIANTS:
+        assert base_of(load_rules(name)) == name
+        assert not changed_rules(load_rules(name))
+
+
+def test_a_variant_s_own_expectations_take_precedence() -> None:
+    """Classic's values, but the file says the TWO-1 witness is proved at 3 players: that
+    expectation wins, so the (correct) refutation is now unexpected: exit 1."""
+    own = Expect(TWO_1, "3", "proved", "my variant's own claim")
+    table = dataclasses.replace(CLASSIC, name="mine", expect=(own,))
+    assert expected(table, TWO_1, 3).source == OWN
+    assert expected(table, TWO_1, 3).verdict == "proved"
+    assert expected(table, TWO_1, 4).verdict == "refuted"  # not stated: the manifest's
+    assert _verify(table, [3], TWO_1) == 1
+    assert _verify(dataclasses.replace(table, expect=()), [3], TWO_1) == 0
+
+
+def test_an_unexpected_verdict_names_the_change_and_the_entry_to_add(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One penalty card for a missed UNO (half of seed004): inherits classic's
+    expectations (it was derived from classic), so the refuted penalties property is
+    unexpected; the command names UNO-1 as the change its actions read and prints the
+    [[expect]] entry. With that entry added, the same run exits 0."""
+    table = load_rules(_file(tmp_path, "lenient", '[rules."UNO-1"]\npenalty = 1\n'))
+    assert base_of(table) == "classic" and changed_rules(table) == ["UNO-1"]
+    assert expected(table, "penalties", 2).source == INHERITED
+    assert _verify(table, [2, 3], "penalties", "challenge") == 1
+    out = capsys.readouterr().out
+    assert "penalties: proved for classic expected; it reads UNO-1" in out
+    toml = out[out.index("[[expect]]"):]
+    entries = tomllib.loads(toml)["expect"]
+    assert entries == [{"property": "penalties", "players": "2-3", "verdict": "refuted",
+                        "reason": "lenient changes UNO-1 (say why this verdict is right)"}]
+    recorded = dataclasses.replace(table, expect=tuple(Expect(**e) for e in entries))
+    assert _verify(recorded, [2, 3], "penalties", "challenge") == 0

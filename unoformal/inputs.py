@@ -1,0 +1,225 @@
+"""The boundary: the limits on every input, and the checks that enforce them.
+
+Records, state and action texts, command-line options and Python API arguments
+all pass through these checks before the engine sees them, so a bad input is
+refused with one :class:`~unoformal.errors.InvalidInputError` naming what was
+wrong, where, which rule it breaks and what is allowed. The limits are stated
+here once; README's "What bad input gets" lists them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from unoformal.errors import InvalidInputError
+
+# Bytes read from a record, variant or any other input file: enough for a record of
+# thousands of actions, and a bound on what /dev/zero or a huge file can cost.
+MAX_FILE_BYTES = 4 * 1024 * 1024
+# JSON nesting: a record is four levels deep (record, deal, hands, a hand).
+MAX_JSON_DEPTH = 8
+# Digits in one JSON integer: a seed below 2**63 has at most 19.
+MAX_JSON_INT_DIGITS = 20
+# Actions in one record; a simulated whole game takes a few hundred.
+MAX_RECORD_ACTIONS = 100_000
+# Characters in one state text (the whole deck and every name fit with room to spare)
+# and in one action text.
+MAX_STATE_TEXT = 16_384
+MAX_ACTION_TEXT = 256
+# Player names: 1 to 24 ASCII letters, digits and _ - . starting with a letter or digit.
+# The text form separates with space , / : = and writes "-" for "nobody", so these
+# characters keep every name readable back.
+MAX_NAME_LENGTH = 24
+NAME_CHARS = "ASCII letters and digits, then also _ - ."
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+# Seeds: 0 <= seed < 2**63 (what simulate derives its game seeds in).
+MAX_SEED = 2**63
+# Players a count may name before any rule table is consulted (every table's DECK-2
+# range lies within this; the table's own range is then checked).
+MAX_PLAYERS = 100
+# Length of a rules name or path, and of other free-text options (simulate --bots).
+MAX_RULES_TEXT = 4096
+MAX_OPTION_TEXT = 256
+# Command-line options (each also has a lower bound, stated with the option).
+MAX_GAMES = 10_000_000           # simulate --games
+MAX_GAME_ACTIONS = 10_000_000    # simulate --max-actions
+MAX_JOBS = 64                    # verify --jobs (worker processes)
+MAX_TIMEOUT_MS = 3_600_000       # verify --timeout: an hour per query
+MAX_MEMORY_GIB = 4096.0          # explore --memory-budget
+MAX_STATES = 10**12              # explore --max-states
+MAX_COPIES = 100                 # explore: copies of one card, cards in a hand
+
+
+def show(value: Any, limit: int = 40) -> str:
+    """A user's value echoed in a message: repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def check_name(name: Any, what: str = "player name", key: str | None = None) -> str:
+    """DECK-2 names a seat; a name must survive the text form (see ``NAME_PATTERN``)."""
+    if not isinstance(name, str):
+        raise InvalidInputError(f"{what} {show(name)}: a name is a string", "DECK-2", key=key)
+    if len(name) > MAX_NAME_LENGTH or not NAME_PATTERN.fullmatch(name):
+        raise InvalidInputError(
+            f"{what} {show(name)}: use 1 to {MAX_NAME_LENGTH} {NAME_CHARS}, starting "
+            "with a letter or digit", "DECK-2", key=key)
+    return name
+
+
+def check_players(players: Any, lo: int, hi: int) -> list[str]:
+    """A list (or tuple) of distinct valid names, as many as DECK-2 allows."""
+    if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+        raise InvalidInputError(f"players {show(players)}: give a list of names", "DECK-2")
+    if not lo <= len(players) <= hi:
+        raise InvalidInputError(f"{len(players)} players: the rules allow {lo} to {hi}",
+                                "DECK-2")
+    names = [check_name(name) for name in players]
+    if len(set(names)) != len(names):
+        raise InvalidInputError(f"player names must differ: {names}", "DECK-2")
+    return names
+
+
+def check_seed(seed: Any) -> int:
+    """A seed is an integer in [0, 2**63); bool is not an integer here."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+        raise InvalidInputError(f"{show(seed)}: expected an integer from 0 to 2**63-1",
+                                key="seed")
+    return seed
+
+
+def ascii_int(text: str, key: str, lo: int = 0, hi: int = MAX_SEED - 1) -> int:
+    """An integer written in ASCII digits (no sign, no other script's digits), in range."""
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_JSON_INT_DIGITS:
+        raise InvalidInputError(f"{key}={show(text)}: expected a whole number in ASCII digits")
+    value = int(text)
+    if not lo <= value <= hi:
+        raise InvalidInputError(f"{key}={value}: expected {lo} to {hi}")
+    return value
+
+
+# ----------------------------------------------------------------------- files
+
+
+def check_path(text: str, what: str) -> str:
+    """A path the system can take: no NUL character, at most ``MAX_RULES_TEXT`` long."""
+    if not text or "\x00" in text or len(text) > MAX_RULES_TEXT:
+        raise InvalidInputError(f"{what} {show(text)}: not a usable path (empty, too long "
+                                "or holding a NUL character)")
+    return text
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """A file's text: a regular file, at most ``MAX_FILE_BYTES``, UTF-8. Never reads more
+    than the limit, so a device or a huge file costs nothing."""
+    where = check_path(str(path), what)
+    try:
+        with open(path, "rb") as handle:
+            if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
+                raise InvalidInputError(f"{what} is a directory", source=where)
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise InvalidInputError(f"cannot read the {what}: {err.strerror}",
+                                source=where) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise InvalidInputError(f"{what} is larger than {MAX_FILE_BYTES:,} bytes",
+                                source=where)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InvalidInputError(f"not UTF-8 text (byte {err.start})", source=where) from None
+
+
+def parse_json(text: str, where: str) -> Any:
+    """JSON with its nesting depth and integer sizes bounded before anything is built."""
+    _check_depth(text, where)
+    try:
+        return json.loads(text, parse_int=_json_int, parse_constant=_json_constant,
+                          parse_float=_json_float)
+    except json.JSONDecodeError as err:
+        raise InvalidInputError(f"not valid JSON: {err}", source=where) from None
+    except InvalidInputError as err:
+        raise err.at(source=where) from None
+
+
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+
+
+def _check_depth(text: str, where: str) -> None:
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_JSON_DEPTH:
+                raise InvalidInputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels "
+                                        f"(at character {match.start()})", source=where)
+        elif token in "]}":
+            depth -= 1
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_INT_DIGITS:
+        raise InvalidInputError(f"an integer of {len(text)} digits: at most "
+                                f"{MAX_JSON_INT_DIGITS} are allowed")
+    return int(text)
+
+
+def _json_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise InvalidInputError(f"number {show(text)} is out of range")
+    return value
+
+
+def _json_constant(text: str) -> float:
+    raise InvalidInputError(f"{text} is not a JSON number")
+
+
+# ----------------------------------------------------------------------- rules
+
+
+def load_rules_arg(value: Any, key: str) -> Any:
+    """The rule table a ``rules`` field or ``--rules`` option names: a variant name or a
+    .toml variant file (a regular file, within the size limit). Returns a RuleTable."""
+    from unoformal.spec.variants import VariantError, load_rules
+
+    if value is None:
+        return load_rules(None)
+    if not isinstance(value, str) or not value or len(value) > MAX_RULES_TEXT \
+            or "\x00" in value:
+        raise InvalidInputError(f"{key} {show(value)}: expected a variant name or the path "
+                                "of a .toml variant file")
+    _check_variant_file(value, key)
+    try:
+        return load_rules(value)
+    except (VariantError, InvalidInputError) as err:
+        raise InvalidInputError(f"{key}: {_message(err)}") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise InvalidInputError(f"{key} {show(value)}: cannot read it: {err}") from None
+    except RecursionError:  # variant files whose bases name each other
+        raise InvalidInputError(f"{key} {show(value)}: its 'base' variants nest without end "
+                                "(a cycle?)") from None
+
+
+def _message(err: Exception) -> str:
+    return getattr(err, "message", None) or str(err)
+
+
+def _check_variant_file(value: str, key: str) -> None:
+    """A path that exists must be a regular .toml file small enough to read."""
+    try:
+        info = os.stat(value)
+    except (OSError, ValueError):
+        return  # not a path: a variant name (or unknown), which load_rules reports
+    if not stat.S_ISREG(info.st_mode):
+        raise InvalidInputError(f"{key} {show(value)}: not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise InvalidInputError(f"{key} {show(value)}: larger than {MAX_FILE_BYTES:,} bytes")
