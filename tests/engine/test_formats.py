@@ -25,7 +25,8 @@ from unoformal.engine.record import (
     to_record,
 )
 from unoformal.errors import IllegalActionError, InvalidInputError
-from unoformal.spec.cards import parse_face
+from unoformal.inputs import MAX_ACTION_TEXT
+from unoformal.spec.cards import Color, parse_face
 from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import derive, load_rules, load_toml
 
@@ -460,3 +461,53 @@ def test_deal_2_hands_that_leave_no_start_card_are_refused_by_the_engine_too() -
         "2 hands of 54 need more than the deck's 108 cards", "DEAL-2")
     table = dataclasses.replace(CLASSIC, deal=dataclasses.replace(CLASSIC.deal, hand_size=53))
     assert len(Game(["A", "B"], rules=table).pile) == 1  # 108 - 2 x 53 - the start card
+
+
+# ------------------------------------------------------ inputs added on main
+
+
+def test_deck_1_a_color_is_read_from_its_name_or_letter_in_any_case() -> None:
+    assert [Color.parse(t) for t in ("Red", "y", "GREEN", "b")] == [
+        Color.RED, Color.YELLOW, Color.GREEN, Color.BLUE]
+    with pytest.raises(ValueError) as info:
+        Color.parse("purple")
+    assert str(info.value) == "unknown color 'purple' (expected red, yellow, green or blue)"
+
+
+def test_play_1_an_action_that_is_not_text_or_too_long_is_refused_naming_it() -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Action.parse(5)  # type: ignore[arg-type]
+    assert info.value.line() == "action 5: an action is a text such as 'Ada play W+4 green'"
+    longest = "A draw" + " " * (MAX_ACTION_TEXT - 6)
+    assert Action.parse(longest) == Action("A", ActionType.DRAW)
+    with pytest.raises(InvalidInputError) as info:
+        Action.parse(longest + " ")
+    assert info.value.line() == (f"action text of {MAX_ACTION_TEXT + 1} characters: at most "
+                                 f"{MAX_ACTION_TEXT} are allowed")
+
+
+def test_deck_1_a_record_file_that_is_not_json_names_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    with pytest.raises(InvalidInputError) as info:
+        load_record(path)
+    assert info.value.source == str(path) and info.value.message.startswith("not valid JSON")
+
+
+def test_play_1_a_refused_record_action_carries_the_state_before_it_and_what_was_played(
+        ) -> None:
+    record = make_record(ABC, "C", {"A": ["R1", "G5"], "B": ["R2", "B1"]}, ("R7",),
+                         ["A play R1", "B play R2", "B play B1"])
+    result = replay(record)
+    before = replay(record, stop_at=2).game.to_text()
+    assert result.error is not None and result.error.state == before
+    assert (result.error.index, result.error.key) == (2, "actions[2]")
+    assert result.actions == [Action.parse("A play R1"), Action.parse("B play R2")]
+
+
+def test_deck_1_a_state_text_names_only_a_shipped_variant() -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(_sub("rules", "mine.toml")(_text()))
+    assert info.value.line() == (
+        "state text: rules: 'mine.toml': expected one of classic, seed004, winner-deals, "
+        "stacking (pass the table of a variant read from a file)")
