@@ -173,9 +173,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutmut worker processes")
     parser.add_argument("--keep", type=Path, help="work in this directory and keep it")
     parser.add_argument("--no-planted", action="store_true", help="skip the planted mutants")
+    parser.add_argument("--report", type=Path, metavar="DIR",
+                        help="only report the results kept in DIR (a --keep directory, its run "
+                             "finished or not: mutants not run yet count as not checked)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     suite = args.suite or KILLING_SUITE
+    if args.report is not None:
+        report = Report(suite=suite, only=[_pattern(o) for o in args.only])
+        _collect(args.report.resolve(), report)
+        print(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json
+              else _text(report))
+        return 0
     report = measure(suite, [_pattern(o) for o in args.only], args.jobs, args.keep,
                      planted=not args.no_planted)
     print(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json
@@ -191,17 +200,23 @@ def measure(suite: list[str], only: list[str], jobs: int, keep: Path | None,
     with _workdir(keep) as work:
         suite = _prepare(work, suite, only)
         _mutmut_run(work, only, jobs)
-        status = _statuses(work)
-        if only:
-            status = {n: s for n, s in status.items() if any(fnmatch.fnmatchcase(n, p)
-                                                             for p in only)}
-        report.status = status
-        _apply_equivalents(work, report)
-        report.diffs.update(_diffs(work, report.not_killed()))
+        _collect(work, report)
         if planted:
             report.planted = {p.name: _planted_killed(p, suite, work) for p in _planted(only)}
     report.wall_s = time.perf_counter() - start
     return report
+
+
+def _collect(work: Path, report: Report) -> None:
+    """Every mutant's verdict (of the subset, if any), equivalents applied, diffs of the rest."""
+    status = _statuses(work)
+    if report.only:
+        status = {n: s for n, s in status.items()
+                  if any(fnmatch.fnmatchcase(n, p) for p in report.only)}
+    report.status = status
+    _apply_equivalents(work, report)
+    report.diffs.update(_diffs(work, [n for n in report.not_killed()
+                                      if status[n] != "not_checked"]))
 
 
 class _workdir:
@@ -333,7 +348,13 @@ def _diffs(work: Path, names: list[str]) -> dict[str, str]:
     code = ("import json, sys\n"
             "from mutmut.mutation.diff_apply import get_diff_for_mutant\n"
             "names = json.load(sys.stdin)\n"
-            "print(json.dumps({n: get_diff_for_mutant(n) for n in names}))\n")
+            "out = {}\n"
+            "for n in names:\n"
+            "    try:\n"
+            "        out[n] = get_diff_for_mutant(n)\n"
+            "    except Exception as err:  # a mutant mutmut cannot show: say so, go on\n"
+            "        out[n] = f'(no diff: {err})'\n"
+            "print(json.dumps(out))\n")
     done = subprocess.run([sys.executable, "-c", code], cwd=work, input=json.dumps(names),
                           capture_output=True, text=True, check=True, env=_env(work))
     diffs: dict[str, str] = json.loads(done.stdout)
@@ -415,7 +436,8 @@ def _text(report: Report) -> str:
         f"wall time: {report.wall_s:.1f} s",
     ]
     for name in report.not_killed():
-        lines += [f"\n{report.status[name].upper()} {name}", report.diffs.get(name, "")]
+        if report.status[name] != "not_checked":  # counted above; they have no verdict yet
+            lines += [f"\n{report.status[name].upper()} {name}", report.diffs.get(name, "")]
     for name in report.stale:
         lines.append(f"STALE equivalence (the mutant changed; re-check it): {name}")
     for name, killed in report.planted.items():
