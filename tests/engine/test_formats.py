@@ -26,7 +26,9 @@ from unoformal.engine.record import (
 )
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import MAX_ACTION_TEXT
+from unoformal.spec import cards
 from unoformal.spec.cards import Color, parse_face
+from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import derive, load_rules, load_toml
 
@@ -511,3 +513,11 @@ def test_deck_1_a_state_text_names_only_a_shipped_variant() -> None:
     assert info.value.line() == (
         "state text: rules: 'mine.toml': expected one of classic, seed004, winner-deals, "
         "stacking (pass the table of a variant read from a file)")
+
+
+def test_deck_3_the_card_vocabulary_is_the_classic_decks_faces_and_nothing_more() -> None:
+    # The faces any table can describe (what parse_face accepts), built when the module is
+    # loaded; called again here so that a change to it is seen by a test, not only at import.
+    faces = cards._all_faces()
+    assert faces == {face.code: face for face in Deck.of(CLASSIC).faces}
+    assert len(faces) == 4 * (10 + 3) + 2
