@@ -370,6 +370,11 @@ KEYS = ("expected key=value for the keys rules players dealer round turn dir col
     *((_sub(key, "x"), f"state text: {key}: {key}='x': {DIGITS}")
       for key in ("round", "pending", "points", "seed", "shuffles")),
     (_sub("hands", "R1,G5/R2,B1"), "state text: hands: 2 hands for 3 players (breaks DEAL-2)"),
+    (_sub("dealer", "-"), "state text: dealer: -: name a player (breaks DECK-2)"),
+    (_sub("turn", "-"), "state text: turn: -: name a player (breaks DECK-2)"),
+    (_sub("players", "A,A,B"),
+     "state text: players: player names must differ: ['A', 'A', 'B'] (breaks DECK-2)"),
+    (_sub("pending", "109"), "state text: pending: pending=109: expected 0 to 108"),
     (_sub("dir", "up"), "state text: dir: 'up': expected left or right (breaks REV-1)"),
     (_sub("phase", "dance"), "state text: phase: 'dance': expected one of start, color, play, "
                              "drawn, respond, over"),
@@ -521,3 +526,19 @@ def test_deck_3_the_card_vocabulary_is_the_classic_decks_faces_and_nothing_more(
     faces = cards._all_faces()
     assert faces == {face.code: face for face in Deck.of(CLASSIC).faces}
     assert len(faces) == 4 * (10 + 3) + 2
+
+
+def test_deck_1_a_state_text_is_read_with_a_table_or_refused() -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(_text(), "classic")  # type: ignore[arg-type]
+    assert info.value.line() == "state text: rules 'classic': expected a RuleTable"
+
+
+def test_deck_1_a_color_outside_a_smaller_deck_is_refused_naming_the_decks_colors() -> None:
+    table = derive(CLASSIC, "two-colors", "test", {"DECK-1": {"colors": ["red", "yellow"]},
+                                                   "DEAL-2": {"hand_size": 5}})
+    text = _sub("color", "green")(Game(["A", "B"], rules=table).to_text())
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(text, table)
+    assert info.value.line() == ("state text: color: 'green': not a color of this deck; "
+                                 "expected red, yellow or - (breaks DECK-1)")
