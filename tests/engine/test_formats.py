@@ -25,7 +25,7 @@ from unoformal.engine.record import (
     to_record,
 )
 from unoformal.errors import IllegalActionError, InvalidInputError
-from unoformal.inputs import MAX_ACTION_TEXT
+from unoformal.inputs import MAX_ACTION_TEXT, MAX_STATE_TEXT
 from unoformal.spec import cards
 from unoformal.spec.cards import Color, parse_face
 from unoformal.spec.deck import Deck
@@ -542,3 +542,22 @@ def test_deck_1_a_color_outside_a_smaller_deck_is_refused_naming_the_decks_color
         Game.from_text(text, table)
     assert info.value.line() == ("state text: color: 'green': not a color of this deck; "
                                  "expected red, yellow or - (breaks DECK-1)")
+
+
+def test_deck_1_a_state_text_is_a_string_of_bounded_length_one_key_each() -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(5)  # type: ignore[arg-type]
+    assert info.value.line() == "state text: 5: a state text is a string"
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text("x" * MAX_STATE_TEXT)  # as long as allowed: read, and refused later
+    assert info.value.line().startswith("state text: unexpected 'xxx")
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text("x" * (MAX_STATE_TEXT + 1))
+    assert info.value.line() == (f"state text: {MAX_STATE_TEXT + 1:,} characters: at most "
+                                 f"{MAX_STATE_TEXT:,} are allowed")
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(_text() + " seed=0")
+    assert info.value.line() == "state text: seed: given twice"
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(_text().replace(" ", "\t", 1))  # fields are one space apart
+    assert info.value.line() == "state text: missing players"
