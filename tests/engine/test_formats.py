@@ -25,7 +25,7 @@ from unoformal.engine.record import (
     to_record,
 )
 from unoformal.errors import IllegalActionError, InvalidInputError
-from unoformal.inputs import MAX_ACTION_TEXT, MAX_STATE_TEXT
+from unoformal.inputs import MAX_ACTION_TEXT, MAX_RECORD_ACTIONS, MAX_STATE_TEXT
 from unoformal.spec import cards
 from unoformal.spec.cards import Color, parse_face
 from unoformal.spec.deck import Deck
@@ -561,3 +561,70 @@ def test_deck_1_a_state_text_is_a_string_of_bounded_length_one_key_each() -> Non
     with pytest.raises(InvalidInputError) as info:
         Game.from_text(_text().replace(" ", "\t", 1))  # fields are one space apart
     assert info.value.line() == "state text: missing players"
+
+
+def _record(**change: Any) -> dict[str, Any]:
+    record = make_record(ABC, "C", {"A": ["R1"]}, ("R7",), ["A play R1"])
+    record.update(change)
+    return record
+
+
+def test_deck_2_a_record_without_players_or_not_an_object_is_refused_naming_it() -> None:
+    with pytest.raises(InvalidInputError) as info:
+        game_from_record([1])  # type: ignore[arg-type]
+    assert info.value.line() == "record [1]: expected a JSON object"
+    record = _record()
+    del record["players"]
+    with pytest.raises(InvalidInputError) as info:
+        game_from_record(record)
+    assert info.value.line() == "players: missing: a record names its players (breaks DECK-2)"
+
+
+def test_deal_1_a_records_seed_dealer_and_deal_are_named_when_refused() -> None:
+    cases = [
+        (_record(seed=-1), "seed: -1: expected an integer from 0 to 2**63-1"),
+        (_record(dealer="a b"), "dealer: dealer 'a b': use 1 to 24 ASCII letters and digits, "
+                                "then also _ - ., starting with a letter or digit (breaks DECK-2)"),
+    ]
+    empty = _record()
+    empty["deal"]["draw_pile"] = []
+    cases.append((empty, "deal: deal.draw_pile is empty: no start card to turn (breaks DEAL-2)"))
+    for record, line in cases:
+        with pytest.raises(InvalidInputError) as info:
+            game_from_record(record)
+        assert info.value.line() == line
+
+
+def test_deck_1_a_record_holds_at_most_the_allowed_number_of_actions() -> None:
+    draw = {"player": "A", "action": "draw"}
+    assert len(record_actions({"actions": [draw] * MAX_RECORD_ACTIONS})) == MAX_RECORD_ACTIONS
+    with pytest.raises(InvalidInputError) as info:
+        record_actions({"actions": [draw] * (MAX_RECORD_ACTIONS + 1)})
+    assert info.value.line() == (f"actions: {MAX_RECORD_ACTIONS + 1:,} actions: at most "
+                                 f"{MAX_RECORD_ACTIONS:,} are allowed")
+
+
+def test_deck_1_a_malformed_record_action_is_named_by_index_field_and_text() -> None:
+    draw = {"player": "A", "action": "draw"}
+    with pytest.raises(InvalidInputError) as info:
+        record_actions({"actions": [draw, "A draw"]})
+    err = info.value
+    assert (err.line(), err.index, err.action) == (
+        "actions[1]: action 'A draw': expected an object", 1, "'A draw'")
+    with pytest.raises(InvalidInputError) as info:
+        record_actions({"actions": [{**draw, "card": 5}]})
+    err = info.value
+    assert (err.line(), err.index, err.action) == (
+        "actions[0].card: 5: must be a string", 0, "{'player': 'A', 'action': 'draw', 'card': 5}")
+
+
+def test_play_1_a_refused_action_is_named_in_its_canonical_text() -> None:
+    record = make_record(ABC, "C", {"A": ["R1", "G5"], "B": ["R2", "B1"]}, ("R7",),
+                         ["A play R1", "B play R2", "B play B1"])
+    err = replay(record).error
+    assert err is not None
+    assert (err.line(), err.action) == (
+        "actions[2]: B play B1: it is C's turn, not B's (breaks PLAY-1)", "B play B1")
+    whole = replay(record, stop_at=2)
+    assert whole.error is None and whole.actions == [Action.parse("A play R1"),
+                                                     Action.parse("B play R2")]
