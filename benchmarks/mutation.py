@@ -151,13 +151,19 @@ class Report:
         scored = len(self.status) - c["equivalent"]
         return (c["killed"] + c["timeout"]) / scored if scored else None
 
+    def checked_score(self) -> float | None:
+        """The score over the mutants with a verdict (a run cut short leaves some unchecked)."""
+        c = self.counts()
+        scored = len(self.status) - c["equivalent"] - c["not_checked"]
+        return c["killed"] / scored if scored else None
+
     def not_killed(self) -> list[str]:
         return sorted(n for n, s in self.status.items() if s not in ("killed", "equivalent"))
 
     def to_json(self) -> dict[str, Any]:
         return {"suite": self.suite, "only": self.only, "total": len(self.status),
                 **self.counts(), "score": self.score(), "detected": self.detected(),
-                "wall_s": round(self.wall_s, 1),
+                "checked_score": self.checked_score(), "wall_s": round(self.wall_s, 1),
                 "not_killed": {n: {"status": self.status[n], "diff": self.diffs.get(n, "")}
                                for n in self.not_killed()},
                 "equivalent_explained": self.equivalent, "stale_equivalents": self.stale,
@@ -433,6 +439,8 @@ def _text(report: Report) -> str:
         + (f"{score:.2%}" if score is not None else "n/a"),
         "with timeouts counted as caught: " + (f"{detected:.2%}" if detected is not None
                                                else "n/a"),
+        *([f"of the {len(report.status) - c['not_checked']} checked (the run was cut short): "
+           f"{report.checked_score():.2%}"] if c["not_checked"] else []),
         f"wall time: {report.wall_s:.1f} s",
     ]
     for name in report.not_killed():
