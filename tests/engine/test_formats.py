@@ -375,6 +375,11 @@ KEYS = ("expected key=value for the keys rules players dealer round turn dir col
     (_sub("players", "A,A,B"),
      "state text: players: player names must differ: ['A', 'A', 'B'] (breaks DECK-2)"),
     (_sub("pending", "109"), "state text: pending: pending=109: expected 0 to 108"),
+    (_sub("drawn", "R1,R2"), "state text: drawn: at most one card (breaks DRAW-1)"),
+    (_sub("kind", "X"), "state text: kind: 'X': expected #, S, R, +2, W, W+4 or -"),
+    (_sub("legal", "2"), "state text: legal: '2': expected 0 or 1 (breaks WD4-1)"),
+    (_sub("scores", "9223372036854775808,0,0"),
+     "state text: scores=9223372036854775808: expected 0 to 9223372036854775807"),
     (_sub("dir", "up"), "state text: dir: 'up': expected left or right (breaks REV-1)"),
     (_sub("phase", "dance"), "state text: phase: 'dance': expected one of start, color, play, "
                              "drawn, respond, over"),
@@ -628,3 +633,17 @@ def test_play_1_a_refused_action_is_named_in_its_canonical_text() -> None:
     whole = replay(record, stop_at=2)
     assert whole.error is None and whole.actions == [Action.parse("A play R1"),
                                                      Action.parse("B play R2")]
+
+
+def test_score_2_a_state_text_score_may_be_as_large_as_a_seed() -> None:
+    text = _sub("scores", "9223372036854775807,0,0")(_text())
+    assert Game.from_text(text).scores == [2**63 - 1, 0, 0]
+
+
+def test_deck_2_a_record_action_by_an_unknown_player_carries_the_state_before_it() -> None:
+    record = make_record(ABC, "C", {"A": ["R1"]}, ("R7",), ["A play R1", "Zed draw"])
+    result = replay(record)
+    assert result.error is not None and result.played == 1
+    assert result.error.line() == ("actions[1]: unknown player 'Zed'; players are A, B, C "
+                                   "(breaks DECK-2)")
+    assert result.error.state == result.game.to_text()
