@@ -8,6 +8,7 @@ are A, B, C seated in that order; C deals, so A plays first (DEAL-3).
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -757,3 +758,16 @@ def test_ext_start_switched_off_the_round_is_stuck() -> None:
     game = _only_wd4_left(rules)
     assert game.phase == "start" and game.legal_actions() == []
     refused(game, "A choose_color green", "START-WD4")
+
+
+def test_deal_2_cards_are_dealt_one_at_a_time_starting_at_the_dealers_left() -> None:
+    # The shuffle is Random(f"{seed}/{n}") (n = shuffles so far: 1 after DEAL-1's draw);
+    # the top card goes to the dealer's left, the next to their left, and so on around.
+    for seed in range(4):
+        game = Game(list(ABC), seed=seed)
+        cards = game.deck.cards()
+        random.Random(f"{seed}/1").shuffle(cards)
+        for k in range(3):
+            seat = (game.dealer + 1 + k) % 3
+            dealt = [cards[-1 - k - 3 * r] for r in range(7)]
+            assert not Counter(dealt) - Counter(game.hands[seat])  # (START-D2 may add two)
