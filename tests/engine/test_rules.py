@@ -8,6 +8,7 @@ are A, B, C seated in that order; C deals, so A plays first (DEAL-3).
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -15,13 +16,14 @@ import pytest
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
+from unoformal.engine.record import game_from_record
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.spec.cards import Kind, parse_face
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC, RuleTable
 from unoformal.spec.variants import derive
 
-from .helpers import deck_codes, make_game, play, refused, sorted_codes
+from .helpers import deck_codes, make_game, make_record, play, refused, sorted_codes
 
 ABC = ("A", "B", "C")
 
@@ -122,6 +124,18 @@ def test_deal_1_highest_number_deals_and_ties_redraw_among_tied_only() -> None:
     ties = sum(_check_dealer_draws(Game([f"P{i}" for i in range(6)], seed=seed), 0)
                for seed in range(40))
     assert ties > 0, "no seed gave a tie: the tie rule went untested"
+
+
+def test_deal_1_the_dealer_draws_come_from_one_shuffled_deck() -> None:
+    # Each player draws a card from the deck, shuffled once; ties draw on from the same deck.
+    copies = Counter(deck_codes())
+    for seed in range(12):
+        record = make_record(ABC, "C", {"A": ["R1"]}, ("R7",), seed=seed)
+        del record["dealer"]
+        game = game_from_record(record)  # the deal is given: the only shuffle is DEAL-1's
+        assert game.shuffles == 1
+        drawn = Counter(c for draw in game.dealer_draws for c in draw.values())
+        assert all(n <= copies[c] for c, n in drawn.items())
 
 
 def test_deal_1_action_and_wild_cards_count_as_the_tables_symbol_value() -> None:
@@ -391,6 +405,21 @@ def test_wd4_1_only_the_color_is_checked_not_number_or_symbol() -> None:
                  pile=("R7", "B1", "B2", "B3", "B4", "B5", "B6"))
     play(game, "A play W+4 green", "B challenge")
     assert len(game.hand("B")) == 7 and game.to_play == "C"  # it was legal (CHAL-3)
+
+
+@pytest.mark.parametrize("held", ["RS", "RR", "R+2", "R0"])
+def test_wd4_1_any_card_of_the_current_color_makes_it_illegal_not_only_a_number(
+        held: str) -> None:
+    # "holds no card of the current color": a red Skip, Reverse or Draw Two counts as much
+    # as a red number (a check counting only numbers once passed every other test).
+    game = three({"A": [held, "G5", "W+4"], "B": ["G8", "B8"], "C": ["G9"]},
+                 pile=("R7", "B1", "B2", "B3", "B4", "B5"))
+    play(game, "A play W+4 blue", "B challenge")
+    assert game.hand("A") == sorted_codes([held, "G5", "B1", "B2", "B3", "B4"])  # CHAL-2
+    assert game.to_play == "B" and game.hand("B") == ["G8", "B8"]
+    strict = derive(CLASSIC, "no-bluff", "test", {"WD4-1": {"bluff_playable": False}})
+    game = three({"A": [held, "G5", "W+4"], "B": ["G8"], "C": ["G9"]}, rules=strict)
+    refused(game, "A play W+4 blue", "WD4-1")
 
 
 def test_wd4_1_a_bluff_is_playable_and_caught_by_the_challenge() -> None:
@@ -729,3 +758,16 @@ def test_ext_start_switched_off_the_round_is_stuck() -> None:
     game = _only_wd4_left(rules)
     assert game.phase == "start" and game.legal_actions() == []
     refused(game, "A choose_color green", "START-WD4")
+
+
+def test_deal_2_cards_are_dealt_one_at_a_time_starting_at_the_dealers_left() -> None:
+    # The shuffle is Random(f"{seed}/{n}") (n = shuffles so far: 1 after DEAL-1's draw);
+    # the top card goes to the dealer's left, the next to their left, and so on around.
+    for seed in range(4):
+        game = Game(list(ABC), seed=seed)
+        cards = game.deck.cards()
+        random.Random(f"{seed}/1").shuffle(cards)
+        for k in range(3):
+            seat = (game.dealer + 1 + k) % 3
+            dealt = [cards[-1 - k - 3 * r] for r in range(7)]
+            assert not Counter(dealt) - Counter(game.hands[seat])  # (START-D2 may add two)

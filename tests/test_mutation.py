@@ -1,0 +1,63 @@
+"""The mutation harness (``benchmarks/mutation.py``) works, on a small fixed subset.
+
+mutmut mutates the WD4-1 check (``Game._wd4_is_legal``) and TWO-1's interpreter
+(``RuleTable.reverse_is_skip``); the harness also plants the one-line WD4-1 bug that once
+passed every test (counting only *number* cards of the current color). The per-rule tests
+(and the table-mutation tests, for WD4-1's other reading) kill every one of them; a hollow
+suite that plays the same code without checking anything kills almost none, so a kill
+reported here is the tests' doing, not the harness's.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+SUBSET = ["unoformal.engine.game.xǁGameǁ_wd4_is_legal__mutmut_*",
+          "unoformal.spec.table.xǁRuleTableǁreverse_is_skip__mutmut_*"]
+PLANTED = "planted_wd4_1_counts_only_number_cards"
+
+HOLLOW = '''
+import random
+from unoformal.engine.game import Game
+
+def test_plays_whole_rounds_and_checks_nothing() -> None:
+    for players in (2, 3):
+        game = Game([f"P{i}" for i in range(players)], seed=players)
+        rng = random.Random(players)
+        for _ in range(300):
+            if game.round_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+'''
+
+
+def _measure(*suite: str) -> dict[str, Any]:
+    args = [a for path in suite for a in ("--suite", path)]
+    args += [a for name in SUBSET for a in ("--only", name)]
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mutation.py"), "--json",
+                           *args], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    out: dict[str, Any] = json.loads(done.stdout)
+    return out
+
+
+def test_wd4_1_two_1_the_rule_tests_kill_every_mutant_of_the_subset() -> None:
+    out = _measure("tests/engine/test_rules.py", "tests/engine/test_single_source.py")
+    assert out["total"] == 11  # mutmut's 7 mutants of _wd4_is_legal, 4 of reverse_is_skip
+    assert out["killed"] == 11 and out["score"] == 1.0, out["not_killed"]
+    assert out["planted"] == {PLANTED: True}
+
+
+def test_wd4_1_two_1_a_suite_that_checks_nothing_leaves_them_alive(tmp_path: Path) -> None:
+    hollow = tmp_path / "test_hollow.py"
+    hollow.write_text(HOLLOW)
+    out = _measure(str(hollow))
+    assert out["total"] == 11
+    assert out["survived"] >= 8 and out["score"] < 0.5  # only crashing mutants die
+    assert out["planted"] == {PLANTED: False}
+    assert "_wd4_is_legal__mutmut_2" in " ".join(out["not_killed"])
