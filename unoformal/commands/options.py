@@ -9,7 +9,15 @@ import os
 from collections.abc import Callable
 
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import MAX_OPTION_TEXT, MAX_SEED, ascii_int, check_path, show
+from unoformal.inputs import (
+    MAX_OPTION_TEXT,
+    MAX_SEED,
+    ascii_int,
+    check_path,
+    load_rules_arg,
+    show,
+)
+from unoformal.spec.table import RuleTable
 
 
 def whole(lo: int, hi: int, rule_id: str | None = None) -> Callable[[str], int]:
@@ -85,3 +93,19 @@ def output_dir(text: str) -> str:
     if not os.path.isdir(parent):
         raise argparse.ArgumentTypeError(f"{show(text)}: no directory {show(parent)}")
     return text
+
+
+def rules_and_counts(rules_arg: str | None, players: list[int] | None,
+                     default: Callable[[int, int], list[int]]) -> tuple[RuleTable, list[int]]:
+    """``--rules`` and ``--players`` read together: the table, and the player counts asked
+    (``default(minimum, maximum)`` when none), each within what DECK-2 allows."""
+    rules: RuleTable = load_rules_arg(rules_arg, "--rules")
+    lo, hi = rules.players.minimum, rules.players.maximum
+    wanted = players if players is not None else default(lo, hi)
+    if not wanted:
+        raise InvalidInputError(f"--rules: the rules {rules.name!r} allow no player count "
+                                f"({lo} to {hi})", "DECK-2")
+    bad = [c for c in wanted if not lo <= c <= hi]
+    if bad:
+        raise InvalidInputError(f"{bad[0]} players: the rules allow {lo} to {hi}", "DECK-2")
+    return rules, wanted

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from unoformal.commands import SUMMARY
-from unoformal.commands.options import output_dir, seed, whole
+from unoformal.commands.options import output_dir, rules_and_counts, seed, whole
 from unoformal.commands.verify import _player_counts
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import load_rules_arg
 
 MAX_STEPS = 10_000_000
 
@@ -39,15 +38,11 @@ def run(args: argparse.Namespace) -> int:
     from unoformal.verification.validate.run import DEFAULT_PLAYERS, validate
 
     try:
-        rules = load_rules_arg(args.rules, "--rules")
+        rules, players = rules_and_counts(
+            args.rules, args.players,
+            lambda lo, hi: [n for n in DEFAULT_PLAYERS if lo <= n <= hi])
     except InvalidInputError as err:
         print(f"error: {err.line()}", file=sys.stderr)
-        return 2
-    lo, hi = rules.players.minimum, rules.players.maximum
-    players = args.players or [n for n in DEFAULT_PLAYERS if lo <= n <= hi]
-    bad = [c for c in players if not lo <= c <= hi]
-    if bad:
-        print(f"error: {bad[0]} players: the rules allow {lo} to {hi} (DECK-2)", file=sys.stderr)
         return 2
     report = validate(rules, players, args.steps, args.seed)
     written = _write_records(report.mismatches, Path(args.out), rules) if report.mismatches \

@@ -16,9 +16,9 @@ from rich.table import Table
 
 from unoformal import interrupts
 from unoformal.commands import SUMMARY
-from unoformal.commands.options import whole
+from unoformal.commands.options import rules_and_counts, whole
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import MAX_JOBS, MAX_PLAYERS, MAX_TIMEOUT_MS, ascii_int, load_rules_arg, show
+from unoformal.inputs import MAX_JOBS, MAX_PLAYERS, MAX_TIMEOUT_MS, ascii_int, show
 from unoformal.spec.table import RuleTable
 from unoformal.verification.z3 import mutants as mutation
 from unoformal.verification.z3.manifest import (
@@ -103,20 +103,10 @@ def _interrupt_z3() -> None:
 def run(args: argparse.Namespace) -> int:
     _interruptible()
     try:
-        rules = load_rules_arg(args.rules, "--rules")
+        rules, wanted = rules_and_counts(args.rules, args.players,
+                                         lambda lo, hi: list(range(lo, hi + 1)))
     except InvalidInputError as err:
         print(f"error: {err.line()}", file=sys.stderr)
-        return 2
-    lo, hi = rules.players.minimum, rules.players.maximum
-    wanted = args.players if args.players is not None else list(range(lo, hi + 1))
-    bad = [c for c in wanted if not lo <= c <= hi]
-    if not wanted:
-        print(f"error: --rules: the rules {rules.name!r} allow no player count ({lo} to {hi}) "
-              "(breaks DECK-2)", file=sys.stderr)
-        return 2
-    if bad:
-        print(f"error: {bad[0]} players: the rules allow {lo} to {hi} (DECK-2)",
-              file=sys.stderr)
         return 2
     names = {p.name for p in PROPERTIES}
     unknown = [p for p in args.properties or [] if p not in names]
