@@ -146,11 +146,12 @@ def test_play_1_a_replay_reports_how_many_actions_it_played() -> None:
     ({"players": ["A", 1]}, "players: player name 1: a name is a string (breaks DECK-2)"),
     ({"seed": True}, "seed: True: expected an integer from 0 to 2**63-1"),
     ({"dealer": 1}, "dealer: dealer 1: a name is a string (breaks DECK-2)"),
-    ({"actions": {}}, "actions: {}: expected a list of actions"),
+    ({"actions": {}}, "actions: {} is not of type 'array' (record.schema.json)"),
     ({"rules": "nonesuch"}, "rules: unknown rules 'nonesuch': expected one of classic, seed004, "
-                            "winner-deals, stacking, or the path of a .toml variant file"),
+                            "winner-deals, stacking, rlcard, or the path of a .toml variant file"),
     ({"colour": "red"}, "unknown field(s) ['colour']; allowed: actions, deal, dealer, players, "
-                        "rules, seed"),
+                        "rules, seed (or \"version\": 2 with dealer_draws, start_reshuffles and "
+                        "meta)"),
 ])
 def test_deck_1_a_malformed_record_is_refused_naming_field_and_rule(
         change: dict[str, Any], line: str) -> None:
@@ -522,7 +523,7 @@ def test_deck_1_a_state_text_names_only_a_shipped_variant() -> None:
         Game.from_text(_sub("rules", "mine.toml")(_text()))
     assert info.value.line() == (
         "state text: rules: 'mine.toml': expected one of classic, seed004, winner-deals, "
-        "stacking (pass the table of a variant read from a file)")
+        "stacking, rlcard (pass the table of a variant read from a file)")
 
 
 def test_deck_3_the_card_vocabulary_is_the_classic_decks_faces_and_nothing_more() -> None:

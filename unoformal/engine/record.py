@@ -128,7 +128,6 @@ def game_from_record(record: dict[str, Any], rules: RuleTable | None = None) -> 
         raise InvalidInputError(f"unknown field(s) {show(sorted(extra))}; allowed: "
                                 f"{', '.join(sorted(RECORD_KEYS))} (or \"version\": 2 "
                                 "with dealer_draws, start_reshuffles and meta)")
-    check_schema(record)
     if rules is None:
         rules = load_rules_arg(record.get("rules"), "rules")
     if "players" not in record:
@@ -139,12 +138,13 @@ def game_from_record(record: dict[str, Any], rules: RuleTable | None = None) -> 
     dealer = record.get("dealer")
     if dealer is not None:
         _keyed("dealer", lambda: check_name(dealer, "dealer"))
+    # The fields above first, in words that name their rule; the schema then the rest.
+    check_schema(record)
     return _keyed("deal", lambda: Game(record["players"], seed=seed, rules=rules,
                                        dealer=dealer, deal=record.get("deal")))
 
 
 def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
-    check_schema(record)
     if rules is None:
         rules = _keyed("rules", lambda: embedded_rules(record.get("rules")))
     if "players" not in record:
@@ -155,6 +155,7 @@ def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
     dealer = record.get("dealer")
     if dealer is not None:
         _keyed("dealer", lambda: check_name(dealer, "dealer"))
+    check_schema(record)
     codes = _Codes(Deck.of(rules), names)
     draws = record.get("dealer_draws")
     dealer_draws = None if draws is None else [
