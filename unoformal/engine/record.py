@@ -130,23 +130,14 @@ def game_from_record(record: dict[str, Any], rules: RuleTable | None = None) -> 
                                 "with dealer_draws, start_reshuffles and meta)")
     if rules is None:
         rules = load_rules_arg(record.get("rules"), "rules")
-    if "players" not in record:
-        raise InvalidInputError("missing: a record names its players", "DECK-2", key="players")
-    _keyed("players", lambda: check_players(record["players"], rules.players.minimum,
-                                            rules.players.maximum))
-    seed = _keyed("seed", lambda: check_seed(record.get("seed", 0)))
-    dealer = record.get("dealer")
-    if dealer is not None:
-        _keyed("dealer", lambda: check_name(dealer, "dealer"))
-    # The fields above first, in words that name their rule; the schema then the rest.
-    check_schema(record)
+    _, seed, dealer = _set_up(record, rules)
     return _keyed("deal", lambda: Game(record["players"], seed=seed, rules=rules,
                                        dealer=dealer, deal=record.get("deal")))
 
 
-def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
-    if rules is None:
-        rules = _keyed("rules", lambda: embedded_rules(record.get("rules")))
+def _set_up(record: dict[str, Any], rules: RuleTable) -> tuple[list[str], int, Any]:
+    """The players, seed and dealer of a record (either version). These fields first, in
+    words that name their rule (DECK-2 ...); the format's JSON Schema then the rest."""
     if "players" not in record:
         raise InvalidInputError("missing: a record names its players", "DECK-2", key="players")
     names = _keyed("players", lambda: check_players(record["players"], rules.players.minimum,
@@ -156,6 +147,13 @@ def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
     if dealer is not None:
         _keyed("dealer", lambda: check_name(dealer, "dealer"))
     check_schema(record)
+    return names, seed, dealer
+
+
+def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
+    if rules is None:
+        rules = _keyed("rules", lambda: embedded_rules(record.get("rules")))
+    names, seed, dealer = _set_up(record, rules)
     codes = _Codes(Deck.of(rules), names)
     draws = record.get("dealer_draws")
     dealer_draws = None if draws is None else [
