@@ -747,11 +747,11 @@ class Game:
     def _card_effect(self, p: int, effect: CardEffect, carried: int) -> None:
         """SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1, NOSTACK-1 and END-1, from the table."""
         skips = effect.skips
-        cause: str | None = "SKIP-1" if skips else None
+        cause: str | None = effect.id if skips else None  # SKIP-1 (D2-1 below)
         if effect.reverses:
             if self.rules.reverse_is_skip(self.n):
                 skips += 1
-                cause = "TWO-1"
+                cause = self.rules.two_players.id
             else:
                 self.direction = -self.direction
         victim = self._next(p)

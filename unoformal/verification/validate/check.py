@@ -74,7 +74,7 @@ class Checker:
         out: Enabled = {}
         for fam in self.model.families:
             flags = fam.tests()(env)
-            for flag, (_, choice, action) in zip(flags, self.model.cases(fam, turn, names),
+            for flag, (choice, action) in zip(flags, self.model.cases(fam, turn, names),
                                                  strict=True):
                 if flag:
                     out.setdefault(action, []).append((fam, choice))
@@ -86,7 +86,7 @@ class Checker:
         if known is None:
             known = self._universe[game.turn] = []
             for fam in self.model.families:
-                for _, _, action in self.model.cases(fam, game.turn, game.names):
+                for _, action in self.model.cases(fam, game.turn, game.names):
                     p, face, _, _ = game._resolve(action)
                     known.append((action, p, face))
         return known

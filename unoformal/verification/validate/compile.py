@@ -160,18 +160,6 @@ def compile_terms(terms: Sequence[Any], name: str = "f") -> Compiled:
     return fn
 
 
-def compile_test(term: Any, name: str = "test") -> Callable[[Env], bool]:
-    """One Python function deciding one Boolean term (the hot path: no tuple)."""
-    roots = [_as_term(term)]
-    writer = _Writer(roots[0].ctx, [roots[0].as_ast()])
-    out = writer.term(roots[0].as_ast())
-    body = [f"def {name}(e):", *writer.lines, f"    return {out}"]
-    scope: dict[str, Any] = {}
-    exec(compile("\n".join(body), f"<z3:{name}>", "exec"), scope)
-    fn: Callable[[Env], bool] = scope[name]
-    return fn
-
-
 def _as_term(x: Any) -> Any:
     if isinstance(x, bool):
         return z3.BoolVal(x)

@@ -12,7 +12,7 @@ for. Guards, draw constraints and post-states are compiled to Python
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ import z3
 from unoformal.engine.actions import Action, ActionType
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
-from unoformal.verification.validate.compile import Compiled, Env, compile_terms, compile_test
+from unoformal.verification.validate.compile import Compiled, Env, compile_terms
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.state import (
     DEALT,
@@ -46,15 +46,10 @@ _ON_TURN = {
 }
 
 
-def seat_part(variant: str) -> str:
-    """The part of a step's variant that names a seat (``target 2``), not a draw mode."""
-    return ", ".join(p for p in variant.split(", ") if p.split(" ")[0] not in ("pile", "reshuffle")
-                     and not p.startswith(("pile+", "reshuffle+")))
-
-
-def mode_part(variant: str) -> str:
-    """The draw modes of a step's variant (``pile``, ``reshuffle``, ``pile+reshuffle``)."""
-    return ", ".join(p for p in variant.split(", ") if p.split("+")[0] in ("pile", "reshuffle"))
+def seat_part(step: Step) -> str:
+    """The part of a step's variant that names a seat (``target 2``), not its draw modes
+    (``Step.drawn_from``)."""
+    return ", ".join(p for p in step.variant.split(", ") if p and p != step.drawn_from)
 
 
 def _name(x: Any) -> str:
@@ -133,10 +128,8 @@ class Family:
     variants: list[Variant]
     choices: dict[str, list[int]]  # choice ("face", "color", "uno", "actor") -> its domain
     mover: int | None  # the acting seat when the step fixes it (adviser), else None
-    _guard: Callable[[Env], bool] | None = None
     _all: Compiled | None = None
-    _cases: dict[int, list[tuple[list[tuple[str, int]], dict[str, int], Action]]] = field(
-        default_factory=dict)
+    _cases: dict[int, list[tuple[dict[str, int], Action]]] = field(default_factory=dict)
 
     def bind(self, env: Env, choice: dict[str, int], variant: Variant | None = None) -> None:
         """Set a choice's constants (those of ``variant``, by default the first) in ``env``."""
@@ -144,12 +137,9 @@ class Family:
         for key, value in choice.items():
             env[names[key]] = value
 
-    @property
-    def label(self) -> str:
-        return self.name
-
     def guard(self, env: Env) -> bool:
-        return self.test()(env)
+        """The guard of a family without choices (a deal)."""
+        return bool(self.tests()(env)[0])
 
     def tests(self) -> Compiled:
         """Every instance's guard at once, the choice of each substituted and simplified
@@ -166,12 +156,6 @@ class Family:
                              else step.guard)
             self._all = compile_terms(terms, "guards")
         return self._all
-
-    def test(self) -> Callable[[Env], bool]:
-        """The compiled guard (of the first variant: every variant has the same guard)."""
-        if self._guard is None:
-            self._guard = compile_test(self.variants[0].step.guard, "guard")
-        return self._guard
 
     def instances(self) -> Iterator[dict[str, int]]:
         keys = list(self.choices)
@@ -211,11 +195,11 @@ class Model:
         by_key: dict[tuple[str, str], list[Step]] = {}
         for step in steps:
             if step.in_next:
-                by_key.setdefault((step.name, seat_part(step.variant)), []).append(step)
+                by_key.setdefault((step.name, seat_part(step)), []).append(step)
         for (name, seat), group in by_key.items():
             # A start card is chance, not a choice: the engine turns the pile's top card.
             choices = {} if name.startswith("start_") else self._choices(group[0])
-            fam = Family(name, seat, [Variant(s, mode_part(s.variant)) for s in group],
+            fam = Family(name, seat, [Variant(s, s.drawn_from) for s in group],
                          choices, _fixed(group[0].mover))
             if name in _DEAL_STEPS:
                 self.deals.append(fam)
@@ -266,15 +250,13 @@ class Model:
         return env
 
     def cases(self, fam: Family, turn: int, names: Sequence[str]
-              ) -> list[tuple[list[tuple[str, int]], dict[str, int], Action]]:
-        """A family's instances at this turn: the constants to set, the choice, the action
-        (made once per family and turn)."""
+              ) -> list[tuple[dict[str, int], Action]]:
+        """A family's instances at this turn, each with the action it stands for (made once
+        per family and turn), in the order of :meth:`Family.tests`."""
         known = fam._cases.get(turn)
         if known is None:
-            first = fam.variants[0].names
-            known = fam._cases[turn] = [
-                ([(first[k], v) for k, v in choice.items()], choice,
-                 self.action(fam, choice, turn, names)) for choice in fam.instances()]
+            known = fam._cases[turn] = [(choice, self.action(fam, choice, turn, names))
+                                        for choice in fam.instances()]
         return known
 
     def action(self, fam: Family, choice: dict[str, int], turn: int,
