@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import UnoError
+from unoformal.spec.table import CardEffect
 from unoformal.verification.validate.compile import Env
 from unoformal.verification.validate.engine_side import (
     TracedGame,
@@ -232,9 +233,15 @@ def pre_branches(pre: list[int], action: Action, model: Model, seat: int) -> lis
             "current color (WD4-1)" for k in sorted(held, key=lambda k: k.value)]
 
 
-def branches(pre: list[int], post: list[int], action: Action, n: int, nf: int,
+def went_out_with(effect: CardEffect) -> str:
+    """The branch of going out with a card whose victim draws (END-1), by what it draws."""
+    return f"went out with a draw card (+{effect.victim_draws}, END-1)"
+
+
+def branches(pre: list[int], post: list[int], action: Action, model: Model,
              seat: int) -> list[str]:
     """Branches within a step that the coverage names (beyond its draw variants)."""
+    nf = model.nfaces
     out = []
     phase, post_phase = pre[0], post[0]
     hand_before = sum(pre[7 + seat * nf:7 + (seat + 1) * nf])
@@ -249,11 +256,14 @@ def branches(pre: list[int], post: list[int], action: Action, n: int, nf: int,
             out.append("UNO window opened (UNO-1)")
         if hand_before == 1:
             out.append("went out")
-            if action.card is not None and action.card.endswith(("+2", "+4")):
-                out.append(f"went out with a draw card ({action.card[-2:]}, END-1)")
+            effect = model.rules.effect(model.deck.faces[model.deck.index[action.card]].kind) \
+                if action.card is not None else None
+            if effect is not None and effect.victim_draws:
+                out.append(went_out_with(effect))
     if post_phase == OVER and phase != OVER:
         out.append("round over (END-1)")
     return out
 
 
-__all__ = ["Checker", "Enabled", "Finding", "Outcome", "branches", "pre_branches"]
+__all__ = ["Checker", "Enabled", "Finding", "Outcome", "branches", "pre_branches",
+           "went_out_with"]

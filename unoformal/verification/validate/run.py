@@ -29,7 +29,13 @@ from typing import Any
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.record import to_record
 from unoformal.spec.table import RuleTable
-from unoformal.verification.validate.check import Checker, Finding, branches, pre_branches
+from unoformal.verification.validate.check import (
+    Checker,
+    Finding,
+    branches,
+    pre_branches,
+    went_out_with,
+)
 from unoformal.verification.validate.engine_side import TracedGame, values
 from unoformal.verification.validate.model import Model
 
@@ -40,8 +46,7 @@ DEAL_CAP = 2_000  # deals checked on their own, at most, to see every start card
 STYLES = ("greedy", "crowded", "hoard", "wilds-last", "curious", "crowded")
 SEMANTIC = (
     "play after drawing (DRAW-1)", "UNO said with the card (UNO-1)",
-    "UNO window opened (UNO-1)", "went out", "went out with a draw card (+2, END-1)",
-    "went out with a draw card (+4, END-1)", "round over (END-1)", "game over (SCORE-2)",
+    "UNO window opened (UNO-1)", "went out", "round over (END-1)", "game over (SCORE-2)",
 )
 
 
@@ -111,6 +116,8 @@ def required(model: Model) -> list[str]:
             if label not in labels:
                 labels.append(label)
     labels += [b for b in SEMANTIC if _possible(b, model.rules)]
+    labels += list(dict.fromkeys(went_out_with(model.rules.effect(k)) for k in model.spec.kinds
+                                 if model.rules.effect(k).victim_draws))
     labels += _wd4_branches(model)
     if model.rules.no_stacking.victim_may_answer:
         labels.append("play answering a draw card (NOSTACK-1)")
@@ -376,7 +383,7 @@ class _Run:
         post = values(game)
         outcome = self.checker.successor(env, enabled[action], game, post)
         self.hits.update(outcome.hits)
-        self.hits.update(branches(pre, post, action, self.n, self.model.nfaces, seat))
+        self.hits.update(branches(pre, post, action, self.model, seat))
         for f in outcome.findings:
             self._found(f, game)
         return not outcome.findings
