@@ -230,6 +230,7 @@ def test_deck_1_replay_of_an_unknown_card_in_an_action_names_index_and_rule(
     (lambda r: r["deal"]["draw_pile"].remove("R7"), "1 missing R7"),
     (lambda r: r["deal"]["hands"]["A"].append("W"), "1 extra W"),
     (lambda r: r["deal"]["hands"].update(Zed=["R1"]), "Zed"),
+    (lambda r: r.update(dealer="Zed"), "dealer: unknown dealer 'Zed'; players are A, B, C"),
 ])
 def test_deck_1_replay_of_a_malformed_record_exits_2_naming_the_field(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, words: str) -> None:

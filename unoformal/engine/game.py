@@ -93,7 +93,7 @@ class Game:
         if dealer is None:
             self.dealer = self._choose_dealer()
         else:
-            self.dealer = self.seat(dealer, "dealer")
+            self.dealer = self.seat(dealer, "dealer", key="dealer")
         self._start_round(deal)
 
     # ----------------------------------------------------------------- set-up
@@ -106,12 +106,12 @@ class Game:
         self.f_kind, self.f_color, self.f_rank = t.kind, t.color, t.rank
         self.f_effect = t.effect
 
-    def seat(self, name: str, what: str = "player") -> int:
+    def seat(self, name: str, what: str = "player", key: str | None = None) -> int:
         try:
             return self.t.seats[name]
         except (KeyError, TypeError):
             raise InvalidInputError(f"unknown {what} {show(name)}; players are "
-                                    f"{', '.join(self.names)}", "DECK-2") from None
+                                    f"{', '.join(self.names)}", "DECK-2", key=key) from None
 
     def _rng(self) -> random.Random:
         """Every shuffle gets its own generator from (seed, shuffle number): replayable."""
