@@ -906,11 +906,6 @@ class Game:
     def _color_name(self, color: int | None) -> str | None:
         return self.deck.colors[color].value if color is not None else None
 
-    def _deal_json(self) -> dict[str, Any]:
-        return {"hands": {n: [self.deck.code(c) for c in h]
-                          for n, h in zip(self.names, self.hands, strict=True)},
-                "draw_pile": [self.deck.code(c) for c in reversed(self.pile)]}
-
     def state_json(self) -> dict[str, Any]:
         """The state as JSON (what ``unoformal replay --json`` prints)."""
         return {

@@ -113,9 +113,6 @@ class ExploreGame(Game):
         self.hands = [list(h) for h in self.given.hands]
         self.pile = self.given.pile[::-1]  # the engine keeps the top last
 
-    def _deal_json(self) -> dict[str, Any]:
-        return {} if self.given is not None else super()._deal_json()
-
     def copy(self) -> ExploreGame:
         new = Game.copy(self)  # keeps the class
         assert isinstance(new, ExploreGame)
