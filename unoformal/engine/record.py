@@ -64,6 +64,60 @@ class Replay:
     actions: list[Action] = field(default_factory=list)
 
 
+@dataclass
+class Record:
+    """A game record: the format's JSON object (``data``), with load, dump and replay.
+
+    ::
+
+        record = Record.load("game.json")      # or Record.of(game), Record.loads(text)
+        result = record.replay()               # a Replay: the game, any refused action
+        record.dump("copy.json")
+
+    ``data`` is the plain dict every function here also takes; nothing is checked until
+    the record is replayed (or :meth:`start` is asked for), so a record can be built and
+    edited freely first."""
+
+    data: dict[str, Any]
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        """A record file, bounded in size and nesting (errors name the file)."""
+        return cls(load_record(path))
+
+    @classmethod
+    def loads(cls, text: str, source: str = "record") -> Record:
+        """A record from JSON text; ``source`` names it in errors."""
+        data = parse_json(text, source)
+        if not isinstance(data, dict):
+            raise InvalidInputError("a record is a JSON object {\"players\": [...], ...}",
+                                    source=source)
+        return cls(data)
+
+    @classmethod
+    def of(cls, game: Game) -> Record:
+        """The record that replays ``game`` exactly (:func:`to_record`)."""
+        return cls(to_record(game))
+
+    def dumps(self, indent: int | None = None) -> str:
+        return json.dumps(self.data, indent=indent)
+
+    def dump(self, path: str | Path, indent: int | None = 1) -> None:
+        Path(path).write_text(self.dumps(indent) + "\n", encoding="utf-8")
+
+    def start(self, rules: RuleTable | None = None) -> Game:
+        """The game before the first action (:func:`game_from_record`)."""
+        return game_from_record(self.data, rules)
+
+    @property
+    def actions(self) -> list[Action]:
+        return record_actions(self.data)
+
+    def replay(self, rules: RuleTable | None = None, stop_at: int | None = None) -> Replay:
+        """Play the actions in order up to the first refused one (:func:`replay`)."""
+        return replay(self.data, rules, stop_at)
+
+
 def load_record(path: str | Path) -> dict[str, Any]:
     """A record file: bounded in size and nesting before it is parsed (see
     :mod:`unoformal.inputs`); errors name the file."""
@@ -354,15 +408,18 @@ def record_actions(record: dict[str, Any]) -> list[Action]:
     return [_action(data, i) for i, data in enumerate(_raw_actions(record))]
 
 
-def replay(record: dict[str, Any], rules: RuleTable | None = None,
+def replay(record: dict[str, Any] | Record, rules: RuleTable | None = None,
            stop_at: int | None = None) -> Replay:
-    """Play a record's actions in order, stopping at the first refused one.
+    """Play a record's actions in order, stopping at the first refused one (``record``:
+    the JSON object, or a :class:`Record`).
 
     A malformed record (bad fields, bad deal, a malformed action anywhere) raises
     :class:`InvalidInputError` naming the field, and the action's index; a refused action
     is reported in the result with its index, the game left in the state just before it
     (which the error also carries).
     """
+    if isinstance(record, Record):
+        record = record.data
     game = game_from_record(record, rules)
     actions = record_actions(record)
     if stop_at is not None:
