@@ -204,12 +204,14 @@ def check_schema(record: Any) -> None:
                             index=index if isinstance(index, int) else None)
 
 
-def game_from_record(record: dict[str, Any], rules: RuleTable | None = None) -> Game:
-    """The game a record starts from (before its actions). Errors name the field (``key``)."""
+def game_from_record(record: dict[str, Any], rules: RuleTable | None = None,
+                     stated: type[StatedGame] = StatedGame) -> Game:
+    """The game a record starts from (before its actions). Errors name the field (``key``).
+    A version-2 record's game is a ``stated`` (a :class:`StatedGame` or a subclass)."""
     if not isinstance(record, dict):
         raise InvalidInputError(f"record {show(record)}: expected a JSON object")
     if version_of(record) == VERSION:
-        return _game_v2(record, rules)
+        return _game_v2(record, rules, stated)
     extra = set(record) - RECORD_KEYS - {"version"}
     if extra:
         raise InvalidInputError(f"unknown field(s) {show(sorted(extra))}; allowed: "
@@ -237,7 +239,8 @@ def _set_up(record: dict[str, Any], rules: RuleTable) -> tuple[list[str], int, A
     return names, seed, dealer
 
 
-def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
+def _game_v2(record: dict[str, Any], rules: RuleTable | None,
+             stated: type[StatedGame]) -> Game:
     if rules is None:
         rules = _keyed("rules", lambda: embedded_rules(record.get("rules")))
     names, seed, dealer = _set_up(record, rules)
@@ -250,7 +253,7 @@ def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
     start_piles = None if starts is None else [
         codes.faces(pile, f"start_reshuffles[{i}]") for i, pile in enumerate(starts)]
     try:
-        game = StatedGame(names, seed=seed, rules=rules,
+        game = stated(names, seed=seed, rules=rules,
                           dealer=None if dealer_draws is not None else dealer,
                           deal=record.get("deal"), start_piles=start_piles,
                           dealer_draws=dealer_draws)
@@ -451,21 +454,33 @@ def _chance(game: Game, record: dict[str, Any]) -> list[Stated | None] | None:
     """Each action's stated draws and reshuffles (seats and card indices), or None."""
     if not isinstance(game, StatedGame):
         return None
-    codes = _Codes(game.deck, game.names)
     out: list[Stated | None] = []
     for i, data in enumerate(_raw_actions(record)):
-        draws, piles = data.get("draws"), data.get("reshuffles")
-        if draws is None and piles is None:
-            out.append(None)
-            continue
         try:
-            out.append((None if draws is None else codes.draws(draws, "draws"),
-                        None if piles is None else [codes.faces(p, f"reshuffles[{j}]")
-                                                    for j, p in enumerate(piles)]))
+            out.append(stated_chance(game, data))
         except InvalidInputError as err:
             err.key = f"actions[{i}].{err.key}"
             raise err.at(index=i) from None
     return out
+
+
+def stated_chance(game: Game, data: dict[str, Any]) -> Stated | None:
+    """What one record action (already checked by the schema) states of chance, as seats
+    and card indices: its ``draws`` and ``reshuffles``; None when it states neither.
+    Unknown players and card codes are refused naming the place (``key``)."""
+    draws, piles = data.get("draws"), data.get("reshuffles")
+    if draws is None and piles is None:
+        return None
+    codes = _Codes(game.deck, game.names)
+    return (None if draws is None else codes.draws(draws, "draws"),
+            None if piles is None else [codes.faces(p, f"reshuffles[{j}]")
+                                        for j, p in enumerate(piles)])
+
+
+def apply_stated(game: StatedGame, action: Action, stated: Stated) -> None:
+    """Apply ``action`` taking the chance outcomes it states: a :class:`ChanceError` when
+    the state contradicts them (the game may then be part-way: apply to a copy)."""
+    _apply_stated(game, action, stated)
 
 
 def _apply_stated(game: StatedGame, action: Action, stated: Stated) -> None:
