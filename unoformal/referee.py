@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.chance import ChanceError, StatedGame
@@ -145,7 +145,7 @@ class Referee:
         if game.round_over and not game.game_over:
             game.next_round()
             ids.append(game.rules.next_round.id)
-        was = _Before(game)
+        was = _before(game)
         game.drew, game.piles = {}, []
         try:
             if stated is None:
@@ -241,8 +241,7 @@ class Referee:
         return out
 
 
-@dataclass(frozen=True)
-class _Before:
+class _Before(NamedTuple):
     """What :func:`effect_rules` compares: the state just before the action."""
 
     phase: str
@@ -251,12 +250,9 @@ class _Before:
     uno_window: int | None
     round_over: bool
 
-    def __init__(self, game: Game) -> None:
-        object.__setattr__(self, "phase", game.phase)
-        object.__setattr__(self, "cause", game.cause)
-        object.__setattr__(self, "pending_kind", game.pending_kind)
-        object.__setattr__(self, "uno_window", game.uno_window)
-        object.__setattr__(self, "round_over", game.round_over)
+
+def _before(game: Game) -> _Before:
+    return _Before(game.phase, game.cause, game.pending_kind, game.uno_window, game.round_over)
 
 
 def effect_rules(before: _Before, action: Action, game: _Watched) -> list[str]:
@@ -265,10 +261,14 @@ def effect_rules(before: _Before, action: Action, game: _Watched) -> list[str]:
     SKIP-1, D2-1, WD4-2, CHAL-2/3 ...), a reshuffle, a missed UNO, the round's end."""
     rules = game.rules
     ids = [_governing(before, action, game, rules)]
+    if before.phase == DRAWN and action.type is ActionType.PLAY:
+        ids.append(rules.draw.id)  # the card just drawn, played at once
     if game.cause is not None and game.cause is not before.cause:
         ids.append(game.cause[0])
     if game.piles:
         ids.append(rules.reshuffle.id)
+    if action.uno:
+        ids.append(rules.uno.id)  # UNO said with the card
     if game.uno_window is not None and game.uno_window != before.uno_window:
         ids.append(rules.uno.id)
     if game.round_over and not before.round_over:

@@ -96,7 +96,7 @@ def test_the_checker_catches_a_dropped_legal_action(lines: list[str]) -> None:
     vector = json.loads(lines[7])
     player = next(p for p, acts in vector["legal"].items() if acts)
     vector["legal"][player].pop()
-    problems = _checker()(lines[:7] + [json.dumps(vector)], OurEngine())
+    problems = _checker()([*lines[:7], json.dumps(vector)], OurEngine())
     assert problems == [problem for problem in problems if problem.startswith("line 8:")]
     assert len(problems) == 1 and f"{player} may" in problems[0]
 
