@@ -339,10 +339,9 @@ def _ident(message: Any) -> Any:
 
 def _command(message: dict[str, Any]) -> str:
     cmd = message.get("cmd")
-    if cmd not in FIELDS:
+    if not isinstance(cmd, str) or cmd not in FIELDS:
         what = "missing" if cmd is None else f"unknown command {show(cmd)}"
         raise InvalidInputError(f"{what}; expected one of {', '.join(FIELDS)}", key="cmd")
-    assert isinstance(cmd, str)
     extra = sorted(set(message) - set(FIELDS[cmd]) - {"cmd", "id"})
     if extra:
         allowed = ", ".join(FIELDS[cmd]) or "no other field"

@@ -17,9 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from tests.fuzz.families import json_values
 from unoformal.engine.record import replay
-from unoformal.referee import Referee
+from unoformal.referee import FIELDS, Referee
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "referee.md"
 COMMAND = [sys.executable, "-m", "unoformal", "referee"]
@@ -215,3 +218,36 @@ def test_lines_not_utf8_or_too_long_get_errors_and_the_session_goes_on(
     lines = list(command._lines(io.BytesIO(data)))
     assert [type(line).__name__ for line in lines] == ["InvalidInputError"] * 2 + ["str"]
     assert "not UTF-8" in str(lines[0]) and "longer than 64 bytes" in str(lines[1])
+
+
+_FIELDS = sorted({f for fields in FIELDS.values() for f in fields} | {"cmd", "id", "zzz"})
+
+
+@st.composite
+def _messages(draw: st.DrawFn) -> Any:
+    if draw(st.integers(0, 9)) == 0:
+        return draw(json_values)
+    message = draw(st.dictionaries(st.sampled_from(_FIELDS), json_values, max_size=4))
+    message["cmd"] = draw(st.one_of(st.sampled_from(
+        ["new", "apply", "legal", "state", "view", "record", "next_round"]), json_values))
+    if message["cmd"] == "apply" and draw(st.booleans()):
+        message["action"] = draw(st.sampled_from(
+            ["Ann play RR", "Bob play R2", "Ann draw", "Ann play W+4 red", "Bob catch Ann",
+             "Ann play R1 uno", "Zed draw", "Ann  draw", "Ann draw now"]))
+    return message
+
+
+@settings(max_examples=int(os.environ.get("REFEREE_FUZZ_EXAMPLES", "200")), deadline=None)
+@given(st.lists(_messages(), max_size=6))
+def test_hostile_messages_get_answers_and_refusals_change_nothing(messages: list[Any]) -> None:
+    referee = Referee()
+    _ask(referee, **NEW)
+    for message in messages:
+        before = _ask(referee, cmd="state")["state"]
+        answer = referee.handle(message)
+        json.dumps(answer)  # an answer is always one JSON line
+        assert isinstance(answer["ok"], bool)
+        if not answer["ok"]:
+            assert answer["error"]["kind"] in ("illegal", "invalid")
+            assert answer["error"]["message"]
+            assert answer["state"] == before
