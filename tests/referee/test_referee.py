@@ -251,3 +251,13 @@ def test_hostile_messages_get_answers_and_refusals_change_nothing(messages: list
             assert answer["error"]["kind"] in ("illegal", "invalid")
             assert answer["error"]["message"]
             assert answer["state"] == before
+
+
+def test_the_referee_loads_neither_z3_nor_networkx() -> None:
+    probe = ("import json, sys\nfrom unoformal.cli import main\ncode = main(['referee'])\n"
+             "print(json.dumps([m for m in ('z3', 'networkx') if m in sys.modules]), "
+             "file=sys.stderr)\nsys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", probe], input=_new() + "\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and json.loads(done.stderr) == []
+    assert json.loads(done.stdout)["ok"]
