@@ -261,3 +261,22 @@ def test_the_referee_loads_neither_z3_nor_networkx() -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and json.loads(done.stderr) == []
     assert json.loads(done.stdout)["ok"]
+
+
+@pytest.mark.parametrize(("name", "outcome"), [("seed000_s09_challenge_fails.json", "CHAL-3"),
+                                               ("seed000_s09_challenge_wins.json", "CHAL-2")])
+def test_chal_a_challenge_names_its_outcome_and_only_the_challenger_sees_the_hand(
+        name: str, outcome: str) -> None:
+    # seed 000 §09: A plays a Wild Draw Four naming green and B challenges it.
+    record = json.loads((DOC.parents[1] / "tests" / "records" / name).read_text())
+    referee = Referee()
+    assert _ask(referee, cmd="new", **{k: record[k] for k in
+                                       ("rules", "players", "dealer", "seed", "deal")})["ok"]
+    played = _ask(referee, cmd="apply", action="A play W+4 green")
+    assert played["rule_ids"] == ["WD4-2"] and played["phase"] == "respond"
+    assert _ask(referee, cmd="legal", player="B")["rule_ids"] == ["WD4-2"]
+    challenged = _ask(referee, cmd="apply", action="B challenge")
+    assert challenged["rule_ids"] == ["WD4-1", outcome]
+    seen = _ask(referee, cmd="view", player="B")["view"]["revealed"]
+    assert seen is not None and seen["player"] == "A"
+    assert _ask(referee, cmd="view", player="C")["view"]["revealed"] is None
