@@ -337,3 +337,32 @@ def test_deal_2_to_record_keeps_a_given_deal() -> None:
     game.apply(Action.parse("A draw"))
     again = replay(to_record(game)).game
     assert again.to_text() == game.to_text()
+
+
+# ------------------------------------------------------------------- the public API
+
+
+def test_the_public_api_loads_dumps_and_replays_records(tmp_path: Path) -> None:
+    from unoformal import Action, Game, Record, replay
+
+    game = Game(["You", "Ada", "Bo"], seed=7)
+    for _ in range(12):
+        game.apply(game.legal_actions(game.to_play, penalties=False)[0])
+    record = Record.of(game)
+    path = tmp_path / "game.json"
+    record.dump(path)
+    loaded = Record.load(path)
+    assert loaded == record and Record.loads(path.read_text()) == record
+    assert loaded.actions == game.history and all(isinstance(a, Action) for a in loaded.actions)
+    assert loaded.start().to_text() == Game(["You", "Ada", "Bo"], seed=7).to_text()
+    assert loaded.replay().game.to_text() == game.to_text()
+    assert replay(loaded).game.to_text() == replay(loaded.data).game.to_text() == game.to_text()
+    assert loaded.replay(stop_at=0).game.to_text() == loaded.start().to_text()
+
+
+def test_record_loads_refuses_what_is_not_a_record() -> None:
+    from unoformal import Record
+
+    with pytest.raises(InvalidInputError, match="a record is a JSON object") as info:
+        Record.loads("[1]", "log.jsonl:3")
+    assert info.value.source == "log.jsonl:3"

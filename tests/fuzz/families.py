@@ -458,8 +458,13 @@ def cli_vectors(folder: Path) -> st.SearchStrategy[list[str]]:
                     "--rules": rules, "--json": flag, "--symmetry": flag})
     verify = opts({"--players": st.one_of(st.just("2"), value), "--jobs": value,
                    "--timeout": value, "--rules": rules, "--property": value})
+    vectors = opts({"--players": small, "--seed": st.one_of(st.just("7"), value),
+                    "--rules": rules, "--out": st.one_of(paths, value),
+                    "--preset": st.one_of(st.sampled_from(["micro", "duel"]), value)})
     return st.one_of(
         replay.map(lambda t: ["replay", t[0], *t[1]]),
+        vectors.map(lambda o: ["vectors", *(o if "--preset" in o else ["--games", "1", *o]),
+                               "--max-states", "20"]),
         simulate.map(lambda o: ["simulate", "--games", "1", *o]),
         explore.map(lambda o: ["explore", "--preset", "micro", "--no-progress", *o,
                                "--max-states", "300"]),

@@ -14,4 +14,6 @@ SUMMARY = {
     "validate": "check the engine against the Z3 relation, step by step",
     "explore": "explore the whole state graph of a small deck",
     "conform": "referee game records of any engine; first deviations by cause rule",
+    "referee": "referee a game move by move over JSON lines on stdin/stdout (like UCI)",
+    "vectors": "write test vectors for other engines: states, legal actions, successors",
 }

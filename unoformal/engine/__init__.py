@@ -2,7 +2,14 @@
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game, PlayerView
-from unoformal.engine.record import Replay, game_from_record, load_record, replay, to_record
+from unoformal.engine.record import (
+    Record,
+    Replay,
+    game_from_record,
+    load_record,
+    replay,
+    to_record,
+)
 
-__all__ = ["Action", "ActionType", "Game", "PlayerView", "Replay", "game_from_record",
+__all__ = ["Action", "ActionType", "Game", "PlayerView", "Record", "Replay", "game_from_record",
            "load_record", "replay", "to_record"]

@@ -23,6 +23,19 @@ class Deck:
 
     @classmethod
     def of(cls, rules: RuleTable) -> Deck:
+        """The deck of ``rules``, built once per table object (a referee run sets up a
+        game per record; the identity check keeps a recycled ``id`` from matching)."""
+        hit = _DECKS.get(id(rules))
+        if hit is not None and hit[0] is rules:
+            return hit[1]
+        deck = cls._build(rules)
+        if len(_DECKS) > 256:
+            _DECKS.clear()
+        _DECKS[id(rules)] = (rules, deck)
+        return deck
+
+    @classmethod
+    def _build(cls, rules: RuleTable) -> Deck:
         spec = rules.deck
         entries: list[tuple[Face, int]] = []
         for color in spec.colors:
@@ -71,6 +84,9 @@ class Deck:
 
     def code(self, face: int) -> str:
         return self.codes[face]
+
+
+_DECKS: dict[int, tuple[RuleTable, Deck]] = {}
 
 
 def _points(rules: RuleTable, face: Face) -> int:

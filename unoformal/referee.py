@@ -1,0 +1,370 @@
+"""The live referee protocol: JSON lines in, JSON lines out (see ``docs/referee.md``).
+
+An engine in any language plays a game move by move against this referee, as chess
+engines speak UCI and Go engines GTP: one JSON object a line, each with a ``"cmd"``, each
+answered by one line. The game is the engine's own :class:`~unoformal.engine.game.Game`,
+set up exactly as a version-2 record sets it up (the same fields, checked by the same
+schema), so chance may be left to the seed or stated by the engine under test (``draws``
+and ``reshuffles``, as in a record), and ``record`` dumps a record that ``unoformal
+replay`` plays back. Bad input gets an error answer naming what was wrong and the game
+goes on unchanged; nothing here prints or exits (``unoformal referee`` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.chance import ChanceError, StatedGame
+from unoformal.engine.game import DRAWN, Game
+from unoformal.engine.record import (
+    VERSION,
+    Stated,
+    apply_stated,
+    check_schema,
+    game_from_record,
+    stated_chance,
+)
+from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
+from unoformal.inputs import MAX_NAME_LENGTH, parse_json, show
+from unoformal.spec.table import RuleTable
+
+# The record's set-up fields: a new game is set up as a version-2 record is.
+SETUP = ("rules", "players", "dealer", "seed", "deal", "dealer_draws", "start_reshuffles",
+         "meta")
+FIELDS: dict[str, tuple[str, ...]] = {
+    "new": SETUP,
+    "apply": ("action", "draws", "reshuffles"),
+    "legal": ("player", "penalties"),
+    "state": (),
+    "view": ("player",),
+    "record": (),
+    "next_round": (),
+    "quit": (),
+}
+REQUIRED: dict[str, tuple[str, ...]] = {"new": ("players",), "apply": ("action",),
+                                        "view": ("player",)}
+MAX_ID = 64  # characters of a string "id" echoed back
+
+
+class _Watched(StatedGame):
+    """The engine's game, noting what each action drew and reshuffled (for the answer)."""
+
+    drew: dict[int, list[int]] | None = None
+    piles: list[list[int]] | None = None
+
+    def _take(self, p: int, count: int) -> None:
+        hand = self.hands[p]
+        before = len(hand)
+        super()._take(p, count)
+        if self.drew is not None and len(hand) > before:
+            self.drew.setdefault(p, []).extend(hand[before:])
+
+    def _reshuffle(self) -> None:
+        super()._reshuffle()
+        if self.piles is not None:
+            self.piles.append(self.pile[::-1])
+
+
+@dataclass
+class Referee:
+    """One session: at most one game at a time; :meth:`handle` answers one message."""
+
+    game: _Watched | None = None
+    setup: dict[str, Any] = field(default_factory=dict)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    done: bool = False
+
+    def handle_line(self, line: str, where: str = "line") -> dict[str, Any]:
+        """The answer to one line of input (never raises an :class:`UnoError`)."""
+        try:
+            message = parse_json(line, where)
+        except InvalidInputError as err:
+            return self._error(None, None, err)
+        return self.handle(message)
+
+    def handle(self, message: Any) -> dict[str, Any]:
+        """The answer to one message (a parsed JSON value)."""
+        ident: Any = None
+        cmd: str | None = None
+        try:
+            ident = _ident(message)
+            known = message.get("cmd")
+            cmd = known if isinstance(known, str) and known in FIELDS else None
+            cmd = _command(message)
+            answer = _HANDLERS[cmd](self, message)
+        except UnoError as err:
+            return self._error(ident, cmd, err)
+        return _answer(ident, cmd, answer)
+
+    # ------------------------------------------------------------------ commands
+
+    def _new(self, message: dict[str, Any]) -> dict[str, Any]:
+        setup = {k: message[k] for k in SETUP if k in message}
+        record = {"version": VERSION, **setup, "actions": []}
+        game = game_from_record(record, stated=_Watched)
+        assert isinstance(game, _Watched)
+        self.game, self.setup, self.actions = game, setup, []
+        rules = game.rules
+        ids = [rules.dealer_draw.id] if "dealer" not in setup else []
+        ids += [rules.deal.id, game.cause[0] if game.cause else rules.first_turn.id]
+        return {"rule_ids": ids, "dealer": game.names[game.dealer], **_summary(game)}
+
+    def _apply(self, message: dict[str, Any]) -> dict[str, Any]:
+        game = self._game()
+        action = Action.parse(message["action"])
+        stated = self._stated(game, message, action)
+        before = game.copy()
+        assert isinstance(before, _Watched)
+        try:
+            ids = self._play(game, action, stated)
+        except UnoError as err:
+            self.game = before  # whatever happened part-way is undone
+            raise err.at(action=str(action)) from None
+        entry = action.to_json()
+        for key in ("draws", "reshuffles"):
+            if key in message:
+                entry[key] = message[key]
+        self.actions.append(entry)
+        out: dict[str, Any] = {"action": str(action), "rule_ids": ids}
+        code = game.deck.code
+        if game.drew:
+            out["draws"] = {game.names[p]: [code(c) for c in cards]
+                            for p, cards in sorted(game.drew.items())}
+        if game.piles:
+            out["reshuffles"] = [[code(c) for c in pile] for pile in game.piles]
+        game.drew = game.piles = None
+        return {**out, **_summary(game)}
+
+    def _play(self, game: _Watched, action: Action, stated: Stated | None) -> list[str]:
+        """Apply ``action`` (dealing the next round first if one is over, as a record's
+        replay does, END-2); the rule IDs that decided its effect."""
+        ids: list[str] = []
+        if game.round_over and not game.game_over:
+            game.next_round()
+            ids.append(game.rules.next_round.id)
+        was = _before(game)
+        game.drew, game.piles = {}, []
+        try:
+            if stated is None:
+                game.apply(action)
+            else:
+                apply_stated(game, action, stated)
+        except ChanceError as err:
+            err.state = None  # the state before is what the answer shows
+            raise
+        return _dedupe(ids + effect_rules(was, action, game))
+
+    def _stated(self, game: Game, message: dict[str, Any], action: Action) -> Stated | None:
+        """The chance outcomes the message states, checked as a record action's are."""
+        if "draws" not in message and "reshuffles" not in message:
+            return None
+        entry: dict[str, Any] = action.to_json()
+        entry.update((k, message[k]) for k in ("draws", "reshuffles") if k in message)
+        try:
+            check_schema({"version": VERSION, "players": list(game.names),
+                          "actions": [entry]})
+            return stated_chance(game, entry)
+        except InvalidInputError as err:
+            key = (err.key or "").removeprefix("actions[0]").lstrip(".")
+            err.key, err.index = key or None, None
+            raise
+
+    def _legal(self, message: dict[str, Any]) -> dict[str, Any]:
+        game = self._game()
+        player = message.get("player")
+        penalties = message.get("penalties", True)
+        if not isinstance(penalties, bool):
+            raise InvalidInputError(f"{show(penalties)}: true or false", key="penalties")
+        if player is not None:
+            _name(player, "player")
+        actions = game.legal_actions(player, penalties=penalties)
+        return {"rule_ids": _causes(game), "actions": [str(a) for a in actions],
+                **_summary(game)}
+
+    def _state(self, message: dict[str, Any]) -> dict[str, Any]:
+        game = self._game()
+        return {"rule_ids": _causes(game), **_summary(game)}
+
+    def _view(self, message: dict[str, Any]) -> dict[str, Any]:
+        game = self._game()
+        view = game.view(_name(message["player"], "player"))
+        # HIDDEN-1 decides what a view holds, the challenger's one look included
+        return {"rule_ids": [game.rules.hidden.id], "view": {
+            "player": view.player, "hand": list(view.hand), "hand_sizes": view.hand_sizes,
+            "top": view.top, "color": view.color, "direction": view.direction,
+            "to_play": view.to_play, "phase": view.phase, "draw_pile": view.draw_pile,
+            "scores": view.scores, "uno_pending": view.uno_pending,
+            "revealed": None if view.revealed is None else
+            {"player": view.revealed[0], "hand": list(view.revealed[1])}}}
+
+    def _record(self, message: dict[str, Any]) -> dict[str, Any]:
+        self._game()
+        return {"rule_ids": [], "record": {"version": VERSION, **self.setup,
+                                           "actions": list(self.actions)}}
+
+    def _next_round(self, message: dict[str, Any]) -> dict[str, Any]:
+        game = self._game()
+        game.next_round()
+        rules = game.rules
+        ids = [rules.next_round.id, rules.deal.id,
+               game.cause[0] if game.cause else rules.first_turn.id]
+        return {"rule_ids": ids, "dealer": game.names[game.dealer], **_summary(game)}
+
+    def _quit(self, message: dict[str, Any]) -> dict[str, Any]:
+        self.done = True
+        return {"rule_ids": []}
+
+    # ------------------------------------------------------------------- helpers
+
+    def _game(self) -> _Watched:
+        if self.game is None:
+            raise InvalidInputError('no game yet: start one with {"cmd": "new", '
+                                    '"players": [...]}', key="cmd")
+        return self.game
+
+    def refuse(self, err: UnoError) -> dict[str, Any]:
+        """The error answer to input that never became a message (a line too long ...)."""
+        return self._error(None, None, err)
+
+    def _error(self, ident: Any, cmd: str | None, err: UnoError) -> dict[str, Any]:
+        kind = "illegal" if isinstance(err, IllegalActionError) else "invalid"
+        error = {"kind": kind, "rule": err.rule_id, "causes": list(err.causes),
+                 "message": err.message, "key": err.key, "action": err.action,
+                 "source": err.source}
+        out = _answer(ident, cmd, {"error": {k: v for k, v in error.items()
+                                             if v is not None or k == "rule"}}, ok=False)
+        if self.game is not None:
+            out["state"] = self.game.to_text()
+        return out
+
+
+class _Before(NamedTuple):
+    """What :func:`effect_rules` compares: the state just before the action."""
+
+    phase: str
+    cause: Any
+    pending_kind: Any
+    uno_window: int | None
+    round_over: bool
+
+
+def _before(game: Game) -> _Before:
+    return _Before(game.phase, game.cause, game.pending_kind, game.uno_window, game.round_over)
+
+
+def effect_rules(before: _Before, action: Action, game: _Watched) -> list[str]:
+    """The table entries that decided what ``action`` did, from what the engine did:
+    the entry that governs the action, the effect it set in motion (``Game.cause``: TWO-1,
+    SKIP-1, D2-1, WD4-2, CHAL-2/3 ...), a reshuffle, a missed UNO, the round's end."""
+    rules = game.rules
+    ids = [_governing(before, action, game, rules)]
+    if before.phase == DRAWN and action.type is ActionType.PLAY:
+        ids.append(rules.draw.id)  # the card just drawn, played at once
+    if game.cause is not None and game.cause is not before.cause:
+        ids.append(game.cause[0])
+    if game.piles:
+        ids.append(rules.reshuffle.id)
+    if action.uno:
+        ids.append(rules.uno.id)  # UNO said with the card
+    if game.uno_window is not None and game.uno_window != before.uno_window:
+        ids.append(rules.uno.id)
+    if game.round_over and not before.round_over:
+        ids += [rules.end_of_round.id, rules.points.id]
+        if game.game_over:
+            ids.append(rules.target.id)
+    return _dedupe(ids)
+
+
+def _governing(before: _Before, action: Action, game: Game, rules: RuleTable) -> str:
+    kind = action.type
+    if kind is ActionType.PLAY:
+        assert action.card is not None
+        return rules.effect(game.deck.faces[game.deck.face_id(action.card)].kind).id
+    if kind is ActionType.PASS and before.phase != DRAWN:
+        return rules.pass_when_nothing_to_draw.id
+    if kind is ActionType.ACCEPT and before.pending_kind is not None:
+        return rules.effect(before.pending_kind).id
+    return _ENTRY[kind](rules)
+
+
+_ENTRY: dict[ActionType, Callable[[RuleTable], str]] = {
+    ActionType.DRAW: lambda r: r.draw.id,
+    ActionType.PASS: lambda r: r.draw.id,
+    ActionType.ACCEPT: lambda r: r.wild_draw_four.id,
+    ActionType.CHALLENGE: lambda r: r.wd4_legality.id,
+    ActionType.UNO: lambda r: r.uno.id,
+    ActionType.CATCH: lambda r: r.uno.id,
+    ActionType.CHOOSE_COLOR: lambda r: r.start_wild.id,
+    ActionType.MISPLAY: lambda r: r.misplay.id,
+    ActionType.ADVISE: lambda r: r.advice.id,
+}
+
+
+def _causes(game: Game) -> list[str]:
+    """The rule that made the state what it is (a Skip, a drawn card ...), if any."""
+    return [game.cause[0]] if game.cause is not None else []
+
+
+def _summary(game: Game) -> dict[str, Any]:
+    out: dict[str, Any] = {"to_play": game.to_play, "phase": game.phase,
+                           "round_over": game.round_over, "game_over": game.game_over}
+    if game.round_over and game.winner is not None:
+        out["winner"] = game.names[game.winner]
+        out["round_points"] = game.round_points
+        out["scores"] = dict(zip(game.names, game.scores, strict=True))
+    out["state"] = game.to_text()
+    return out
+
+
+def _answer(ident: Any, cmd: str | None, body: dict[str, Any],
+            ok: bool = True) -> dict[str, Any]:
+    head: dict[str, Any] = {} if ident is None else {"id": ident}
+    return {**head, "ok": ok, "cmd": cmd, **body}
+
+
+def _ident(message: Any) -> Any:
+    if not isinstance(message, dict):
+        raise InvalidInputError(f"{show(message)}: a message is a JSON object such as "
+                                '{"cmd": "state"}')
+    ident = message.get("id")
+    if ident is None or (isinstance(ident, int) and not isinstance(ident, bool)) or \
+            (isinstance(ident, str) and len(ident) <= MAX_ID):
+        return ident
+    raise InvalidInputError(f"{show(ident)}: an id is an integer or a string of at most "
+                            f"{MAX_ID} characters", key="id")
+
+
+def _command(message: dict[str, Any]) -> str:
+    cmd = message.get("cmd")
+    if not isinstance(cmd, str) or cmd not in FIELDS:
+        what = "missing" if cmd is None else f"unknown command {show(cmd)}"
+        raise InvalidInputError(f"{what}; expected one of {', '.join(FIELDS)}", key="cmd")
+    extra = sorted(set(message) - set(FIELDS[cmd]) - {"cmd", "id"})
+    if extra:
+        allowed = ", ".join(FIELDS[cmd]) or "no other field"
+        raise InvalidInputError(f"unknown field(s) {show(extra)} for {cmd}; allowed: "
+                                f"{allowed} (and id)", key=extra[0])
+    for key in REQUIRED.get(cmd, ()):
+        if key not in message:
+            raise InvalidInputError(f"missing: {cmd} needs {key}", key=key)
+    return cmd
+
+
+def _name(value: Any, key: str) -> str:
+    if not isinstance(value, str) or len(value) > MAX_NAME_LENGTH:
+        raise InvalidInputError(f"{show(value)}: a player's name", "DECK-2", key=key)
+    return value
+
+
+def _dedupe(ids: list[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
+
+
+_HANDLERS: dict[str, Callable[[Referee, dict[str, Any]], dict[str, Any]]] = {
+    "new": Referee._new, "apply": Referee._apply, "legal": Referee._legal,
+    "state": Referee._state, "view": Referee._view, "record": Referee._record,
+    "next_round": Referee._next_round, "quit": Referee._quit,
+}
