@@ -78,7 +78,7 @@ def test_check_suite_reports_progress_up_to_every_verdict() -> None:
         results = check_suite(CLASSIC, props, [2, 3], jobs=jobs,
                               progress=lambda f, known, seen=seen: seen.append((f, known)))
         fractions = [f for f, _ in seen]
-        assert fractions == sorted(fractions) and 0 <= fractions[0] and fractions[-1] == 1.0
+        assert fractions == sorted(fractions) and fractions[0] >= 0 and fractions[-1] == 1.0
         assert seen[-1][1] == len(results) == 4  # each property at each count
 
 
