@@ -89,7 +89,7 @@ def focus(graph: StateGraph, found: Findings) -> tuple[list[int], str]:
     """The witness path to the first finding, and what it witnesses.
 
     A stuck state first, then a trap, then any state with no round end reachable, then
-    the cycle (the path runs on round it once); with none, the deepest state."""
+    the cycle (the path goes on around it once); with none, the deepest state."""
     if found.stuck:
         return path_to(graph, found.stuck[0]), f"stuck state #{found.stuck[0]}"
     traps = found.real_traps()
