@@ -17,7 +17,9 @@ import pytest
 
 from unoformal.cli import main
 from unoformal.engine.game import Game
+from unoformal.engine.record import replay
 from unoformal.play import Table, parse, play, sit
+from unoformal.spec.table import CLASSIC
 
 SEED = 3  # Ada, then Bo, play first; You hold R8 Y8 YS G8 B8 W W+4 on Y5
 
@@ -141,4 +143,60 @@ def _read_until(fd: int, marker: bytes, timeout: float = 60.0) -> bytes:
         ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
         assert ready, f"no {marker!r} from the game; got {got[-500:]!r}"
         got += os.read(fd, 4096)
+    return got
+
+
+def test_uno_1_piped_a_bot_catches_the_missed_uno_and_the_penalty_is_drawn(
+        tmp_path: Path) -> None:
+    """Through pipes, not a terminal: the human always takes the first listed move (a
+    play without UNO comes before its UNO twin) and, out of turn, presses Enter. Going
+    down to one card without saying UNO, they are caught by a bot, out of its turn, and
+    draw UNO-1's penalty."""
+    out = tmp_path / "caught.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unoformal", "play", "--seed", str(SEED), "--out", str(out)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    seen = b""
+    try:
+        while b"catch You" not in seen:
+            chunk = _read_prompt(proc.stdout.fileno())
+            seen += chunk
+            out_of_turn = b"press Enter to let play go on" in chunk.split(b"Your moves:")[-1]
+            proc.stdin.write(b"\n" if out_of_turn else b"1\n")
+            proc.stdin.flush()
+        proc.stdin.write(b"quit\n")
+        proc.stdin.close()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    text = seen.decode()
+    # a piped line is not echoed: what follows a prompt is on its line
+    lines = [line.removeprefix("> ").strip() for line in text.splitlines()]
+    catch = next(line for line in lines if line.endswith("catch You"))
+    assert catch.split()[0] in ("Ada", "Bo")
+    assert "You uno" not in text  # the human never said it...
+    offered = text[:text.index(catch)].rsplit("Your moves:", 1)[-1]
+    assert "1  uno" in offered and "press Enter" in offered  # ...though asked, out of turn
+    actions = json.loads(out.read_text())["actions"]
+    at = next(i for i, a in enumerate(actions) if a == {"player": catch.split()[0],
+                                                         "action": "catch", "target": "You"})
+    record = json.loads(out.read_text())
+    before = replay({**record, "actions": actions[:at]}).game
+    after = replay({**record, "actions": actions[:at + 1]}).game
+    assert len(before.hand("You")) == CLASSIC.uno.cards_left
+    assert len(after.hand("You")) == CLASSIC.uno.cards_left + CLASSIC.uno.penalty  # UNO-1
+
+
+def _read_prompt(fd: int, timeout: float = 60.0) -> bytes:
+    """Up to the next prompt; the game's end before one fails the test at once."""
+    got = b""
+    deadline = time.monotonic() + timeout
+    while not got.endswith(b"> "):
+        ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
+        assert ready, f"no prompt from the game; got {got[-500:]!r}"
+        chunk = os.read(fd, 4096)
+        assert chunk, f"the game ended before a bot caught You; last: {got[-500:]!r}"
+        got += chunk
     return got

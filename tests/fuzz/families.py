@@ -454,6 +454,7 @@ def cli_vectors(folder: Path) -> st.SearchStrategy[list[str]]:
     explore = opts({"--colors": small, "--numbers": st.one_of(st.just("1"), value),
                     "--players": small, "--hand": small, "--wilds": small,
                     "--dot": st.one_of(paths, value), "--witnesses": st.one_of(paths, value),
+                    "--picture": st.one_of(st.just(f"{f}/out.svg"), paths, value),
                     "--memory-budget": st.one_of(st.just("1"), value), "--off": value,
                     "--rules": rules, "--json": flag, "--symmetry": flag})
     verify = opts({"--players": st.one_of(st.just("2"), value), "--jobs": value,

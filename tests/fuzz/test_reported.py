@@ -71,6 +71,8 @@ def test_play_1_a_refused_record_action_fills_index_and_rule_in_json(tmp_path: P
     ["explore", "--memory-budget", "nan"], ["explore", "--memory-budget", "inf"],
     ["explore", "--memory-budget", "1e300"], ["explore", "--max-states", "-1"],
     ["explore", "--dot", "/nonexistent/x.dot"], ["explore", "--dot", "/"],
+    ["explore", "--picture", "/nonexistent/x.svg"], ["explore", "--picture", "x.jpg"],
+    ["explore", "--picture", "/"],
     ["explore", "--witnesses", "/dev/null/x"], ["verify", "--jobs", "-1"],
     ["verify", "--players", "2-1000000000"], ["verify", "--timeout", "0"],
     ["simulate", "--seed", "-1"], ["simulate", "--seed", "1.5"], ["simulate", "--games", "0"],

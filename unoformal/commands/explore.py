@@ -27,6 +27,7 @@ from unoformal.verification.explore import memory
 from unoformal.verification.explore.analysis import analyse
 from unoformal.verification.explore.graph import Config, StateGraph, explore
 from unoformal.verification.explore.perft import estimate
+from unoformal.verification.explore.picture import PICTURE_LIMIT, check_path, draw
 from unoformal.verification.explore.presets import PRESETS, Size, small_rules
 from unoformal.verification.explore.render import neighbourhood, to_dot, write
 from unoformal.verification.explore.report import summary, text, write_witnesses
@@ -68,6 +69,10 @@ def register(sub: Any) -> None:
                    help="write the graph (or a witness's neighbourhood) as graphviz DOT")
     p.add_argument("--png", metavar="FILE", type=output_file,
                    help="the same picture as PNG (needs 'dot')")
+    p.add_argument("--picture", metavar="FILE", type=picture_file,
+                   help="a picture that shows the cards (.svg, .png or .pdf; no graphviz "
+                        f"needed): the whole graph up to {PICTURE_LIMIT} states, else the "
+                        "witness of the first finding and its neighbours")
     p.add_argument("--witnesses", metavar="DIR", type=output_dir,
                    help="write every witness record to DIR")
     p.add_argument("--memory-budget", type=real(0, MAX_MEMORY_GIB), default=8.0,
@@ -92,6 +97,15 @@ def extension(text: str) -> str:
     raise argparse.ArgumentTypeError(
         f"{show(text)} is {what}, not an extension: only {', '.join(EXTENSIONS)} can be "
         "switched off")
+
+
+def picture_file(text: str) -> str:
+    """``--picture``: a file to write whose suffix matplotlib can write."""
+    try:
+        check_path(text)
+    except InvalidInputError as err:
+        raise argparse.ArgumentTypeError(err.message) from None
+    return output_file(text)
 
 
 def config(args: argparse.Namespace) -> tuple[Config, Size]:
@@ -193,3 +207,7 @@ def _outputs(args: argparse.Namespace, graph: StateGraph, found: Any) -> None:
             nodes = neighbourhood(graph, path_to(graph, focus[0]))
         write(to_dot(graph, nodes, marked), path, png)
         print(f"wrote {path}")
+    if args.picture:
+        drawn = draw(graph, found, args.picture)
+        cut = f"; {drawn.note}" if drawn.note else f"; {len(drawn.nodes)} states"
+        print(f"wrote {args.picture}{cut}")

@@ -6,12 +6,20 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import tomli_w
 import z3
 from rich.console import Console
-from rich.progress import Progress
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
 from unoformal import interrupts
@@ -39,6 +47,7 @@ from unoformal.verification.z3.prover import (
     check_suite,
     property_reads,
 )
+from unoformal.verification.z3.prover import Progress as ProofProgress
 
 # Mutants are killed with two players (TWO-1) and three (its non-vacuity witness, and
 # rules such as WD4-2's reverse that only show from three on): enough, and 5x cheaper.
@@ -125,9 +134,11 @@ _Checked = tuple[Result, Expectation]
 def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> int:
     props = [p for p in PROPERTIES if args.properties is None or p.name in args.properties]
     console = Console(stderr=args.json)
+    shown = sys.stderr.isatty() and not (args.quiet or args.json)
+    with _progress(sum(1 for n in counts for p in props if p.players(n)), shown) as report:
+        done = check_suite(rules, props, counts, args.timeout, args.jobs, progress=report)
     results: list[_Checked] = [
-        (result, expected(rules, result.prop.name, result.n))
-        for result in check_suite(rules, props, counts, args.timeout, args.jobs)]
+        (result, expected(rules, result.prop.name, result.n)) for result in done]
     bad = [(r, want) for r, want in results if not want.met_by(r.verdict, r.vacuous)]
     witnesses = {} if args.no_witness else _witnesses(rules, results)
     if args.json:
@@ -143,6 +154,25 @@ def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> in
             _unexpected(console, rules, bad)
     console.print(verdict_line(results, bad), markup=False, highlight=False)
     return 1 if bad else 0
+
+
+@contextmanager
+def _progress(verdicts: int, shown: bool) -> Iterator[ProofProgress | None]:
+    """A progress bar on the terminal (stderr), gone when the run ends; nothing when
+    stderr is not a terminal, with --quiet or with --json."""
+    if not shown:
+        yield None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+               TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        what = f"verdicts (properties x player counts) of {verdicts}"
+        task = bar.add_task(f"proving: 0 {what}", total=1.0)
+
+        def report(fraction: float, known: int) -> None:
+            bar.update(task, completed=fraction, description=f"proving: {known} {what}")
+
+        yield report
 
 
 def verdict_line(results: list[_Checked], bad: list[_Checked]) -> str:

@@ -31,8 +31,9 @@ Two more comparisons close the loop at the ends of a round:
 from __future__ import annotations
 
 import random
+import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -387,14 +388,21 @@ def _diff(preset: str, state: str, engine: dict[Projection, list[str]], z3_set: 
         tuple(f"{p.text(deck)}  <- {', '.join(z3_steps_to(rules, s, p))}" for p in z3_only))
 
 
+# What a run reports as it goes: its stage ("states", "deals"), how many of that stage
+# are compared, and of how many.
+Progress = Callable[[str, int, int], None]
+
+
 def crosscheck(preset: str, sample: int | None = None, seed: int = 0,
                z3_rules: RuleTable | None = None,
-               overrides: dict[str, dict[str, Any]] | None = None) -> Summary:
+               overrides: dict[str, dict[str, Any]] | None = None,
+               progress: Progress | None = None) -> Summary:
     """Compare the successor sets of every reachable state of ``preset`` (or of a
     ``sample`` of them, drawn with ``seed``) and of every deal. ``z3_rules`` is the
     table the Z3 side compiles (default: the engine's); the tests pass a mutated one to
     show that the check notices a difference. ``overrides`` change the preset's table
-    on both sides (a switched rule, compared like any other)."""
+    on both sides (a switched rule, compared like any other). ``progress`` is told how
+    many states, then deals, are compared so far."""
     started = time.perf_counter()
     config = preset_config(preset)
     if overrides:
@@ -408,7 +416,9 @@ def crosscheck(preset: str, sample: int | None = None, seed: int = 0,
     if sample is not None and sample < len(chosen):
         chosen = stratified(chosen, sample, random.Random(seed))
     successors = Successors(rules, len(config.players), penalties)
-    for game in chosen:
+    for done, game in enumerate(chosen):
+        if progress is not None:
+            progress("states", done, len(chosen))
         s = to_sym(game)
         engine = engine_successors(game, penalties)
         z3_set = successors(s)
@@ -417,15 +427,18 @@ def crosscheck(preset: str, sample: int | None = None, seed: int = 0,
         found = _diff(preset, game.to_text(), engine, z3_set, rules, s, game.deck)
         if found is not None:
             summary.mismatches.append(found)
-    for mismatch in _deals(preset, by_hands, successors, summary):
+    for mismatch in _deals(preset, by_hands, successors, summary, progress):
         summary.mismatches.append(mismatch)
     summary.seconds = time.perf_counter() - started
     return summary
 
 
 def _deals(preset: str, by_hands: dict[tuple[tuple[int, ...], ...], list[ExploreGame]],
-           successors: Successors, summary: Summary) -> Iterator[Mismatch]:
-    for hands, games in by_hands.items():
+           successors: Successors, summary: Summary,
+           progress: Progress | None = None) -> Iterator[Mismatch]:
+    for done, (hands, games) in enumerate(by_hands.items()):
+        if progress is not None:
+            progress("deals", done, len(by_hands))
         g0 = games[0]
         s = dealt_sym(hands, g0.deck, g0.dealer, g0.scores)
         engine: dict[Projection, list[str]] = {}
@@ -453,13 +466,39 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     bad = 0
     for name in args.presets:
-        summary = crosscheck(name, args.sample)
+        summary = _run(name, args.sample, not args.json and sys.stderr.isatty())
         print(summary.text())
         for m in summary.mismatches:
             print(json.dumps(m.to_json(), indent=1) if args.json else
                   f"  {m.state}\n    engine only: {m.engine_only}\n    z3 only: {m.z3_only}")
         bad += len(summary.mismatches)
     return 1 if bad else 0
+
+
+def _run(preset: str, sample: int | None, shown: bool) -> Summary:
+    """One preset, with a progress bar on the terminal (stderr) when ``shown``: a
+    spinner while its states are explored, then the states and deals compared."""
+    if not shown:
+        return crosscheck(preset, sample)
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+               MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(f"{preset}: exploring", total=None)
+
+        def report(stage: str, done: int, total: int) -> None:
+            bar.update(task, description=f"{preset}: {stage} compared", completed=done,
+                       total=total)
+
+        return crosscheck(preset, sample, progress=report)
 
 
 if __name__ == "__main__":

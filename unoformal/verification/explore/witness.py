@@ -69,6 +69,11 @@ def witness(graph: StateGraph, sid: int, then: Action | None = None,
                  target_key)
 
 
+def step_to(graph: StateGraph, game: ExploreGame, sid: int) -> ExploreGame:
+    """The engine's successor of ``game`` that is state ``sid`` (a state one edge on)."""
+    return _step(graph, game, graph.keys[sid], None)[0]
+
+
 def _step(graph: StateGraph, game: ExploreGame, key: bytes,
           only: Action | None) -> tuple[ExploreGame, Action]:
     key_of = graph.keyer.key

@@ -16,7 +16,7 @@ from __future__ import annotations
 import signal
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import lru_cache
 from multiprocessing import get_context
@@ -246,9 +246,15 @@ class _Tally:
         self.live = set(self.counts)
 
 
+# What a long run reports as it goes (``progress`` below): the share of the work done,
+# from 0 to 1, and how many verdicts (property x player count) are known.
+Progress = Callable[[float, int], None]
+
+
 def check_together(rules: RuleTable, props: Sequence[Property], counts: Counts,
                    timeout_ms: int = DEFAULT_TIMEOUT_MS, symmetry: bool = True,
-                   vacuity: bool = True) -> list[Result]:
+                   vacuity: bool = True,
+                   tick: Callable[[float], None] | None = None) -> list[Result]:
     """``check`` for every property of ``props`` at once, at every player count of
     ``counts`` (a property at those it applies to) at once.
 
@@ -268,13 +274,16 @@ def check_together(rules: RuleTable, props: Sequence[Property], counts: Counts,
 
     ``vacuity``: then every query's hypothesis, and every action (``steps-enabled``), is
     asked whether it holds in some invariant state at each count (``vacuity.py``), after
-    the queries about that pre-state, whose counterexamples' models it reuses."""
+    the queries about that pre-state, whose counterexamples' models it reuses.
+
+    ``tick``, if given, is told the share of the pre-states' query groups asked so far
+    (the verdicts are known only at the end: a query is about every count at once)."""
     every = (counts,) if isinstance(counts, int) else tuple(sorted(set(counts)))
     spec, states = _setup(rules, every[0] if len(every) == 1 else every, symmetry)
     tallies = {p.name: _Tally([n for n in every if p.players(n)]) for p in props}
     props = [p for p in props if tallies[p.name].counts]
     held = _Held()
-    for pre in states:
+    for at, pre in enumerate(states):
         witnesses = Witnesses(spec, pre.invariant, timeout_ms) if vacuity else None
         groups: dict[int, list[tuple[Property, Query]]] = {}
         for prop in props:
@@ -283,8 +292,10 @@ def check_together(rules: RuleTable, props: Sequence[Property], counts: Counts,
             tallies[prop.name].seconds += time.perf_counter() - start
             for query in queries:
                 groups.setdefault(query.given.get_id(), []).append((prop, query))
-        for members in groups.values():
+        for asked, members in enumerate(groups.values()):
             _ask_together(spec, pre, members, tallies, timeout_ms, witnesses)
+            if tick is not None:
+                tick((at + (asked + 1) / (len(groups) + 1)) / len(states))
         if witnesses is not None:
             steps = _stepped(spec, pre) if STEPS_ENABLED.name in tallies else None
             held.ask(witnesses, steps, [m for members in groups.values() for m in members],
@@ -485,12 +496,20 @@ _Row = tuple[str, int, str, float, int, str | None, list[str], list[str],
 
 
 def _check_counts(rules: RuleTable, names: Sequence[str], counts: tuple[int, ...],
-                  timeout_ms: int, vacuity: bool) -> list[_Row]:
-    """Worker: every named property at every count of ``counts``, in one run."""
+                  timeout_ms: int, vacuity: bool, share: int = 0) -> list[_Row]:
+    """Worker: every named property at every count of ``counts``, in one run; its
+    progress goes to the parent as ``(share, fraction)`` when the parent asked for it."""
     props = [property_named(name) for name in names]
+    ticks = _TICKS
+
+    def tick(fraction: float) -> None:
+        if ticks is not None:
+            ticks.put((share, fraction))
+
     return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes, r.vacuous,
              r.counterexample())
-            for r in check_together(rules, props, counts, timeout_ms, vacuity=vacuity)]
+            for r in check_together(rules, props, counts, timeout_ms, vacuity=vacuity,
+                                    tick=tick)]
 
 
 def shares(counts: Sequence[int], jobs: int) -> list[tuple[int, ...]]:
@@ -512,23 +531,31 @@ def shares(counts: Sequence[int], jobs: int) -> list[tuple[int, ...]]:
 
 def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[int],
                 timeout_ms: int = DEFAULT_TIMEOUT_MS, jobs: int = 1,
-                vacuity: bool = True) -> list[Result]:
+                vacuity: bool = True, progress: Progress | None = None) -> list[Result]:
     """``check_together`` for every player count, in ``jobs`` worker processes, each with
     its ``shares`` of the counts. Results come back in the order of ``counts`` then
     ``props``. A worker cannot send a Z3 model back: a refutation from a worker has its
     counterexample as text (``Result.shown``) and no model. The same command gives the
     same counterexamples; another ``--jobs`` may give another (equally valid) one, never
-    another verdict."""
+    another verdict. ``progress`` is told how far the run is, as it goes."""
     if jobs <= 1 or len(set(counts)) <= 1:
-        return _in_order(check_together(rules, props, tuple(counts), timeout_ms,
-                                        vacuity=vacuity), counts, props)
+        tick = None if progress is None else (lambda fraction: progress(fraction, 0))
+        done = _in_order(check_together(rules, props, tuple(counts), timeout_ms,
+                                        vacuity=vacuity, tick=tick), counts, props)
+        if progress is not None:
+            progress(1.0, len(done))
+        return done
     names = [p.name for p in props]
     results: list[Result] = []
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
-                             initializer=_worker_ignores_interrupts) as pool:
+    context = get_context("spawn")
+    ticks = context.SimpleQueue() if progress is not None else None
+    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_starts,
+                             initargs=(ticks,)) as pool:
         try:
-            futures = [pool.submit(_check_counts, rules, names, share, timeout_ms, vacuity)
-                       for share in shares(counts, jobs)]
+            futures = [pool.submit(_check_counts, rules, names, share, timeout_ms, vacuity,
+                                   at) for at, share in enumerate(shares(counts, jobs))]
+            if progress is not None and ticks is not None:
+                _follow(futures, ticks, progress)
             for future in futures:
                 results += [Result(property_named(name), n, verdict, seconds, queries, label,
                                    notes=notes, vacuous=vacuous, shown=shown)
@@ -540,11 +567,34 @@ def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[in
     return _in_order(results, counts, props)
 
 
-def _worker_ignores_interrupts() -> None:
+_TICKS: Any = None  # in a worker: where its progress goes (a queue), if anywhere
+
+
+def _worker_starts(ticks: Any) -> None:
     """A worker leaves Ctrl-C to the parent, which ends it: without this a Ctrl-C to the
     process group reached every worker, whose Z3 turned it into an "unknown" verdict."""
+    global _TICKS
+    _TICKS = ticks
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     z3.set_param("ctrl_c", False)
+
+
+def _follow(futures: list[Future[list[_Row]]], ticks: Any, progress: Progress) -> None:
+    """Report the workers' progress until every one is done: the mean of their shares'
+    fractions (the shares are cut to take about equal time), and the verdicts of the
+    workers done."""
+    fractions = [0.0] * len(futures)
+    pending = set(futures)
+    while pending:
+        _, pending = wait(pending, timeout=0.2)
+        while not ticks.empty():
+            share, fraction = ticks.get()
+            fractions[share] = fraction
+        for at, future in enumerate(futures):
+            if future.done():
+                fractions[at] = 1.0
+        known = sum(len(f.result()) for f in futures if f.done() and not f.exception())
+        progress(sum(fractions) / len(fractions), known)
 
 
 def _end_workers(pool: ProcessPoolExecutor) -> None:

@@ -1,0 +1,31 @@
+"""The README writes every command one way: as it runs in the activated virtualenv
+(``unoformal ...``, ``python ...``), never through a path such as ``.venv/bin/unoformal``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+ACTIVATE = ". .venv/bin/activate"
+
+
+def commands(text: str) -> list[str]:
+    """The commands of the README's ``sh`` blocks: every line, or in a transcript (a
+    block with ``$`` prompts) the prompted lines, the ``$`` taken off."""
+    out = []
+    for block in re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL):
+        lines = [line for line in block.splitlines()
+                 if line.strip() and not line.startswith(("#", " "))]
+        prompted = [line[2:] for line in lines if line.startswith("$ ")]
+        out += prompted or lines
+    return out
+
+
+def test_every_readme_command_has_one_form() -> None:
+    lines = commands(README.read_text())
+    assert len(lines) > 20
+    for line in lines:
+        assert ".venv/bin/" not in line.replace(ACTIVATE, ""), line
+        first = line.split()[0]
+        assert first in ("unoformal", "python", "python3", "ruff", "yes"), line
