@@ -195,6 +195,7 @@ def test_hidden_1_a_view_shows_no_other_hand() -> None:
     ({"seed": -1}, "seed", None),
     ({"deal": {"hands": {"Ann": ["R1"]}, "draw_pile": ["R2"]}}, "deal", "DECK-1"),
     ({"rules": {**MINI, "rules": {"UNO-1": {"penalty": -1}}}}, "rules", "UNO-1"),
+    ({"rules": {}}, "rules", None),  # an embedded variant without its name (Hypothesis found it)
 ])
 def test_a_bad_new_game_is_refused_naming_the_field(fields: dict[str, Any], key: str,
                                                      rule: str | None) -> None:

@@ -322,6 +322,8 @@ def _derived(text: str) -> RuleTable:
     doc = json.loads(text)
     try:
         validate(doc, "rules")
+        if "name" not in doc:
+            raise InvalidInputError("an embedded variant names itself: \"name\" is missing")
         base = doc.get("base", "classic")
         if base not in VARIANTS:
             raise InvalidInputError(f"base {show(base)}: a shipped variant "
