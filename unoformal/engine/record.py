@@ -171,7 +171,7 @@ def _game_v2(record: dict[str, Any], rules: RuleTable | None) -> Game:
                           start_color=None if color is None else codes.color(color))
     except ChanceError as err:
         key = {"DEAL-1": "dealer_draws", "START-WD4": "start_reshuffles"}.get(
-            err.rule_id, "start_color")
+            err.rule_id or "", "start_color")
         raise InvalidInputError(err.message, err.rule_id, key=key) from None
     except InvalidInputError as err:
         raise err.at(key="deal") from None

@@ -808,7 +808,9 @@ class Spec:
         reads = frozenset(self._reads.seen)
         for step in out:
             step.reads = reads
-        return out
+        # An action the table switches off (UNO-1 or ADVICE-1 off, no card that can be
+        # challenged) is no action of this table: its guard is false by construction.
+        return [step for step in out if not switched_off(step.guard)]
 
     def _logged(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
         """``build(s)``, each step noting the draws it makes (``Step.takes``)."""
@@ -860,6 +862,14 @@ class Spec:
         out += [("advise", lambda s, p=p: [self.advise(s, p)], p, False)  # type: ignore[misc]
                 for p in range(self.n)]
         return out
+
+
+def switched_off(guard: Expr) -> bool:
+    """Whether a guard is false by construction: a conjunct, at any depth of nested
+    conjunctions, is the literal false (a table value that allows no such action)."""
+    if z3.is_false(guard):
+        return True
+    return z3.is_and(guard) and any(switched_off(c) for c in guard.children())
 
 
 def wanted(s: Sym, named: int | None, chiral: bool) -> bool:
