@@ -33,6 +33,7 @@ from unoformal.spec.table import (
     NextDealer,
     Rule,
     RuleTable,
+    StartRule,
 )
 from unoformal.verification.z3.state import (
     COLOR,
@@ -560,7 +561,8 @@ class Spec:
         """Engine ``_do_accept`` (WD4-2; D2-1 under stacking): draw what is pending."""
         tag = fresh_tag("accept")
         post, cons, _ = self.take(s, s.turn, s.pending, tag)
-        guard = fand(s.phase == RESPOND, self.can_draw(s, s.pending))
+        guard = fand(z3.BoolVal(self.responds()), s.phase == RESPOND,
+                     self.can_draw(s, s.pending))
         return Step("accept", (self.rules.wild_draw_four.id,), s, guard,
                     self.resolved(post, s.turn, keeps_turn=False), s.turn, draws=cons)
 
@@ -585,6 +587,21 @@ class Spec:
         return Step(name, (outcome.id, rules.challenge_color.id), s, guard,
                     self.resolved(post, s.turn, outcome.challenger_keeps_turn), s.turn,
                     draws=fand(c1, c2), variant="" if offender is None else f"offender {offender}")
+
+    def responds(self) -> bool:
+        """Whether any card's victim accepts (or challenges, or answers) before drawing,
+        as engine ``_card_effect`` decides: else no play leads to RESPOND."""
+        st = self.rules.no_stacking
+        return any(self.rules.effect(k).victim_draws and (
+            self.rules.effect(k).victim_may_challenge
+            or (st.victim_may_answer and k in st.answers)) for k in self.kinds)
+
+    def colors_chosen(self) -> bool:
+        """Whether any start rule lets the first player choose the color (engine
+        ``_turn_start_card``): else the game is never in COLOR."""
+        starts = [getattr(self.rules, name) for name, rule in self.table.entries()
+                  if isinstance(rule, StartRule)]  # through self.rules: the reads noted
+        return any(rule.first_player_chooses_color and rule.enabled for rule in starts)
 
     def _in_round(self, s: Sym) -> Expr:
         return fand(s.phase != OVER, s.phase != DEALT, s.phase != STUCK)
@@ -654,7 +671,8 @@ class Spec:
     def choose_color(self, s: Sym) -> Step:
         """Engine ``_do_choose_color`` (START-WILD): the first player names the color."""
         c = z3.Int(f"{fresh_tag('choose')}.color")
-        guard = fand(s.phase == COLOR, c >= 0, c < len(self.deck.colors))
+        guard = fand(z3.BoolVal(self.colors_chosen()), s.phase == COLOR, c >= 0,
+                     c < len(self.deck.colors))
         return Step("choose_color", (self.rules.start_wild.id,), s, guard,
                     s.evolve(color=c, phase=ival(PLAY)), s.turn, choices={"color": c})
 
