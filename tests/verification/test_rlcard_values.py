@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.engine.helpers import full_deal
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
@@ -18,8 +19,6 @@ from unoformal.spec.variants import VariantError, derive, load_rules
 from unoformal.verification.z3.properties import property_named
 from unoformal.verification.z3.prover import REFUTED, check
 from unoformal.verification.z3.witness import state_text
-
-from tests.engine.helpers import full_deal
 
 AB = ["A", "B"]
 
@@ -153,7 +152,7 @@ def test_start_d2_color_at_random_refutes_start_card_too() -> None:
 
 
 def test_start_color_once_a_start_rule_cannot_both_choose_and_draw_the_color() -> None:
-    with pytest.raises(VariantError, match="START-WILD.color_at_random"):
+    with pytest.raises(VariantError, match=r"START-WILD\.color_at_random"):
         _table({"START-WILD": {"color_at_random": True}})
 
 
