@@ -164,7 +164,7 @@ REVIEWED = [
     ({"NOSTACK-1": {"answers": ["+2", "+2"]}}, "NOSTACK-1", "must be distinct"),
     ({"UNO-X": {"penalty": 1}}, None, 'no rule "UNO-X" in the table'),
     ({"UNO-1": {"penalti": 1}}, "UNO-1", "rules.UNO-1.penalti: unknown key",
-     "allowed: cards_left, penalty"),
+     "allowed: enabled, cards_left, penalty"),
     ({"D2-1": {"kind": "+2"}}, "D2-1", "rules.D2-1.kind: unknown key"),  # a label
     ({"START-D2": {"kind": "S"}}, "START-D2", "rules.START-D2.kind: unknown key"),
     ({"UNO-1": {"id": "X"}}, "UNO-1", "rules.UNO-1.id: unknown key"),
