@@ -171,3 +171,20 @@ def test_wd4_1_playable_card_another_wild_draw_four_does_not_count() -> None:
     assert not any(a.card == "W+4" and a.type.value == "play" for a in game.legal_actions("A"))
     assert Action.parse("A play W+4 red") in _game(
         CLASSIC, {"A": ["W+4", "G5"], "B": ["Y3", "Y4"]}, ["R5"]).legal_actions("A")
+
+
+# ------------------------------------------------------------ the explorer agrees
+
+def test_explorer_branches_over_a_random_start_color_as_z3_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from unoformal.spec.variants import VARIANTS
+    from unoformal.verification.crosscheck import crosscheck
+    from unoformal.verification.explore.chance import ExploreGame
+
+    rlcard = VARIANTS["rlcard"][1]
+    summary = crosscheck("tiny", sample=20, overrides=rlcard)  # tiny has a Wild
+    assert summary.mismatches == []
+    # planted: the explorer takes the seeded color instead of branching over every one
+    monkeypatch.setattr(ExploreGame, "_start_color", Game._start_color)
+    planted = crosscheck("tiny", sample=20, overrides=rlcard)
+    assert planted.mismatches
