@@ -93,6 +93,11 @@ class Step:
     # and the cards the hand gets; validation sets the first from the engine's draws.
     takes: tuple[tuple[tuple[Expr, ...], tuple[Expr, ...]], ...] = ()
     dealt: tuple[tuple[Expr, ...], ...] = ()  # next_deal: the hands dealt (Z3 constants)
+    # A table value makes this no action of the table (UNO-1 off: no uno, no catch; no
+    # card whose victim may challenge or answer: no challenge, no accept; no start rule
+    # that lets the first player choose: no choose_color): left out of the relation
+    # (``Spec.steps``). A guard false for any other reason stays, for steps-enabled.
+    off: bool = False
 
     @property
     def label(self) -> str:
@@ -561,10 +566,10 @@ class Spec:
         """Engine ``_do_accept`` (WD4-2; D2-1 under stacking): draw what is pending."""
         tag = fresh_tag("accept")
         post, cons, _ = self.take(s, s.turn, s.pending, tag)
-        guard = fand(z3.BoolVal(self.responds()), s.phase == RESPOND,
-                     self.can_draw(s, s.pending))
+        guard = fand(s.phase == RESPOND, self.can_draw(s, s.pending))
         return Step("accept", (self.rules.wild_draw_four.id,), s, guard,
-                    self.resolved(post, s.turn, keeps_turn=False), s.turn, draws=cons)
+                    self.resolved(post, s.turn, keeps_turn=False), s.turn, draws=cons,
+                    off=not self.responds())
 
     def challenge(self, s: Sym, upheld: bool, offender: int | None) -> Step:
         """Engine ``_do_challenge`` (CHAL-1..4): the table says who draws and who moves.
@@ -586,7 +591,8 @@ class Spec:
         name = "challenge_upheld" if upheld else "challenge_failed"
         return Step(name, (outcome.id, rules.challenge_color.id), s, guard,
                     self.resolved(post, s.turn, outcome.challenger_keeps_turn), s.turn,
-                    draws=fand(c1, c2), variant="" if offender is None else f"offender {offender}")
+                    draws=fand(c1, c2), variant="" if offender is None else f"offender {offender}",
+                    off=not kinds)
 
     def responds(self) -> bool:
         """Whether any card's victim accepts (or challenges, or answers) before drawing,
@@ -617,7 +623,7 @@ class Spec:
         guard = fand(seated, self._in_round(s), s.uno == a,
                        z3.BoolVal(uno.say_before_accusation and uno.enabled))
         return Step("uno", (self.rules.uno.id,), s, guard, s.evolve(uno=ival(NONE)), a,
-                    choices={"actor": a})
+                    choices={"actor": a}, off=not uno.enabled)
 
     def catch(self, s: Sym, target: int) -> Step:
         """Engine ``_do_catch`` (UNO-1): the caught player draws the penalty. One step per
@@ -632,7 +638,8 @@ class Spec:
         guard = fand(z3.BoolVal(uno.enabled), seated, self._in_round(s), s.uno == target,
                      a != target, one, self.can_draw(s, uno.penalty))
         return Step("catch", (uno.id,), s, guard, post.evolve(uno=ival(NONE)), a,
-                    choices={"actor": a}, draws=cons, variant=f"target {target}")
+                    choices={"actor": a}, draws=cons, variant=f"target {target}",
+                    off=not uno.enabled)
 
     def misplay(self, s: Sym) -> Step:
         """Engine ``_do_misplay`` (MISPLAY-1): a card that may not be played is shown,
@@ -671,10 +678,10 @@ class Spec:
     def choose_color(self, s: Sym) -> Step:
         """Engine ``_do_choose_color`` (START-WILD): the first player names the color."""
         c = z3.Int(f"{fresh_tag('choose')}.color")
-        guard = fand(z3.BoolVal(self.colors_chosen()), s.phase == COLOR, c >= 0,
-                     c < len(self.deck.colors))
+        guard = fand(s.phase == COLOR, c >= 0, c < len(self.deck.colors))
         return Step("choose_color", (self.rules.start_wild.id,), s, guard,
-                    s.evolve(color=c, phase=ival(PLAY)), s.turn, choices={"color": c})
+                    s.evolve(color=c, phase=ival(PLAY)), s.turn, choices={"color": c},
+                    off=not self.colors_chosen())
 
     def reshuffle(self, s: Sym) -> Step:
         """Engine ``_reshuffle`` (RESHUFFLE-1) alone, as it happens inside every draw:
@@ -826,9 +833,7 @@ class Spec:
         reads = frozenset(self._reads.seen)
         for step in out:
             step.reads = reads
-        # An action the table switches off (UNO-1 or ADVICE-1 off, no card that can be
-        # challenged) is no action of this table: its guard is false by construction.
-        return [step for step in out if not switched_off(step.guard)]
+        return [step for step in out if not step.off]
 
     def _logged(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
         """``build(s)``, each step noting the draws it makes (``Step.takes``)."""
@@ -880,14 +885,6 @@ class Spec:
         out += [("advise", lambda s, p=p: [self.advise(s, p)], p, False)  # type: ignore[misc]
                 for p in range(self.n)]
         return out
-
-
-def switched_off(guard: Expr) -> bool:
-    """Whether a guard is false by construction: a conjunct, at any depth of nested
-    conjunctions, is the literal false (a table value that allows no such action)."""
-    if z3.is_false(guard):
-        return True
-    return z3.is_and(guard) and any(switched_off(c) for c in guard.children())
 
 
 def wanted(s: Sym, named: int | None, chiral: bool) -> bool:
