@@ -194,7 +194,7 @@ def test_only_switchable_entries_can_be_switched_off(attr: str) -> None:
 
 def test_the_rulebook_entries_that_can_be_switched_off_say_what_off_means() -> None:
     off = {rule.id for _, rule in CLASSIC.entries() if rule.switchable and not rule.extension}
-    assert off == {"TWO-1", "ADVICE-1", "START-D2", "START-SKIP", "START-REV"}
+    assert off == {"TWO-1", "ADVICE-1", "UNO-1", "START-D2", "START-SKIP", "START-REV"}
 
 
 @pytest.mark.parametrize(("name", "description", "words"), [
