@@ -188,3 +188,16 @@ def test_explorer_branches_over_a_random_start_color_as_z3_does(
     monkeypatch.setattr(ExploreGame, "_start_color", Game._start_color)
     planted = crosscheck("tiny", sample=20, overrides=rlcard)
     assert planted.mismatches
+
+
+def test_draw_1_must_play_drawn_refusals_name_the_drawn_card_only_when_playable() -> None:
+    game = _drawn_playable(_table(MUST_PLAY))
+    with pytest.raises(IllegalActionError) as err:
+        game.apply(Action.parse("A play G1"))
+    assert "A drew R7, which can be played, so it is played at once (DRAW-1)" in \
+        err.value.message
+    kept = _game(_table(MUST_PLAY), {"A": ["G1", "B2"], "B": ["Y3", "Y4"]}, ["R5", "G7"])
+    kept.apply(Action.parse("A draw"))
+    with pytest.raises(IllegalActionError) as err:
+        kept.apply(Action.parse("A play G1"))
+    assert "which can be played" not in err.value.message

@@ -677,8 +677,8 @@ class Game:
             "DRAW-1": f"{who} drew and may play only the drawn card or pass (DRAW-1)",
             "MISPLAY-1": f"{who} misplayed and lost the turn (MISPLAY-1), so {mover} moves",
         }.get(rule_id)
-        if rule_id == self.rules.draw.id and self.rules.draw.must_play_drawn \
-                and card is not None and self.phase == DRAWN:
+        if rule_id == self.rules.draw.id and card is not None and self.phase == DRAWN \
+                and not self._may_keep(actor):
             what = (f"{who} drew {self.deck.code(card)}, which can be played, so it is "
                     f"played at once ({rule_id})")
         if what is not None:
