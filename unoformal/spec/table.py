@@ -466,7 +466,7 @@ CLASSIC = RuleTable(
         "If you {may_draw_when_able_to_play?cannot or will not|cannot} play, draw "
         "{cards:card}. {may_play_drawn?You may play a drawn card at once if it is legal, or "
         "keep it and end your turn|You keep what you drew and your turn ends}; no other "
-        "card after drawing.{must_play_drawn? A drawn card that is legal must be played at "
+        "card after drawing.{must_play_drawn? But a drawn card that is legal must be played at "
         "once: it is kept only when it cannot be played.|}",
         cards=1, may_play_drawn=True, may_draw_when_able_to_play=True, must_play_drawn=False),
     reshuffle=Reshuffle(
