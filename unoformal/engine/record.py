@@ -127,7 +127,7 @@ def game_from_record(record: dict[str, Any], rules: RuleTable | None = None) -> 
     if extra:
         raise InvalidInputError(f"unknown field(s) {show(sorted(extra))}; allowed: "
                                 f"{', '.join(sorted(RECORD_KEYS))} (or \"version\": 2 "
-                                "with dealer_draws, start_reshuffles and meta)")
+                                "with dealer_draws, start_reshuffles, start_color and meta)")
     if rules is None:
         rules = load_rules_arg(record.get("rules"), "rules")
     _, seed, dealer = _set_up(record, rules)
