@@ -150,8 +150,8 @@ def test_play_1_a_replay_reports_how_many_actions_it_played() -> None:
     ({"rules": "nonesuch"}, "rules: unknown rules 'nonesuch': expected one of classic, seed004, "
                             "winner-deals, stacking, rlcard, or the path of a .toml variant file"),
     ({"colour": "red"}, "unknown field(s) ['colour']; allowed: actions, deal, dealer, players, "
-                        "rules, seed (or \"version\": 2 with dealer_draws, start_reshuffles and "
-                        "meta)"),
+                        "rules, seed (or \"version\": 2 with dealer_draws, start_reshuffles, "
+                        "start_color and meta)"),
 ])
 def test_deck_1_a_malformed_record_is_refused_naming_field_and_rule(
         change: dict[str, Any], line: str) -> None:

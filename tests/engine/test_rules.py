@@ -438,6 +438,20 @@ def test_wd4_1_without_bluffs_the_table_refuses_it() -> None:
     play(legal, "A play W+4 yellow")
 
 
+def test_wd4_1_playable_card_reading_counts_any_other_playable_card_but_a_wild_draw_four(
+        ) -> None:
+    # RLCard's reading (illegal_when_holding = playable-card, no bluff): a 7 of another
+    # color on the red 7 is another playable card; a second Wild Draw Four is not (this
+    # very rule restricts it too)
+    rules = derive(CLASSIC, "nothing-else", "test", {"WD4-1": {
+        "illegal_when_holding": "playable-card", "bluff_playable": False}})
+    game = three({"A": ["B7", "G5", "W+4"], "B": ["G8"], "C": ["G9"]}, rules=rules)
+    refused(game, "A play W+4 yellow", "WD4-1")
+    game = three({"A": ["W+4", "G5", "W+4"], "B": ["G8"], "C": ["G9"]}, rules=rules)
+    play(game, "A play W+4 yellow")
+    assert game.phase == "respond" and game.to_play == "B"
+
+
 def test_wd4_2_the_victim_accepts_draws_four_and_loses_the_turn() -> None:
     game = three({"A": ["G5", "Y5", "W+4"], "B": ["G8"], "C": ["G9"]},
                  pile=("R7", "B1", "B2", "B3", "B4", "B5"))

@@ -74,12 +74,33 @@ def test_a_planted_wrong_draw_is_caught() -> None:
 
 
 def test_under_the_rlcard_variant_only_its_bugs_remain() -> None:
-    # The rlcard variant states RLCard's house rules (DRAW-1, TWO-1, START-D2 as table
-    # data); what is left is its drawn Wild Draw Four played with no effect (WD4-2).
+    # The rlcard variant states RLCard's rule choices as table data (DRAW-1, TWO-1,
+    # START-D2, START-WILD, WD4-1, WD4-2, UNO-1); what is left are its bugs: a drawn Wild
+    # Draw Four played with no effect (WD4-2), and a drawn card that matches only by
+    # number or symbol kept although it is playable (DRAW-1).
     rules = load_rules("rlcard")
     tally = Tally()
     for players in (2, 4):
         for seed in range(40):
             tally.add(played(players, seed, rules)[0], f"{players}:{seed}", rules)
-    assert tally.malformed == 0
-    assert set(tally.deviations) == {"WD4-2"}
+    assert tally.malformed == 0 and tally.clean > 0
+    assert set(tally.deviations) == {"WD4-2", "DRAW-1"}
+    kept = tally.examples["DRAW-1"].record["actions"][-1]
+    assert kept["action"] == "pass"
+
+
+def test_rlcard_records_state_the_start_color_under_its_rules() -> None:
+    # RLCard draws a start Wild's color at random: under the rlcard variant a chance
+    # outcome (start_color), under classic the first player's choose_color.
+    rules = load_rules("rlcard")
+    for seed in range(200):
+        record, game = played(2, seed, rules)
+        if game.round.played_cards[0].trait == "wild":
+            assert "start_color" in record
+            assert record["actions"][0]["action"] != "choose_color"
+            assert replay(record, rules).game.color is not None
+            classic, _ = played(2, seed, CLASSIC)
+            assert "start_color" not in classic
+            assert classic["actions"][0]["action"] == "choose_color"
+            return
+    pytest.fail("no start Wild among 200 seeds")

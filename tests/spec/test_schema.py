@@ -164,7 +164,7 @@ REVIEWED = [
     ({"NOSTACK-1": {"answers": ["+2", "+2"]}}, "NOSTACK-1", "must be distinct"),
     ({"UNO-X": {"penalty": 1}}, None, 'no rule "UNO-X" in the table'),
     ({"UNO-1": {"penalti": 1}}, "UNO-1", "rules.UNO-1.penalti: unknown key",
-     "allowed: cards_left, penalty"),
+     "allowed: enabled, cards_left, penalty"),
     ({"D2-1": {"kind": "+2"}}, "D2-1", "rules.D2-1.kind: unknown key"),  # a label
     ({"START-D2": {"kind": "S"}}, "START-D2", "rules.START-D2.kind: unknown key"),
     ({"UNO-1": {"id": "X"}}, "UNO-1", "rules.UNO-1.id: unknown key"),
@@ -194,7 +194,7 @@ def test_only_switchable_entries_can_be_switched_off(attr: str) -> None:
 
 def test_the_rulebook_entries_that_can_be_switched_off_say_what_off_means() -> None:
     off = {rule.id for _, rule in CLASSIC.entries() if rule.switchable and not rule.extension}
-    assert off == {"TWO-1", "ADVICE-1", "START-D2", "START-SKIP", "START-REV"}
+    assert off == {"TWO-1", "ADVICE-1", "UNO-1", "START-D2", "START-SKIP", "START-REV"}
 
 
 @pytest.mark.parametrize(("name", "description", "words"), [

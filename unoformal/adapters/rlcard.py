@@ -7,11 +7,15 @@ seen; nothing of RLCard's own logic is replaced. How its moves become record act
 
 - RLCard's players are ``P0`` … and ``P0`` moves first, so the dealer is the last seat
   (DEAL-3: the player left of the dealer starts).
-- A start Wild's color, which RLCard picks at random, is ``P0``'s ``choose_color``.
+- A start Wild's color, which RLCard picks at random, is the record's ``start_color``
+  where the rules draw it at random (START-WILD ``color_at_random``), else ``P0``'s
+  ``choose_color``.
 - ``draw`` is a ``draw`` stating the card; RLCard then plays it at once when it is a wild
   or of the current color (``round.py`` ``_perform_draw_action``), else the turn passes:
   a ``play`` of the drawn card, or ``pass``.
-- A Wild Draw Four's four cards are the victim's ``accept`` (RLCard has no challenge).
+- A Wild Draw Four's four cards are the victim's ``accept`` where the rules let the victim
+  challenge first (WD4-2 ``victim_may_challenge``), else stated on the play, as a Draw
+  Two's (RLCard has no challenge).
 - A reshuffle is stated on the action whose draw needed it, as RLCard made it.
 """
 
@@ -21,6 +25,7 @@ import random
 from typing import Any
 
 from unoformal.engine.record import VERSION, rules_json
+from unoformal.spec.cards import Kind
 from unoformal.spec.table import RuleTable
 
 COLORS = {"r": "red", "g": "green", "b": "blue", "y": "yellow"}
@@ -105,7 +110,7 @@ def played(players: int, seed: int, rules: RuleTable) -> tuple[dict[str, Any], A
     for _ in range(MAX_STEPS):
         if game.is_over():
             break
-        record["actions"] += _step(game, rng, pile, names, moves)
+        record["actions"] += _step(game, rng, pile, names, moves, rules)
     return record, game
 
 
@@ -128,13 +133,17 @@ def _start(game: Any, rng: _Random, names: list[str], rules: RuleTable,
         record["start_reshuffles"] = [pile[::-1] for pile in rng.shuffles[1:]]
     top = game.round.target
     if top.trait == "wild":
-        record["actions"].append({"player": names[0], "action": "choose_color",
-                                  "color": COLORS[top.color]})
+        start = rules.start_rule(Kind.WILD)
+        if start is not None and start.color_at_random:
+            record["start_color"] = COLORS[top.color]
+        else:
+            record["actions"].append({"player": names[0], "action": "choose_color",
+                                      "color": COLORS[top.color]})
     return record
 
 
 def _step(game: Any, rng: _Random, pile: _Pile, names: list[str],
-          moves: random.Random) -> list[dict[str, Any]]:
+          moves: random.Random, rules: RuleTable) -> list[dict[str, Any]]:
     """One RLCard step (a random legal action) as record actions, chance stated."""
     player = game.round.current_player
     name = names[player]
@@ -147,14 +156,15 @@ def _step(game: Any, rng: _Random, pile: _Pile, names: list[str],
     taken = pile.log[first:]
     shuffles = rng.shuffles[start:]
     marks = [m - first for m in rng.marks]
+    responds = rules.effect(Kind.WILD_DRAW_FOUR).victim_may_challenge
     if action == "draw":
-        return _drawn(game, names, player, taken, shuffles, marks, sizes)
+        return _drawn(game, names, player, taken, shuffles, marks, sizes, responds)
     color, trait = action.split("-", 1)
     card = {"player": name, "action": "play",
             "card": code(type("C", (), {"color": color, "trait": trait})())}
     if trait in ("wild", "wild_draw_4"):
         card["color"] = COLORS[color]
-    return _effect(card, names, player, game, taken, shuffles, trait)
+    return _effect(card, names, player, game, taken, shuffles, trait, responds)
 
 
 def _stated(action: dict[str, Any], who: str, cards: list[str],
@@ -167,12 +177,14 @@ def _stated(action: dict[str, Any], who: str, cards: list[str],
 
 
 def _effect(card: dict[str, Any], names: list[str], player: int, game: Any,
-            taken: list[str], shuffles: list[list[str]], trait: str) -> list[dict[str, Any]]:
-    """A played card and the cards its victim took (D2-1 on the play, WD4-2 on an accept)."""
+            taken: list[str], shuffles: list[list[str]], trait: str,
+            responds: bool) -> list[dict[str, Any]]:
+    """A played card and the cards its victim took (D2-1 on the play; WD4-2 on an accept
+    when its victim may challenge first, else on the play too)."""
     if not taken and not shuffles:
         return [card]
     victim = names[_victim(game, player)]
-    if trait == "wild_draw_4":
+    if trait == "wild_draw_4" and responds:
         return [card, _stated({"player": victim, "action": "accept"}, victim, taken,
                               shuffles)]
     return [_stated(card, victim, taken, shuffles)]
@@ -185,7 +197,7 @@ def _victim(game: Any, player: int) -> int:
 
 def _drawn(game: Any, names: list[str], player: int, taken: list[str],
            shuffles: list[list[str]], marks: list[int],
-           sizes: list[int]) -> list[dict[str, Any]]:
+           sizes: list[int], responds: bool) -> list[dict[str, Any]]:
     """RLCard's draw: the card drawn, then played at once (a wild, or the current color)
     or kept (the turn passes)."""
     name = names[player]
@@ -199,4 +211,4 @@ def _drawn(game: Any, names: list[str], player: int, taken: list[str],
     play: dict[str, Any] = {"player": name, "action": "play", "card": first[0]}
     if card.trait in ("wild", "wild_draw_4"):
         play["color"] = COLORS[card.color]
-    return [draw, *_effect(play, names, player, game, rest, after, card.trait)]
+    return [draw, *_effect(play, names, player, game, rest, after, card.trait, responds)]

@@ -2,7 +2,8 @@
 
 A version-2 record may state, for any action, the cards each draw took (by player) and
 the new draw pile (top first) of each reshuffle the action caused; it may state the
-reshuffles of the start card (START-WD4) and the dealer draw (DEAL-1) too. The referee
+reshuffles of the start card (START-WD4), the dealer draw (DEAL-1) and a start color
+drawn at random (``color_at_random``, START-WILD in RLCard's rules) too. The referee
 checks every stated outcome against the state before taking it: a drawn card must be the
 pile's top card (DRAW-1), a new pile must be exactly the discards below the top card
 (RESHUFFLE-1). What a record leaves unstated is decided by the seeded shuffle, as in
@@ -37,15 +38,22 @@ class StatedGame(Game):
     def __init__(self, players: Sequence[str], seed: int = 0, rules: RuleTable = CLASSIC,
                  dealer: str | None = None, deal: dict[str, Any] | None = None,
                  start_piles: list[list[int]] | None = None,
-                 dealer_draws: list[dict[str, int]] | None = None) -> None:
+                 dealer_draws: list[dict[str, int]] | None = None,
+                 start_color: int | None = None) -> None:
         self._draws: dict[int, list[int]] | None = None
         self._piles: list[list[int]] | None = None
         self._start_piles = start_piles
         self._dealer_draws = dealer_draws
+        self._stated_color = start_color
         super().__init__(players, seed, rules, dealer, deal)
         if start_piles:
             raise ChanceError(f"{len(start_piles)} start reshuffle(s) stated that the start "
                               "card does not cause", "START-WD4", self.to_text())
+        if self._stated_color is not None:
+            top = self.deck.code(self.discard[-1]) if self.discard else "-"
+            raise ChanceError(f"a start color is stated, but these rules do not draw the "
+                              f"color of the start card {top} at random", "START-WILD",
+                              self.to_text())
         self._start_piles = None  # later rounds are dealt from the seed (END-2)
 
     # ------------------------------------------------------------------ set-up
@@ -76,6 +84,11 @@ class StatedGame(Game):
             raise ChanceError("the stated dealer draw ends in a tie: ties draw again",
                               "DEAL-1")
         return contenders[0]
+
+    def _start_color(self) -> int:
+        """START-* ``color_at_random``: the stated color, if the record states it."""
+        color, self._stated_color = self._stated_color, None
+        return super()._start_color() if color is None else color
 
     def _start_shuffle(self) -> None:
         """START-WD4: the stated new pile must hold exactly the cards being shuffled."""

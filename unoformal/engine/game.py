@@ -250,12 +250,18 @@ class Game:
         if start is None:
             return
         self.cause = (start.id, self.dealer, card, first, False)
+        if start.color_at_random:
+            self.color = self._start_color()
         if start.first_player_draws:
             self._take(first, start.first_player_draws)
         if start.first_player_loses_turn:
             self.turn = self._next(first)
         if start.first_player_chooses_color:
             self.phase = COLOR
+
+    def _start_color(self) -> int:
+        """Chance: the start card's color drawn at random (``color_at_random``)."""
+        return self._rng().randrange(len(self.deck.colors))
 
     def _start_shuffle(self) -> None:
         """START-WD4: the start card went back into the pile; shuffle it (chance)."""
@@ -331,7 +337,9 @@ class Game:
         """WD4-1, on the hand left after playing it."""
         if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
             return not any(self.f_color[c] == self.color for c in hand)
-        return not any(self._matches(c) for c in hand)
+        # "other card they could play": another Wild Draw Four is restricted by this rule
+        return not any(self._matches(c) for c in hand
+                       if self.f_kind[c] is not Kind.WILD_DRAW_FOUR)
 
     def _can_play(self, p: int, face: int) -> bool:
         """A legal play of ``face`` by the player to move, in a play phase."""
@@ -361,6 +369,13 @@ class Game:
         if self.rules.draw.may_draw_when_able_to_play:
             return True
         return not any(self._can_play(p, c) for c in set(self.hands[p]))
+
+    def _may_keep(self, p: int) -> bool:
+        """DRAW-1: the drawn card may be kept, unless the table says a playable one is
+        played at once (``must_play_drawn``)."""
+        drawn = self.drawn
+        return not self.rules.draw.must_play_drawn or drawn is None \
+            or not self._can_play(p, drawn)
 
     def _can_draw(self, count: int) -> bool:
         """EXT-SHORT: with it off, an effect needing more cards than are left is not allowed."""
@@ -429,7 +444,7 @@ class Game:
                 out.append(t.draw[p])
             elif self.available() < 1 and self.rules.pass_when_nothing_to_draw.enabled:
                 out.append(t.pass_[p])
-        elif self.phase == DRAWN:
+        elif self.phase == DRAWN and self._may_keep(p):
             out.append(t.pass_[p])
 
     def _out_of_turn(self, p: int, out: list[Action], advise: bool, catch: bool) -> None:
@@ -438,14 +453,15 @@ class Game:
         target = self.uno_window
         if target is not None:
             if p == target:
-                if self.rules.uno.say_before_accusation:
+                if self.rules.uno.say_before_accusation and self.rules.uno.enabled:
                     out.append(self.t.uno[p])
             elif catch:
                 out.append(self.t.catch[p][target])
 
     def _catchable(self, target: int) -> bool:
         uno = self.rules.uno
-        if uno.catch_only_with_one_card and len(self.hands[target]) != uno.cards_left:
+        if not uno.enabled or (uno.catch_only_with_one_card
+                               and len(self.hands[target]) != uno.cards_left):
             return False
         return self._can_draw(uno.penalty)
 
@@ -591,6 +607,9 @@ class Game:
             return None
         if kind is ActionType.PASS:
             if self.phase == DRAWN:
+                if not self._may_keep(p):
+                    return self._caused("DRAW-1", f"{action.player} may not keep the drawn "
+                                        "card")
                 return None
             if self.available() < 1 and self.rules.pass_when_nothing_to_draw.enabled:
                 return None
@@ -610,8 +629,10 @@ class Game:
         hand = self.hands[p]
         if face not in hand:
             return Refusal("PLAY-1", f"{action.card} is not in {action.player}'s hand")
-        if action.uno and (len(hand) != self.t.uno_with or not self.rules.uno.say_with_card):
-            return Refusal("UNO-1", "UNO is said with the next-to-last card")
+        if action.uno and (len(hand) != self.t.uno_with or not self.rules.uno.say_with_card
+                           or not self.rules.uno.enabled):
+            return Refusal("UNO-1", "UNO is said with the next-to-last card"
+                           if self.rules.uno.enabled else "nobody calls UNO in these rules")
         if self._can_play(p, face):
             return None
         if self.phase == DRAWN and (face != self.drawn or not self.rules.draw.may_play_drawn):
@@ -656,13 +677,20 @@ class Game:
             "DRAW-1": f"{who} drew and may play only the drawn card or pass (DRAW-1)",
             "MISPLAY-1": f"{who} misplayed and lost the turn (MISPLAY-1), so {mover} moves",
         }.get(rule_id)
+        if rule_id == self.rules.draw.id and card is not None and self.phase == DRAWN \
+                and not self._may_keep(actor):
+            what = (f"{who} drew {self.deck.code(card)}, which can be played, so it is "
+                    f"played at once ({rule_id})")
         if what is not None:
             return what
         if rule_id.startswith("START-"):
             return f"the start card {name} ({rule_id}) gives the turn to {mover}"
+        drawn_word = "drawn " if drawn else ""
         if self.phase == RESPOND:
-            drawn_word = "drawn " if drawn else ""
             return f"{who}'s {drawn_word}{name} takes effect ({rule_id})"
+        if card is not None and self.f_effect[card].victim_draws:
+            return (f"{who}'s {drawn_word}{name} made {hit} draw and lose the turn "
+                    f"({rule_id}), so {mover} moves")
         return f"{hit} resolved {who}'s {name} ({rule_id}), so {mover} moves"
 
     def _check_advise(self, action: Action, p: int, face: int | None) -> Refusal | None:
@@ -673,7 +701,8 @@ class Game:
         return None
 
     def _check_uno(self, action: Action, p: int, face: int | None) -> Refusal | None:
-        if self.uno_window != p or not self.rules.uno.say_before_accusation:
+        uno = self.rules.uno
+        if self.uno_window != p or not uno.say_before_accusation or not uno.enabled:
             return Refusal("UNO-1", f"{action.player} has no UNO left to say")
         return None
 
@@ -735,8 +764,8 @@ class Game:
         self.discard.append(face)
         self.color = color if effect.chooses_color else self.f_color[face]
         self.drawn = None
-        if len(hand) == self.rules.uno.cards_left and not uno:
-            self.uno_window = p
+        if len(hand) == self.rules.uno.cards_left and not uno and self.rules.uno.enabled:
+            self.uno_window = p  # UNO-1 off: no call, so no window
         if not hand and self.winner is None:
             self.winner = p  # went out first; wins when the draws are resolved (END-1)
             if effect.victim_draws and not self.rules.end_of_round.resolve_final_draw:
@@ -1028,7 +1057,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     codes = [f.code for f in faces]
     colors = [c.value for c in deck.colors]
     effects = [rules.effect(f.kind) for f in faces]
-    say_with_card = rules.uno.say_with_card
+    say_with_card = rules.uno.say_with_card and rules.uno.enabled
 
     def plays(name: str, face: int) -> tuple[list[Action], list[Action]]:
         named: list[str | None] = list(colors) if effects[face].chooses_color else [None]

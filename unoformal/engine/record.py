@@ -216,7 +216,7 @@ def game_from_record(record: dict[str, Any], rules: RuleTable | None = None,
     if extra:
         raise InvalidInputError(f"unknown field(s) {show(sorted(extra))}; allowed: "
                                 f"{', '.join(sorted(RECORD_KEYS))} (or \"version\": 2 "
-                                "with dealer_draws, start_reshuffles and meta)")
+                                "with dealer_draws, start_reshuffles, start_color and meta)")
     if rules is None:
         rules = load_rules_arg(record.get("rules"), "rules")
     _, seed, dealer = _set_up(record, rules)
@@ -252,15 +252,17 @@ def _game_v2(record: dict[str, Any], rules: RuleTable | None,
     starts = record.get("start_reshuffles")
     start_piles = None if starts is None else [
         codes.faces(pile, f"start_reshuffles[{i}]") for i, pile in enumerate(starts)]
+    color = record.get("start_color")
     try:
         game = stated(names, seed=seed, rules=rules,
                           dealer=None if dealer_draws is not None else dealer,
                           deal=record.get("deal"), start_piles=start_piles,
-                          dealer_draws=dealer_draws)
+                          dealer_draws=dealer_draws,
+                          start_color=None if color is None else codes.color(color))
     except ChanceError as err:
-        raise InvalidInputError(err.message, err.rule_id,
-                                key="dealer_draws" if err.rule_id == "DEAL-1"
-                                else "start_reshuffles") from None
+        key = {"DEAL-1": "dealer_draws", "START-WD4": "start_reshuffles"}.get(
+            err.rule_id or "", "start_color")
+        raise InvalidInputError(err.message, err.rule_id, key=key) from None
     except InvalidInputError as err:
         raise err.at(key="deal") from None
     if dealer_draws is not None and dealer is not None and game.names[game.dealer] != dealer:
@@ -286,6 +288,13 @@ class _Codes:
             return self.deck.face_id(code)
         except ValueError as err:
             raise InvalidInputError(str(err), "DECK-1", key=key) from None
+
+    def color(self, name: str) -> int:
+        """A stated color (the schema allows only color names) as the deck's index."""
+        index = {c.value: i for i, c in enumerate(self.deck.colors)}
+        if name not in index:
+            raise InvalidInputError(f"{name} is not in this deck", "DECK-1", key="start_color")
+        return index[name]
 
     def faces(self, codes: list[Any], key: str) -> list[int]:
         return [self.face(c, f"{key}[{i}]") for i, c in enumerate(codes)]

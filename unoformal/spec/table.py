@@ -149,6 +149,9 @@ class StartRule(Rule):
     first_player_draws: Annotated[int, Range(0, DRAWS)] = 0
     first_player_loses_turn: bool = False
     first_player_chooses_color: bool = False
+    # The color is decided by chance, each of the deck's colors alike (a record states
+    # it: ``start_color``); RLCard's flip_top_card picks a start Wild's color at random.
+    color_at_random: bool = False
     turn_another_card: bool = False
 
 
@@ -170,6 +173,8 @@ class DrawRule(Rule):
     cards: Annotated[int, Range(1, DRAWS)] = 1
     may_play_drawn: bool = True
     may_draw_when_able_to_play: bool = True
+    # A drawn card that may be played must be: keeping it is no choice (RLCard).
+    must_play_drawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -386,6 +391,7 @@ _START = ("Start card: {kind}. {first_seat?The player {first_seat:seat} left of 
           "The dealer} plays first and play goes {direction}{first_player_draws?; that player "
           "draws {first_player_draws:card}|}{first_player_loses_turn?; that player loses the "
           "turn|}{first_player_chooses_color?; that player first chooses the color|}"
+          "{color_at_random?; the color is drawn at random, each color alike|}"
           "{turn_another_card?; the card goes back into the deck and another card is turned|}.")
 _EFFECT = ("{chooses_color?; its player names any color (the current one included)|}"
            "{reverses?; the direction of play flips|}"
@@ -460,8 +466,9 @@ CLASSIC = RuleTable(
         "If you {may_draw_when_able_to_play?cannot or will not|cannot} play, draw "
         "{cards:card}. {may_play_drawn?You may play a drawn card at once if it is legal, or "
         "keep it and end your turn|You keep what you drew and your turn ends}; no other "
-        "card after drawing.",
-        cards=1, may_play_drawn=True, may_draw_when_able_to_play=True),
+        "card after drawing.{must_play_drawn? But a drawn card that is legal must be played at "
+        "once: it is kept only when it cannot be played.|}",
+        cards=1, may_play_drawn=True, may_draw_when_able_to_play=True, must_play_drawn=False),
     reshuffle=Reshuffle(
         "RESHUFFLE-1", "000 §03",
         "When the draw pile is empty, {keep_top?keep the top discard and shuffle the rest|"
@@ -516,7 +523,8 @@ CLASSIC = RuleTable(
     wd4_legality=Wd4Legality(
         "WD4-1", "000 §05, §09",
         "A Wild Draw Four is legal only when its player holds no "
-        "{illegal_when_holding=playable-card?other card they could play|card of the current "
+        "{illegal_when_holding=playable-card?other card they could play (another Wild Draw "
+        "Four does not count: this rule restricts it too)|card of the current "
         "color; same number or symbol in another color does not count}. {bluff_playable?It "
         "may still be played illegally, as a bluff: that is what the challenge is for|It "
         "cannot be played illegally}.",
@@ -543,7 +551,9 @@ CLASSIC = RuleTable(
         "(our reading: the call is about the last card)|A catch stands whatever the accused "
         "holds by then}.",
         cards_left=1, penalty=2, say_with_card=True, say_before_accusation=True,
-        catch_only_with_one_card=True),
+        catch_only_with_one_card=True,
+        when_off="Nobody calls UNO: a player's next-to-last card opens no window, nobody "
+                 "says UNO or is caught, and nobody draws for it."),
     end_of_round=EndRule(
         "END-1", "000 §06",
         "Playing your last card ends the round{resolve_final_draw?; a final Draw Two or Wild "
@@ -689,6 +699,18 @@ def _start_kinds_distinct(table: RuleTable) -> Breach | None:
     return None
 
 
+def _start_color_once(table: RuleTable) -> Breach | None:
+    """START-*: the start card's color is either named by the first player or drawn at
+    random; both at once would throw the random color away."""
+    for _, rule in table.entries():
+        if isinstance(rule, StartRule) and rule.first_player_chooses_color \
+                and rule.color_at_random:
+            return Breach(("rules", rule.id, "color_at_random"), rule.id, True,
+                          "false while first_player_chooses_color is true (one of the two "
+                          "decides the color)")
+    return None
+
+
 def _switched_only_where_meant(table: RuleTable) -> Breach | None:
     """Only an entry whose switch every interpreter reads may be off: an extension, or a
     rulebook entry that states what off means (``when_off``)."""
@@ -722,6 +744,7 @@ CHECKS = (
     Check("hands-leave-a-start-card", "DEAL-2", _hands_leave_a_start_card),
     Check("dealer-draw-ends", "DEAL-1", _dealer_draw_ends),
     Check("start-kinds-distinct", "START-*", _start_kinds_distinct),
+    Check("start-color-once", "START-*", _start_color_once),
     Check("expect-players", "DECK-2", _expect_players),
 )
 

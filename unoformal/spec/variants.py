@@ -51,15 +51,32 @@ VARIANTS: dict[str, tuple[str, Overrides]] = {
     "stacking": ("House rule: a Draw Two may answer a Draw Two; penalties add up.",
                  {"NOSTACK-1": {"victim_may_answer": True, "answers": ["+2"]}}),
     # RLCard 1.2's UNO (rlcard/games/uno/round.py), what it chooses where the rulebook
-    # differs, so `conform --engine rlcard --rules rlcard` leaves only its bugs:
-    # get_legal_actions offers 'draw' only when nothing else is legal (DRAW-1);
-    # _preform_non_number_action's reverse only flips the direction, also with 2 players
-    # (TWO-1 off); perform_top_card's draw_2 deals 2 to player 0, who then plays (START-D2).
-    "rlcard": ("RLCard's UNO: draw only when unable to play; a 2-player Reverse only "
-               "reverses; a Draw Two start card does not skip.",
-               {"DRAW-1": {"may_draw_when_able_to_play": False},
+    # differs or leaves a choice, so `conform --engine rlcard --rules rlcard` leaves only
+    # its bugs. Each value and the function of round.py that shows it:
+    # DRAW-1 may_draw_when_able_to_play: get_legal_actions offers 'draw' only when no card
+    #   is legal; must_play_drawn: _perform_draw_action plays a drawn wild or card of the
+    #   target's color at once (and keeps one matching only by number or symbol, which its
+    #   own get_legal_actions calls legal: that is a bug, not a rule);
+    # TWO-1 off: _preform_non_number_action's reverse only flips the direction;
+    # START-D2: perform_top_card's draw_2 deals 2 to player 0, who then plays;
+    # START-WILD color_at_random: flip_top_card sets a start Wild's color with
+    #   np_random.choice;
+    # WD4-1 playable-card, no bluff: get_legal_actions offers wild_draw_4 only when its
+    #   list of other legal cards is empty;
+    # WD4-2 no challenge: _preform_non_number_action's wild_draw_4 deals 4 to the next
+    #   player and skips them, and get_legal_actions has no challenge;
+    # UNO-1 off: get_legal_actions has no UNO call and nothing catches a player.
+    "rlcard": ("RLCard's UNO: draw only when unable to play, a playable drawn card played "
+               "at once; a 2-player Reverse only reverses; a Draw Two start card does not "
+               "skip; a start Wild's color at random; Wild Draw Four only when nothing else "
+               "is playable, never challenged; no UNO call.",
+               {"DRAW-1": {"may_draw_when_able_to_play": False, "must_play_drawn": True},
                 "TWO-1": {"enabled": False},
-                "START-D2": {"first_player_loses_turn": False}}),
+                "START-D2": {"first_player_loses_turn": False},
+                "START-WILD": {"first_player_chooses_color": False, "color_at_random": True},
+                "WD4-1": {"illegal_when_holding": "playable-card", "bluff_playable": False},
+                "WD4-2": {"victim_may_challenge": False},
+                "UNO-1": {"enabled": False}}),
 }
 
 

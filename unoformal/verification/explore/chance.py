@@ -1,7 +1,8 @@
 """The engine's own successor function, with chance made a nondeterministic choice.
 
 :class:`ExploreGame` is the engine's :class:`~unoformal.engine.game.Game` with its two
-chance hooks overridden: ``_pop_card`` (every card leaving the draw pile, RESHUFFLE-1
+chance hooks overridden (and ``_start_color``, a start color drawn at random, branches
+over every color): ``_pop_card`` (every card leaving the draw pile, RESHUFFLE-1
 inside it) takes a *chosen* face instead of the top card, and ``_rng`` returns a
 shuffler that leaves the choice to ``_pop_card`` (or, while the start card is turned
 again under START-WD4, puts a chosen face on top). Every rule is still the engine's.
@@ -154,6 +155,12 @@ class ExploreGame(Game):
         # of the explorer's time, and the explorer runs one action at a time
         _SHUFFLER.game = self
         return _SHUFFLER
+
+    def _start_color(self) -> int:
+        """A start color drawn at random (``color_at_random``): every color is a chance
+        outcome of its own."""
+        self.shuffles += 1  # as the engine's draw of it
+        return self.choose(list(range(len(self.deck.colors))), floor=False)
 
     def _reshuffle(self) -> None:
         super()._reshuffle()

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import UnoError
+from unoformal.spec.cards import Kind
 from unoformal.spec.table import CardEffect
 from unoformal.verification.validate.compile import Env
 from unoformal.verification.validate.engine_side import (
@@ -194,10 +195,12 @@ class Checker:
         takes = [counts(e[3], self.nf) for e in game.events if e[0] == "take" and e[2] != 0]
         for card in returned:  # START-WD4: the card goes back, the dealt state again
             self._merge(result, self._match(env, [(f, {}) for f in mine], [],
-                                            {"face": card}, start), "start")
+                                            {"face": card, "color": NONE}, start), "start")
         first = game.discard[0] if game.discard else NONE
-        self._merge(result, self._match(env, [(f, {}) for f in mine], takes,
-                                        {"face": first}, values(game)), "start")
+        # the color too: chance where the start rule draws it (color_at_random)
+        chance = {"face": first, "color": _n(game.color)}
+        self._merge(result, self._match(env, [(f, {}) for f in mine], takes, chance,
+                                        values(game)), "start")
 
     @staticmethod
     def _merge(into: Outcome, part: Outcome, what: str) -> None:
@@ -221,9 +224,12 @@ def pre_branches(pre: list[int], action: Action, model: Model, seat: int) -> lis
     if action.type.value != "play" or action.card is None:
         return []
     kind = model.deck.faces[model.deck.index[action.card]].kind
+    nf = model.nfaces
+    if kind is Kind.WILD_DRAW_FOUR and not model.rules.effect(kind).victim_may_challenge:
+        wd4 = model.deck.index[action.card]
+        return [WD4_WITH_WD4 if pre[7 + seat * nf + wd4] > 1 else WD4_ALONE]
     if not model.rules.effect(kind).victim_may_challenge:
         return []
-    nf = model.nfaces
     color = pre[3]
     held = {model.deck.faces[f].kind for f in range(nf)
             if pre[7 + seat * nf + f] and model.spec.fcolor[f] == color and color != NONE}
@@ -231,6 +237,10 @@ def pre_branches(pre: list[int], action: Action, model: Model, seat: int) -> lis
         return ["Wild Draw Four played holding no card of the current color (WD4-1)"]
     return [f"Wild Draw Four played holding a {k.name.lower().replace('_', ' ')} of the "
             "current color (WD4-1)" for k in sorted(held, key=lambda k: k.value)]
+
+
+WD4_ALONE = "Wild Draw Four played holding no other Wild Draw Four (WD4-1)"
+WD4_WITH_WD4 = "Wild Draw Four played holding another Wild Draw Four (WD4-1)"
 
 
 def went_out_with(effect: CardEffect) -> str:
@@ -265,5 +275,5 @@ def branches(pre: list[int], post: list[int], action: Action, model: Model,
     return out
 
 
-__all__ = ["Checker", "Enabled", "Finding", "Outcome", "branches", "pre_branches",
-           "went_out_with"]
+__all__ = ["WD4_ALONE", "WD4_WITH_WD4", "Checker", "Enabled", "Finding", "Outcome", "branches",
+           "pre_branches", "went_out_with"]

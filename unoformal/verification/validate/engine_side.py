@@ -40,6 +40,15 @@ class TracedGame(Game):
             self.events.append(("returned", self.pile[-1]))
         return super()._rng()
 
+    def _start_color(self) -> int:
+        """A start color drawn at random is chance too, but no start card put back: the
+        checker reads it from the state (``color``)."""
+        starting, self._starting = self._starting, False
+        try:
+            return super()._start_color()
+        finally:
+            self._starting = starting
+
     def _take(self, p: int, count: int) -> None:
         starting, self._starting = self._starting, False
         before, shuffles = len(self.hands[p]), self.shuffles

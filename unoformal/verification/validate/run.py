@@ -28,8 +28,11 @@ from typing import Any
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.record import to_record
+from unoformal.spec.cards import Kind
 from unoformal.spec.table import RuleTable
 from unoformal.verification.validate.check import (
+    WD4_ALONE,
+    WD4_WITH_WD4,
     Checker,
     Finding,
     branches,
@@ -125,7 +128,11 @@ def required(model: Model) -> list[str]:
 
 
 def _wd4_branches(model: Model) -> list[str]:
-    """WD4-1's cases: no card of the current color held, or one of each colored kind."""
+    """WD4-1's cases: no card of the current color held, or one of each colored kind;
+    where the card cannot be challenged, it is legal only as the table says (no bluff):
+    with another Wild Draw Four held or not."""
+    if not model.rules.effect(Kind.WILD_DRAW_FOUR).victim_may_challenge:
+        return [WD4_ALONE, WD4_WITH_WD4] if Kind.WILD_DRAW_FOUR in model.spec.kinds else []
     kinds = [k for k in model.spec.kinds if not k.is_wild]
     return ["Wild Draw Four played holding no card of the current color (WD4-1)"] + [
         f"Wild Draw Four played holding a {k.name.lower().replace('_', ' ')} of the current "
@@ -134,7 +141,9 @@ def _wd4_branches(model: Model) -> list[str]:
 
 def _possible(branch: str, rules: RuleTable) -> bool:
     if "UNO said with" in branch:
-        return rules.uno.say_with_card
+        return rules.uno.say_with_card and rules.uno.enabled
+    if "UNO window" in branch:
+        return rules.uno.enabled
     return True
 
 

@@ -33,6 +33,7 @@ from unoformal.spec.table import (
     NextDealer,
     Rule,
     RuleTable,
+    StartRule,
 )
 from unoformal.verification.z3.state import (
     COLOR,
@@ -92,6 +93,11 @@ class Step:
     # and the cards the hand gets; validation sets the first from the engine's draws.
     takes: tuple[tuple[tuple[Expr, ...], tuple[Expr, ...]], ...] = ()
     dealt: tuple[tuple[Expr, ...], ...] = ()  # next_deal: the hands dealt (Z3 constants)
+    # A table value makes this no action of the table (UNO-1 off: no uno, no catch; no
+    # card whose victim may challenge or answer: no challenge, no accept; no start rule
+    # that lets the first player choose: no choose_color): left out of the relation
+    # (``Spec.steps``). A guard false for any other reason stays, for steps-enabled.
+    off: bool = False
 
     @property
     def label(self) -> str:
@@ -358,8 +364,10 @@ class Spec:
         if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
             return fand([fimplies(feq(s.color, self.fcolor[g]), feq(hand[g], 0))
                            for g in range(self.nfaces) if self.fcolor[g] != NONE])
+        # "other card they could play": another Wild Draw Four is restricted by this rule
         return fand([z3.Implies(self.matches(s, ival(g), self.deck.faces[g].kind, [g]),
-                                  hand[g] == 0) for g in range(self.nfaces)])
+                                  hand[g] == 0) for g in range(self.nfaces)
+                     if self.deck.faces[g].kind is not Kind.WILD_DRAW_FOUR])
 
     def can_effect(self, s: Sym, effect: CardEffect) -> Expr:
         """Engine ``_can_effect`` (EXT-SHORT)."""
@@ -463,7 +471,7 @@ class Spec:
                  for g in range(self.nfaces)]
         total = s.seat_total(s.turn)
         uno = self.rules.uno
-        say_ok = z3.BoolVal(uno.say_with_card) and total == uno.says_with
+        say_ok = z3.BoolVal(uno.say_with_card and uno.enabled) and total == uno.says_with
         ncolors = len(self.deck.colors)
         color_ok = fand(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
         guard = fand(
@@ -477,7 +485,8 @@ class Spec:
             disc=[fsum(s.disc[g], one_if(feq(s.top, g))) for g in range(self.nfaces)],
             top=f, drawn=ival(NONE),
             color=c if effect.chooses_color else self.lookup(self.fcolor, f, domain),
-            uno=z3.If(fand(total - 1 == uno.cards_left, z3.Not(says)), s.turn, NONE))
+            uno=z3.If(fand(total - 1 == uno.cards_left, z3.Not(says)), s.turn, NONE)
+            if uno.enabled else ival(NONE))  # UNO-1 off: no call, no window
         if effect.victim_may_challenge:
             post = post.evolve(legal=self.wd4_legal(s, after), prev=s.color)
         placed = post
@@ -527,10 +536,23 @@ class Spec:
                     draws=which)
 
     def keep(self, s: Sym) -> Step:
-        """Engine ``_do_pass`` after a draw (DRAW-1): keep the drawn card, the turn passes."""
+        """Engine ``_do_pass`` after a draw (DRAW-1): keep the drawn card, the turn passes;
+        with ``must_play_drawn`` only a drawn card that cannot be played (engine
+        ``_may_keep``)."""
         post = s.evolve(drawn=ival(NONE), phase=ival(PLAY),
                         turn=self.seat_after(s.turn, s.direction, 1))
-        return Step("keep", ("DRAW-1",), s, s.phase == DRAWN, post, s.turn)
+        guard = s.phase == DRAWN
+        if self.rules.draw.must_play_drawn:
+            guard = fand(guard, z3.Not(self.drawn_playable(s)))
+        return Step("keep", ("DRAW-1",), s, guard, post, s.turn)
+
+    def drawn_playable(self, s: Sym) -> Expr:
+        """Engine ``_can_play`` of the drawn card (DRAW-1), whatever its kind."""
+        hand = s.seat_hand(s.turn)
+        return f_or([fand(feq(s.drawn, g), self.can_play(
+            s, ival(g), self.deck.faces[g].kind,
+            [fsub(hand[h], 1) if h == g else hand[h] for h in range(self.nfaces)]))
+            for g in range(self.nfaces)])
 
     def pass_empty(self, s: Sym) -> Step:
         """Engine ``_do_pass`` with nothing to draw (EXT-PASS)."""
@@ -546,7 +568,8 @@ class Spec:
         post, cons, _ = self.take(s, s.turn, s.pending, tag)
         guard = fand(s.phase == RESPOND, self.can_draw(s, s.pending))
         return Step("accept", (self.rules.wild_draw_four.id,), s, guard,
-                    self.resolved(post, s.turn, keeps_turn=False), s.turn, draws=cons)
+                    self.resolved(post, s.turn, keeps_turn=False), s.turn, draws=cons,
+                    off=not self.responds())
 
     def challenge(self, s: Sym, upheld: bool, offender: int | None) -> Step:
         """Engine ``_do_challenge`` (CHAL-1..4): the table says who draws and who moves.
@@ -568,7 +591,23 @@ class Spec:
         name = "challenge_upheld" if upheld else "challenge_failed"
         return Step(name, (outcome.id, rules.challenge_color.id), s, guard,
                     self.resolved(post, s.turn, outcome.challenger_keeps_turn), s.turn,
-                    draws=fand(c1, c2), variant="" if offender is None else f"offender {offender}")
+                    draws=fand(c1, c2), variant="" if offender is None else f"offender {offender}",
+                    off=not kinds)
+
+    def responds(self) -> bool:
+        """Whether any card's victim accepts (or challenges, or answers) before drawing,
+        as engine ``_card_effect`` decides: else no play leads to RESPOND."""
+        st = self.rules.no_stacking
+        return any(self.rules.effect(k).victim_draws and (
+            self.rules.effect(k).victim_may_challenge
+            or (st.victim_may_answer and k in st.answers)) for k in self.kinds)
+
+    def colors_chosen(self) -> bool:
+        """Whether any start rule lets the first player choose the color (engine
+        ``_turn_start_card``): else the game is never in COLOR."""
+        starts = [getattr(self.rules, name) for name, rule in self.table.entries()
+                  if isinstance(rule, StartRule)]  # through self.rules: the reads noted
+        return any(rule.first_player_chooses_color and rule.enabled for rule in starts)
 
     def _in_round(self, s: Sym) -> Expr:
         return fand(s.phase != OVER, s.phase != DEALT, s.phase != STUCK)
@@ -580,10 +619,11 @@ class Spec:
     def say_uno(self, s: Sym) -> Step:
         """Engine ``_do_uno`` (UNO-1): say UNO before an accusation."""
         a, seated = self._actor(fresh_tag("uno"))
+        uno = self.rules.uno
         guard = fand(seated, self._in_round(s), s.uno == a,
-                       z3.BoolVal(self.rules.uno.say_before_accusation))
+                       z3.BoolVal(uno.say_before_accusation and uno.enabled))
         return Step("uno", (self.rules.uno.id,), s, guard, s.evolve(uno=ival(NONE)), a,
-                    choices={"actor": a})
+                    choices={"actor": a}, off=not uno.enabled)
 
     def catch(self, s: Sym, target: int) -> Step:
         """Engine ``_do_catch`` (UNO-1): the caught player draws the penalty. One step per
@@ -595,10 +635,11 @@ class Spec:
         one = (s.hand_total(target) == uno.cards_left if uno.catch_only_with_one_card
                else z3.BoolVal(True))
         post, cons, _ = self.take(s, t, uno.penalty, tag)
-        guard = fand(seated, self._in_round(s), s.uno == target, a != target, one,
-                       self.can_draw(s, uno.penalty))
+        guard = fand(z3.BoolVal(uno.enabled), seated, self._in_round(s), s.uno == target,
+                     a != target, one, self.can_draw(s, uno.penalty))
         return Step("catch", (uno.id,), s, guard, post.evolve(uno=ival(NONE)), a,
-                    choices={"actor": a}, draws=cons, variant=f"target {target}")
+                    choices={"actor": a}, draws=cons, variant=f"target {target}",
+                    off=not uno.enabled)
 
     def misplay(self, s: Sym) -> Step:
         """Engine ``_do_misplay`` (MISPLAY-1): a card that may not be played is shown,
@@ -639,7 +680,8 @@ class Spec:
         c = z3.Int(f"{fresh_tag('choose')}.color")
         guard = fand(s.phase == COLOR, c >= 0, c < len(self.deck.colors))
         return Step("choose_color", (self.rules.start_wild.id,), s, guard,
-                    s.evolve(color=c, phase=ival(PLAY)), s.turn, choices={"color": c})
+                    s.evolve(color=c, phase=ival(PLAY)), s.turn, choices={"color": c},
+                    off=not self.colors_chosen())
 
     def reshuffle(self, s: Sym) -> Step:
         """Engine ``_reshuffle`` (RESHUFFLE-1) alone, as it happens inside every draw:
@@ -669,8 +711,8 @@ class Spec:
         ids = (start.id,) if start is not None else (rules.first_turn.id,)
         if start is None or not start.turn_another_card:
             post, cons = self._started(s.evolve(pile=pile, top=t), t, kind, start, tag, dealer)
-            return [Step(name, ("DEAL-2", *ids), s, base, post, s.dealer, t, {"face": t},
-                         draws=cons, variant=f"dealer {dealer}")]
+            return [Step(name, ("DEAL-2", *ids), s, base, post, s.dealer, t,
+                         _start_choices(t, start, post), draws=cons, variant=f"dealer {dealer}")]
         # Only cards with this same start rule left: EXT-START decides (engine loop).
         same = [g for g in range(self.nfaces)
                 if rules.start_rule(self.deck.faces[g].kind) == start]
@@ -683,8 +725,9 @@ class Spec:
                                        tag, dealer)
         else:
             post, cons = s.evolve(pile=pile, top=t, phase=ival(STUCK)), z3.BoolVal(True)
+        chosen = _start_choices(t, rules.start_wild if ext.enabled else None, post)
         left = Step(f"{name}_only_left", ("DEAL-2", ext.id), s, fand(base, only_same),
-                    post, s.dealer, t, {"face": t}, draws=cons, variant=f"dealer {dealer}")
+                    post, s.dealer, t, chosen, draws=cons, variant=f"dealer {dealer}")
         return [again, left]
 
     def _started(self, s: Sym, t: Expr, kind: Kind, start: object, tag: str,
@@ -697,17 +740,26 @@ class Spec:
         first = self.seat_after(ival(dealer), ival(1), offset)
         s = s.evolve(direction=direction, turn=first, phase=ival(PLAY),
                      color=self.lookup(self.fcolor, t, self.faces_of(kind)))
-        cons = z3.BoolVal(True)
         if rule is None:
-            return s, cons
+            return s, z3.BoolVal(True)
+        s, cons = self._start_color(s, rule, tag)
         draws = int(getattr(rule, "first_player_draws", 0))
         if draws:
-            s, cons, _ = self.take(s, first, draws, tag)
+            s, took, _ = self.take(s, first, draws, tag)
+            cons = fand(cons, took)
         if getattr(rule, "first_player_loses_turn", False):
             s = s.evolve(turn=self.seat_after(first, direction, 1))
         if getattr(rule, "first_player_chooses_color", False):
             s = s.evolve(phase=ival(COLOR))
         return s, cons
+
+    def _start_color(self, s: Sym, rule: object, tag: str) -> tuple[Sym, Expr]:
+        """Engine ``_start_color``: with ``color_at_random`` the start card's color is a
+        chance outcome, any of the deck's colors (``Step.choices['color']``)."""
+        if not getattr(rule, "color_at_random", False):
+            return s, z3.BoolVal(True)
+        c = z3.Int(f"{tag}.color")
+        return s.evolve(color=c), fand(c >= 0, c < len(self.deck.colors))
 
     def next_deal(self, s: Sym) -> Step:
         """Engine ``next_round`` / ``_deal_shuffled`` (END-2, DEAL-2): a new deal of
@@ -781,7 +833,7 @@ class Spec:
         reads = frozenset(self._reads.seen)
         for step in out:
             step.reads = reads
-        return out
+        return [step for step in out if not step.off]
 
     def _logged(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
         """``build(s)``, each step noting the draws it makes (``Step.takes``)."""
@@ -847,6 +899,14 @@ def wanted(s: Sym, named: int | None, chiral: bool) -> bool:
         return True
     seat_ok = named is None if s.anchor == TURN_AT_0 else named == 0
     return seat_ok and (chiral or concrete(s.direction) == 1)
+
+
+def _start_choices(t: Expr, rule: object, post: Sym) -> dict[str, Expr]:
+    """A start step's chance outcomes: the card turned and, when the start rule draws it
+    at random (``color_at_random``), the color (validation binds both from the engine)."""
+    if getattr(rule, "color_at_random", False):
+        return {"face": t, "color": post.color}
+    return {"face": t}
 
 
 def _join(a: str, b: str) -> str:

@@ -425,6 +425,10 @@ def _after_draw(spec: Spec, s: Sym) -> Iterator[Query]:
         else:
             continue
         yield across(step, z3.Not(claim))
+    # "... or keep it and end your turn": keeping the drawn card is always allowed.
+    for step in spec.steps(s, ("keep",)):
+        yield Query(step.label + " (allowed)", fand(s.phase == DRAWN, z3.Not(step.guard)),
+                    [step], assume=s.phase == DRAWN)
     # "You may play that drawn card at once if it is legal."
     for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
         faces = [g for g in range(spec.nfaces)
@@ -507,18 +511,19 @@ def _start(spec: Spec, s: Sym) -> Iterator[Query]:
         same = fand([t.hand_total(p) == s.hand_total(p) for p in range(spec.n)])
         others = fand([f_or(first == p, t.hand_total(p) == s.hand_total(p))
                          for p in range(spec.n)])
+        # a colored start card's own color is the current color
+        own = t.color == spec.lookup(spec.fcolor, step.face, spec.faces_of(kind))
         if step.name.endswith("_only_left"):  # EXT-START: like a Wild start card
             claim = fand(t.turn == first, t.phase == COLOR)
         elif kind is Kind.NUMBER:
-            claim = fand(t.turn == first, goes_left, t.phase == PLAY, same,
-                           t.color == spec.lookup(spec.fcolor, step.face, spec.faces_of(kind)))
+            claim = fand(t.turn == first, goes_left, t.phase == PLAY, same, own)
         elif kind is Kind.DRAW_TWO:
-            claim = fand(t.turn == second, goes_left, t.phase == PLAY,
+            claim = fand(t.turn == second, goes_left, t.phase == PLAY, own,
                            t.seat_total(first) == s.seat_total(first) + START_D2_DRAWS, others)
         elif kind is Kind.SKIP:
-            claim = fand(t.turn == second, goes_left, t.phase == PLAY, same)
+            claim = fand(t.turn == second, goes_left, t.phase == PLAY, same, own)
         elif kind is Kind.REVERSE:
-            claim = fand(t.turn == d, t.direction == -1, t.phase == PLAY, same)
+            claim = fand(t.turn == d, t.direction == -1, t.phase == PLAY, same, own)
         elif kind is Kind.WILD:
             claim = fand(t.turn == first, goes_left, t.phase == COLOR, same)
         else:  # START-WD4: back into the deck, another card is turned

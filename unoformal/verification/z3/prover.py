@@ -477,6 +477,9 @@ def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
         return Result(prop, n, REFUTED, seconds, tally.queries, query.label, model,
                       query, pre.state, spec)
     vacuous = tally.vacuous.get(n, [])
+    if not tally.queries and prop is not STEPS_ENABLED:
+        # every action the property speaks of is switched off by the table
+        vacuous = vacuous or ["no action of this table (switched off)"]
     if vacuous:
         return Result(prop, n, VACUOUS, seconds, tally.queries, vacuous[0],
                       notes=[f"holds in no invariant state: {label}" for label in vacuous],
