@@ -67,6 +67,9 @@ class Game:
     # name it as their cause. A class default, so states read from text start with none.
     cause: Cause | None = None
     _from_drawn = False  # the card being played is the one just drawn (DRAW-1)
+    # The actions legal_actions() last listed for this very state (None once anything
+    # changed): apply() accepts one of them without deriving its legality again.
+    _legal: tuple[Action, ...] | None = None
 
     def __init__(self, players: Sequence[str], seed: int = 0, rules: RuleTable = CLASSIC,
                  dealer: str | None = None, deal: dict[str, Any] | None = None) -> None:
@@ -144,6 +147,7 @@ class Game:
         return rank if rank is not None else symbol_value
 
     def _start_round(self, deal: dict[str, Any] | None) -> None:
+        self._legal = None
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
         self.discard: list[int] = []
         self.pile: list[int] = []  # top of the pile is the last element
@@ -387,13 +391,16 @@ class Game:
         advise = penalties and self.rules.advice.enabled and \
             self._can_draw(self.rules.advice.cards)
         target = self.uno_window
-        catch = target is not None and self._catchable(target)
         out: list[Action] = []
-        for p in seats:
-            if advise or target is not None:
+        if advise or target is not None:
+            catch = target is not None and self._catchable(target)
+            for p in seats:
                 self._out_of_turn(p, out, advise, catch)
-            if p == self.turn:
-                self._on_turn(p, out, penalties)
+                if p == self.turn:
+                    self._on_turn(p, out, penalties)
+        elif player is None or seats[0] == self.turn:
+            self._on_turn(self.turn, out, penalties)  # nobody else has an action
+        self._legal = tuple(out)
         return out
 
     def _on_turn(self, p: int, out: list[Action], penalties: bool) -> None:
@@ -425,9 +432,10 @@ class Game:
                         self._can_draw(self.rules.misplay.cards):
                     out.append(misplays[face])
         if self.phase == PLAY:
-            if self.available() >= 1 and self._may_draw(p):
+            left = self.available()
+            if left >= 1 and self._may_draw(p):
                 out.append(t.draw[p])
-            elif self.available() < 1 and self.rules.pass_when_nothing_to_draw.enabled:
+            elif left < 1 and self.rules.pass_when_nothing_to_draw.enabled:
                 out.append(t.pass_[p])
         elif self.phase == DRAWN:
             out.append(t.pass_[p])
@@ -475,10 +483,13 @@ class Game:
             resolved = self._resolve(action)
             self.t.resolved[action] = resolved
         p, face, color, target = resolved
-        refusal = self.refusal(action, p, face)
-        if refusal is not None:
-            raise IllegalActionError(f"{action}: {refusal.reason}", refusal.rule_id,
-                                     self.to_text(), causes=refusal.causes)
+        listed = self._legal
+        if listed is None or action not in listed:
+            refusal = self.refusal(action, p, face)
+            if refusal is not None:
+                raise IllegalActionError(f"{action}: {refusal.reason}", refusal.rule_id,
+                                         self.to_text(), causes=refusal.causes)
+        self._legal = None
         self.reveal = None
         _HANDLERS[action.type](self, p, face, color, target, action.uno)
         self.history.append(action)
@@ -492,6 +503,7 @@ class Game:
             resolved = self._resolve(action)
             self.t.resolved[action] = resolved
         p, face, color, target = resolved
+        self._legal = None
         self.reveal = None
         _HANDLERS[action.type](self, p, face, color, target, action.uno)
         self.history.append(action)
@@ -954,6 +966,7 @@ class Game:
         new.discard = list(self.discard)
         new.scores = list(self.scores)
         new.history = list(self.history)
+        new._legal = None  # a copy checks its first action itself
         return new
 
     def __repr__(self) -> str:
