@@ -405,19 +405,20 @@ class Game:
 
     def _on_turn(self, p: int, out: list[Action], penalties: bool) -> None:
         t = self.t
-        if self.phase == COLOR:
+        phase = self.phase
+        if phase == COLOR:
             out += t.choose_color[p]
             return
-        if self.phase == RESPOND:
+        if phase == RESPOND:
             self._responses(p, out)
         hand = self.hands[p]
         plays, misplays = t.plays[p], t.misplay[p]
         with_uno = len(hand) == t.uno_with
-        if self.phase == DRAWN and not penalties:
+        if phase == DRAWN and not penalties:
             drawn = self.drawn
             if drawn is not None and self._can_play(p, drawn):
                 out += plays[drawn][with_uno]
-        elif self.phase == PLAY and t.play_is_match:
+        elif phase == PLAY and t.play_is_match:
             row = self._match_row()
             for face in sorted(set(hand)):
                 if row[face]:
@@ -428,16 +429,16 @@ class Game:
             for face in sorted(set(hand)):
                 if self._can_play(p, face):
                     out += plays[face][with_uno]
-                elif penalties and self.phase != RESPOND and \
+                elif penalties and phase != RESPOND and \
                         self._can_draw(self.rules.misplay.cards):
                     out.append(misplays[face])
-        if self.phase == PLAY:
+        if phase == PLAY:
             left = self.available()
             if left >= 1 and self._may_draw(p):
                 out.append(t.draw[p])
             elif left < 1 and self.rules.pass_when_nothing_to_draw.enabled:
                 out.append(t.pass_[p])
-        elif self.phase == DRAWN:
+        elif phase == DRAWN:
             out.append(t.pass_[p])
 
     def _out_of_turn(self, p: int, out: list[Action], advise: bool, catch: bool) -> None:
@@ -766,7 +767,7 @@ class Game:
                 cause = self.rules.two_players.id
             else:
                 self.direction = -self.direction
-        victim = self._next(p)
+        victim = (p + self.direction) % self.n  # _next, inlined: this runs every play
         face = self.discard[-1]
         if effect.victim_draws:
             stack = self.rules.no_stacking
@@ -781,10 +782,11 @@ class Game:
                 return
             self._take(victim, effect.victim_draws)
             cause = effect.id
-        self.turn = self._next(p, 1 + skips)
+        self.turn = (p + (1 + skips) * self.direction) % self.n
         self.phase = PLAY
         self.cause = None if cause is None else (cause, p, face, victim, self._from_drawn)
-        self._round_end_check()
+        if self.winner is not None:
+            self._round_end_check()
 
     def _do_draw(self, p: int, *_: Any) -> None:
         self._begin_turn()
