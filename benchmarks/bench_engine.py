@@ -68,11 +68,18 @@ class Run:
     seconds: float  # CPU
 
 
-def _policy(name: str, is_play: Callable[[Any], bool]) -> Callable[[random.Random, list[Any]],
-                                                                     Any]:
-    if name == "uniform":
-        return lambda rng, moves: rng.choice(moves)
-    return lambda rng, moves: rng.choice([a for a in moves if is_play(a)] or moves)
+def _uniform(rng: random.Random, moves: list[Any]) -> Any:
+    return rng.choice(moves)
+
+
+def _ours_play_first(play: Any) -> Callable[[random.Random, list[Any]], Any]:
+    def choose(rng: random.Random, moves: list[Any]) -> Any:
+        return rng.choice([a for a in moves if a.type is play] or moves)
+    return choose
+
+
+def _rlcard_play_first(rng: random.Random, moves: list[str]) -> str:
+    return rng.choice([a for a in moves if a != "draw"] or moves)
 
 
 def ours(players: int, policy: str, seeds: list[int], push: bool) -> Run:
@@ -81,8 +88,7 @@ def ours(players: int, policy: str, seeds: list[int], push: bool) -> Run:
     from unoformal.engine.game import Game
     from unoformal.spec.table import CLASSIC
 
-    play = ActionType.PLAY
-    choose = _policy(policy, lambda a: a.type is play)
+    choose = _uniform if policy == "uniform" else _ours_play_first(ActionType.PLAY)
     names = [f"P{i + 1}" for i in range(players)]
     steps = rounds = 0
     start = time.process_time()
@@ -104,7 +110,7 @@ def rlcard(players: int, policy: str, games: int, seed: int) -> Run:
     import numpy as np
     from rlcard.games.uno.game import UnoGame
 
-    choose = _policy(policy, lambda a: a != "draw")
+    choose = _uniform if policy == "uniform" else _rlcard_play_first
     game = UnoGame(num_players=players)
     game.np_random = np.random.RandomState(seed)
     rng = random.Random(seed)
@@ -244,6 +250,7 @@ def report(args: argparse.Namespace, engines: list[str],
 def profile(players: int, policy: str, seeds: list[int], top: int, console: Console) -> None:
     """cProfile of the engine in this process under one policy."""
     sys.path.insert(0, str(ROOT))
+    ours(players, policy, seeds, push=False)  # warm up: imports, lookups, caches
     profiler = cProfile.Profile()
     profiler.enable()
     ours(players, policy, seeds, push=False)

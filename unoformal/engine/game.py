@@ -387,18 +387,18 @@ class Game:
         that only exist to be penalised (MISPLAY-1, ADVICE-1), as bots want."""
         if self.phase == OVER or self.phase == START:
             return []
-        seats = range(self.n) if player is None else (self.seat(player),)
+        seat = None if player is None else self.seat(player)
         advise = penalties and self.rules.advice.enabled and \
             self._can_draw(self.rules.advice.cards)
         target = self.uno_window
         out: list[Action] = []
         if advise or target is not None:
             catch = target is not None and self._catchable(target)
-            for p in seats:
+            for p in range(self.n) if seat is None else (seat,):
                 self._out_of_turn(p, out, advise, catch)
                 if p == self.turn:
                     self._on_turn(p, out, penalties)
-        elif player is None or seats[0] == self.turn:
+        elif seat is None or seat == self.turn:
             self._on_turn(self.turn, out, penalties)  # nobody else has an action
         self._legal = tuple(out)
         return out
@@ -433,10 +433,10 @@ class Game:
                         self._can_draw(self.rules.misplay.cards):
                     out.append(misplays[face])
         if phase == PLAY:
-            left = self.available()
-            if left >= 1 and self._may_draw(p):
-                out.append(t.draw[p])
-            elif left < 1 and self.rules.pass_when_nothing_to_draw.enabled:
+            if self.pile or self.available() >= 1:  # a card to draw (RESHUFFLE-1)
+                if self._may_draw(p):
+                    out.append(t.draw[p])
+            elif self.rules.pass_when_nothing_to_draw.enabled:
                 out.append(t.pass_[p])
         elif phase == DRAWN:
             out.append(t.pass_[p])
