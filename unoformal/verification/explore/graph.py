@@ -34,6 +34,7 @@ from unoformal.verification.explore.keys import Keyer
 from unoformal.verification.explore.presets import PRESETS, small_rules
 
 ACTION_TYPES = list(ActionType)
+ACTION_INDEX = {t: i for i, t in enumerate(ACTION_TYPES)}
 OVER_INDEX = PHASES.index(OVER)
 
 
@@ -222,12 +223,12 @@ class Explorer:
     def _layer(self, graph: StateGraph, frontier: list[tuple[int, ExploreGame]],
                depth: int) -> list[tuple[int, ExploreGame]]:
         nxt: list[tuple[int, ExploreGame]] = []
-        by_action: dict[str, int] = {}
+        by_action: dict[ActionType, int] = {}
         for done, (sid, game) in enumerate(frontier):
             self._expand(graph, sid, game, depth, nxt, by_action)
             if done % 512 == 511 and self._check(graph):
                 break
-        graph.layer_edges.append(dict(sorted(by_action.items())))
+        graph.layer_edges.append(dict(sorted((t.value, k) for t, k in by_action.items())))
         return nxt
 
     def _check(self, graph: StateGraph) -> bool:
@@ -241,7 +242,7 @@ class Explorer:
         return graph.stopped is not None
 
     def _expand(self, graph: StateGraph, sid: int, game: ExploreGame, depth: int,
-                nxt: list[tuple[int, ExploreGame]], by_action: dict[str, int]) -> None:
+                nxt: list[tuple[int, ExploreGame]], by_action: dict[ActionType, int]) -> None:
         labeler = self.labeler
         assert labeler is not None
         key_of, index, covered = self.keyer.key, graph.index, graph.covered
@@ -263,8 +264,9 @@ class Explorer:
                 seen.add((action, cid))
                 graph.src.append(sid)
                 graph.dst.append(cid)
-                graph.act.append(ACTION_TYPES.index(action.type))
-                by_action[action.type.value] = by_action.get(action.type.value, 0) + 1
+                kind = action.type  # an enum's .value is a slow descriptor: counted by member
+                graph.act.append(ACTION_INDEX[kind])
+                by_action[kind] = by_action.get(kind, 0) + 1
                 for label in labeler.edge(game, action, child, child.events):
                     if label not in covered:
                         covered[label] = (sid, action, cid)
