@@ -725,7 +725,13 @@ class Game:
         keep = self.rules.reshuffle.keep_top and bool(self.discard)
         rest = self.discard[:-1] if keep else self.discard
         self.discard = self.discard[-1:] if keep else []
-        self._rng().shuffle(rest)
+        if len(rest) > 1:
+            self._rng().shuffle(rest)
+        else:
+            # Nothing to order: the shuffle's generator is not built (a string-seeded
+            # Random costs more than many steps), but its number is used up as if it were,
+            # so every later shuffle draws from the same Random(f"{seed}/{n}") as before.
+            self.shuffles += 1
         self.pile = rest
 
     def _begin_turn(self) -> None:
