@@ -255,8 +255,12 @@ class Explorer:
         labeler = self.labeler
         assert labeler is not None
         key_of, index, covered = self.keyer.key, graph.index, graph.covered
-        seen: set[tuple[Action, int]] = set()
+        src, dst, act = graph.src, graph.dst, graph.act
+        seen: dict[Action, set[int]] = {}  # an (action, target) pair is one edge
         for action in game.legal_actions(penalties=self.config.penalties):
+            kind = action.type  # an enum's .value is a slow descriptor: counted by member
+            code = ACTION_INDEX[kind]
+            targets = seen.setdefault(action, set())
             for _, child in outcomes(game, action):
                 key = key_of(child)
                 cid = index.get(key)
@@ -268,13 +272,12 @@ class Explorer:
                             covered.setdefault(label, (sid, action, cid))
                     else:
                         nxt.append((cid, child))
-                if (action, cid) in seen:
+                if cid in targets:
                     continue
-                seen.add((action, cid))
-                graph.src.append(sid)
-                graph.dst.append(cid)
-                kind = action.type  # an enum's .value is a slow descriptor: counted by member
-                graph.act.append(ACTION_INDEX[kind])
+                targets.add(cid)
+                src.append(sid)
+                dst.append(cid)
+                act.append(code)
                 by_action[kind] = by_action.get(kind, 0) + 1
                 for label in labeler.edge(game, action, child, child.events):
                     if label not in covered:
