@@ -4,19 +4,21 @@
 deriving its legality again (PLAY-1 and every other rule were checked when it was
 listed); anything else, or anything after the state changed, goes through ``refusal``.
 RESHUFFLE-1 of one card or none builds no generator, yet uses up its shuffle number, so
-every later shuffle draws from the same ``Random(f"{seed}/{n}")`` as before. Each test
+every later shuffle draws from the same ``Random(f"{seed}/{n}")`` as before; and the
+engine's own shuffle orders cards exactly as ``random.shuffle`` does. Each test
 plants the bug its shortcut could have and shows that the test then fails.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, MutableSequence
+from typing import Any
 
 import pytest
 
 from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.game import Game
+from unoformal.engine.game import Game, _Random
 from unoformal.errors import IllegalActionError
 
 NAMES = ["A", "B", "C", "D"]
@@ -148,3 +150,35 @@ def test_reshuffle_1_of_one_card_or_none_leaves_every_game_as_it_was() -> None:
 def test_reshuffle_1_check_fails_when_the_shuffle_number_is_not_used_up() -> None:
     with pytest.raises(AssertionError):
         _same_games(_ForgetsNumber)
+
+
+def _stdlib_order_kept(shuffler: type[random.Random]) -> None:
+    """DEAL-2, RESHUFFLE-1: the engine's shuffle orders cards exactly as ``random.shuffle``
+    does, so every record and seed deals and reshuffles as before."""
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 5, 8, 31, 64, 65, 108):
+            want, have = list(range(size)), list(range(size))
+            random.Random(f"{seed}/{size}").shuffle(want)
+            shuffler(f"{seed}/{size}").shuffle(have)
+            assert have == want, (seed, size)
+
+
+class _OffByOne(random.Random):
+    """Planted bug: the index drawn with one bit too few (``(n - 1).bit_length()``)."""
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        for i in range(len(x) - 1, 0, -1):
+            n = i + 1
+            j = self.getrandbits((n - 1).bit_length())
+            while j >= n:
+                j = self.getrandbits((n - 1).bit_length())
+            x[i], x[j] = x[j], x[i]
+
+
+def test_deal_2_engine_shuffle_is_the_standard_librarys() -> None:
+    _stdlib_order_kept(_Random)
+
+
+def test_deal_2_shuffle_check_fails_on_a_planted_bug() -> None:
+    with pytest.raises(AssertionError):
+        _stdlib_order_kept(_OffByOne)
