@@ -1,33 +1,35 @@
-"""Engine throughput: random legal play, steps/s and games/s, against RLCard's UnoGame.
+"""Engine throughput against RLCard's UnoGame, under the same policy, at several player counts.
 
-Run with ``python benchmarks/bench_engine.py`` (``--quick`` for a short run,
-``--profile`` for the engine's hot spots under the same workload). Not part of
-the test suite: timings are measured here, never asserted.
+    python benchmarks/bench_engine.py [--players 2,4,10] [--repeats 5] [--baseline REV]
 
-What one step is:
+Not part of the test suite: timings are measured here, never asserted.
 
-* unoformal, raw loop: ``game.legal_actions()`` for *all* players (on-turn plays
-  with every color and UNO variant, draw/pass, and the out-of-turn UNO, catch
-  and advice actions of every player; misplays of the player to move), a uniform
-  choice among them minus the penalty actions misplay/advise, and ``game.apply``,
-  which validates the action against the rule table before applying it (and
-  handles penalties, challenges, reshuffles, scoring). Games run to 500 points
-  (SCORE-2), so one game is several rounds.
-* unoformal, plays first: as the raw loop, but the random choice is among the
-  plays whenever there is one (RLCard's players never draw while they can play),
-  so rounds are about as short as RLCard's and hands as small.
-* unoformal, simulate loop: the same through :func:`unoformal.simulate.play_game`
-  with random bots behind their seats (per-step grouping of the options by seat,
-  out-of-turn reactions first).
-* RLCard: ``UnoGame.get_legal_actions()`` for the player to move, a uniform
-  choice, ``UnoGame.step`` (which computes the legal actions once more for the
-  next state). No validation, no out-of-turn actions, no UNO call, no challenge;
-  a drawn card that matches is played automatically; one game is one round.
+What one step is, for both engines, through their public APIs:
 
-Fairness: same process, same player count, repetitions interleaved (ours, then
-RLCard, per repetition), the same seeds in every repetition, medians reported.
-Time is the process's CPU time (``time.process_time``), so other programs on a
-shared machine disturb the figures less than they would wall-clock time.
+* unoformal (``apply``): ``game.legal_actions(penalties=False)`` (every player's: the
+  plays with every color and UNO variant, draw/pass, and the out-of-turn UNO and catch
+  actions), the policy's choice, ``game.apply`` (which checks the action against the
+  table before applying it). Games run to 500 points (SCORE-2), so one game is several
+  rounds; a round is the unit comparable to an RLCard game.
+* unoformal (``push``): the same with ``game.push``, python-chess's fast path for an
+  action taken from ``legal_actions()`` of the same state.
+* RLCard: ``UnoGame.get_legal_actions()``, the policy's choice, ``UnoGame.step``. No
+  validation, no out-of-turn actions, no UNO call, no challenge; a drawn card that
+  matches is played automatically; one game is one round.
+
+The policies, the same code for both engines:
+
+* ``play-first``: uniform among the plays whenever there is one, else among all legal
+  actions. RLCard offers ``draw`` only when nothing is playable, so this is the policy
+  its players follow; ours may draw while able to play (DRAW-1), which this policy never does.
+* ``uniform``: uniform over the legal actions. Our players then draw often while able to
+  play, so hands grow and rounds are far longer than RLCard's.
+
+Fairness: every engine runs in its own long-lived child process (the same interpreter),
+repetitions interleaved (each engine once per repetition, in turn), the same seeds in
+every repetition, time is each run's CPU time (``time.process_time``), medians reported.
+``--baseline REV`` runs a second copy of the engine, the source of git revision ``REV``
+(``git archive``), in the same way, for a before/after ratio measured in the same run.
 """
 
 from __future__ import annotations
@@ -35,227 +37,269 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import json
+import os
 import pstats
 import random
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from unoformal.bots import RandomBot
-from unoformal.engine.actions import ActionType
-from unoformal.engine.game import Game
-from unoformal.simulate import play_game
-from unoformal.spec.table import CLASSIC
-
-RAW = "unoformal (raw)"
+ROOT = Path(__file__).resolve().parent.parent
+POLICIES = ("play-first", "uniform")
 
 
 @dataclass(frozen=True)
 class Run:
-    """One timed repetition of one workload."""
+    """One timed run of one workload."""
 
     steps: int
-    games: int
-    rounds: int
-    legal: int  # legal actions listed, summed over steps (0 when not counted)
-    seconds: float
+    rounds: int  # rounds played (an RLCard game is one round)
+    seconds: float  # CPU
 
 
-@dataclass(frozen=True)
-class Workload:
-    name: str
-    what: str
-    run: Callable[[], Run]
+def _uniform(rng: random.Random, moves: list[Any]) -> Any:
+    return rng.choice(moves)
 
 
-def ours_raw(players: int, seeds: list[int], validate: bool = True,
-             plays_first: bool = False) -> Run:
-    """Random legal play straight on the engine (as in tests/test_smoke.py); with
-    ``validate=False`` the chosen action is pushed without the second check; with
-    ``plays_first`` the choice is among the plays whenever there is one, which gives
-    rounds as short as RLCard's (its players never draw while they can play)."""
-    names = [f"P{i + 1}" for i in range(players)]
-    steps = rounds = legal = 0
-    start = time.process_time()
-    for seed in seeds:
-        rng = random.Random(seed)
-        game = Game(names, seed=seed, rules=CLASSIC)
-        while not game.game_over:
-            if game.round_over:
-                game.next_round()
-            moves = game.legal_actions(penalties=False)
-            legal += len(moves)
-            if plays_first:
-                moves = [a for a in moves if a.type is ActionType.PLAY] or moves
-            if validate:
-                game.apply(rng.choice(moves))
-            else:
-                game.push(rng.choice(moves))
-            steps += 1
-        rounds += game.round
-    return Run(steps, len(seeds), rounds, legal, time.process_time() - start)
+def _ours_play_first(play: Any) -> Callable[[random.Random, list[Any]], Any]:
+    def choose(rng: random.Random, moves: list[Any]) -> Any:
+        return rng.choice([a for a in moves if a.type is play] or moves)
+    return choose
 
 
-def ours_simulate(players: int, seeds: list[int]) -> Run:
-    """Random bots through the simulation loop (what ``unoformal simulate`` runs)."""
+def _rlcard_play_first(rng: random.Random, moves: list[str]) -> str:
+    return rng.choice([a for a in moves if a != "draw"] or moves)
+
+
+def ours(players: int, policy: str, seeds: list[int], push: bool) -> Run:
+    """Whole games to 500 points on the engine imported in this process."""
+    from unoformal.engine.actions import ActionType
+    from unoformal.engine.game import Game
+    from unoformal.spec.table import CLASSIC
+
+    choose = _uniform if policy == "uniform" else _ours_play_first(ActionType.PLAY)
     names = [f"P{i + 1}" for i in range(players)]
     steps = rounds = 0
     start = time.process_time()
     for seed in seeds:
+        rng = random.Random(seed)
         game = Game(names, seed=seed, rules=CLASSIC)
-        bots = [RandomBot(random.Random(seed * 100 + i)) for i in range(players)]
-        steps += play_game(game, bots)
+        step = game.push if push else game.apply
+        while not game.game_over:
+            if game.round_over:
+                game.next_round()
+            step(choose(rng, game.legal_actions(penalties=False)))
+            steps += 1
         rounds += game.round
-    return Run(steps, len(seeds), rounds, 0, time.process_time() - start)
+    return Run(steps, rounds, time.process_time() - start)
 
 
-def rlcard_raw(players: int, games: int, seed: int) -> Run:
-    """RLCard's raw UnoGame loop: one game is one round."""
+def rlcard(players: int, policy: str, games: int, seed: int) -> Run:
+    """RLCard's UnoGame: ``games`` games (rounds) from one seed."""
     import numpy as np
     from rlcard.games.uno.game import UnoGame
 
+    choose = _uniform if policy == "uniform" else _rlcard_play_first
     game = UnoGame(num_players=players)
     game.np_random = np.random.RandomState(seed)
     rng = random.Random(seed)
-    steps = legal = 0
+    steps = 0
     start = time.process_time()
     for _ in range(games):
         game.init_game()
         while not game.is_over():
-            moves = game.get_legal_actions()
-            legal += len(moves)
-            game.step(rng.choice(moves))
+            game.step(choose(rng, game.get_legal_actions()))
             steps += 1
-    return Run(steps, games, games, legal, time.process_time() - start)
+    return Run(steps, games, time.process_time() - start)
 
 
-def rlcard_available() -> bool:
-    try:
-        import rlcard.games.uno.game  # noqa: F401
-    except ImportError:
-        return False
-    return True
+def child() -> None:
+    """Serve workloads, one JSON line in, one out, on the engine this process imports."""
+    import unoformal
+    print(json.dumps({"engine": unoformal.__file__}), flush=True)
+    for line in sys.stdin:
+        job = json.loads(line)
+        if job["engine"] == "rlcard":
+            run = rlcard(job["players"], job["policy"], job["games"], job["seed"])
+        else:
+            run = ours(job["players"], job["policy"], job["seeds"], job["engine"] == "push")
+        print(json.dumps(asdict(run)), flush=True)
 
 
-def median(runs: list[Run], rate: Callable[[Run], float]) -> float:
-    return statistics.median(rate(r) for r in runs)
+class Worker:
+    """A child process running this file with ``source`` first on its path."""
+
+    def __init__(self, source: Path) -> None:
+        env = dict(os.environ, PYTHONPATH=str(source))
+        self.proc = subprocess.Popen([sys.executable, __file__, "--child"], env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.engine = self._read()["engine"]
+        if not str(self.engine).startswith(str(source)):
+            raise SystemExit(f"the child imported {self.engine}, not the engine in {source}")
+
+    def _read(self) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit("a benchmark child process ended early")
+        return dict(json.loads(line))
+
+    def run(self, job: dict[str, Any]) -> Run:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(job) + "\n")
+        self.proc.stdin.flush()
+        return Run(**self._read())
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
 
 
-def measure(workloads: list[Workload], repeats: int, console: Console) -> dict[str, list[Run]]:
-    results: dict[str, list[Run]] = {w.name: [] for w in workloads}
-    for rep in range(repeats):
-        for w in workloads:
-            run = w.run()
-            results[w.name].append(run)
-            console.print(f"  repetition {rep + 1}/{repeats}  {w.name:<22} "
-                          f"{run.steps / run.seconds:>10,.0f} steps/s  "
-                          f"({run.steps} steps, {run.seconds:.2f} s CPU)", highlight=False)
+def checkout(rev: str, into: str) -> Path:
+    """The source of git revision ``rev`` (its ``unoformal`` package) under ``into``."""
+    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "unoformal"],
+                          capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return Path(into)
+
+
+def rate(runs: list[Run], per: Callable[[Run], float]) -> float:
+    return statistics.median(per(r) for r in runs)
+
+
+def steps_per_s(r: Run) -> float:
+    return r.steps / r.seconds
+
+
+def rounds_per_s(r: Run) -> float:
+    return r.rounds / r.seconds
+
+
+def measure(args: argparse.Namespace, workers: dict[str, Worker],
+            console: Console) -> dict[tuple[int, str, str], list[Run]]:
+    results: dict[tuple[int, str, str], list[Run]] = {}
+    seeds = [args.seed + i for i in range(args.games)]
+    for engine, worker in workers.items():  # warm up: the lookups, caches, RLCard's imports
+        for players in args.players:
+            worker.run({"engine": engine, "players": players, "policy": "uniform",
+                        "seeds": seeds[:1], "games": 20, "seed": args.seed})
+    for rep in range(args.repeats):
+        for players in args.players:
+            for policy in POLICIES:
+                for engine, worker in workers.items():
+                    job: dict[str, Any] = {"engine": engine, "players": players,
+                                           "policy": policy, "seeds": seeds,
+                                           "games": args.rlcard_games, "seed": args.seed}
+                    run = worker.run(job)
+                    results.setdefault((players, policy, engine), []).append(run)
+        console.print(f"  repetition {rep + 1}/{args.repeats} done", highlight=False)
     return results
 
 
-def report(workloads: list[Workload], results: dict[str, list[Run]], console: Console) -> None:
-    table = Table(title="Random legal play (median of repetitions)")
-    for column in ("loop", "steps/s", "games/s", "rounds/s", "steps/round",
-                   "legal actions/step", "steps/s min-max"):
-        table.add_column(column, justify="left" if column == "loop" else "right")
-    for w in workloads:
-        runs = results[w.name]
-        rates = [r.steps / r.seconds for r in runs]
-        first = runs[0]
-        legal = f"{first.legal / first.steps:.1f}" if first.legal else "-"
-        table.add_row(
-            w.name, f"{median(runs, lambda r: r.steps / r.seconds):,.0f}",
-            f"{median(runs, lambda r: r.games / r.seconds):,.2f}",
-            f"{median(runs, lambda r: r.rounds / r.seconds):,.1f}",
-            f"{first.steps / first.rounds:,.0f}", legal, f"{min(rates):,.0f}-{max(rates):,.0f}")
+def report(args: argparse.Namespace, engines: list[str],
+           results: dict[tuple[int, str, str], list[Run]], console: Console) -> None:
+    table = Table(title=f"Steps per CPU second, median of {args.repeats} interleaved "
+                  "repetitions")
+    for column in ("players", "policy", "engine", "steps/s", "ratio to RLCard",
+                   "steps/round", "rounds/s"):
+        table.add_column(column, justify="left" if column in ("policy", "engine") else "right")
+    for players in args.players:
+        for policy in POLICIES:
+            theirs = results[(players, policy, "rlcard")]
+            for engine in engines:
+                runs = results[(players, policy, engine)]
+                ratio = "" if engine == "rlcard" else \
+                    f"{rate(runs, steps_per_s) / rate(theirs, steps_per_s):.2f}x {policy}"
+                table.add_row(str(players), policy, engine, f"{rate(runs, steps_per_s):,.0f}",
+                              ratio, f"{runs[0].steps / runs[0].rounds:.1f}",
+                              f"{rate(runs, rounds_per_s):,.0f}")
     console.print(table)
-    for w in workloads:
-        console.print(f"  {w.name}: {w.what}", highlight=False)
-    if "rlcard" in results:
-        ours = median(results[RAW], lambda r: r.steps / r.seconds)
-        theirs = median(results["rlcard"], lambda r: r.steps / r.seconds)
-        ratio = ours / theirs
-        # Each repetition runs both back to back, so its ratio shares the machine's load.
-        paired = statistics.median(
-            (a.steps / a.seconds) / (b.steps / b.seconds)
-            for a, b in zip(results[RAW], results["rlcard"], strict=True))
-        verdict = "met" if ratio >= 2 else "NOT met"
-        console.print(f"steps/s ratio {RAW} / rlcard: {ratio:.2f}x of the medians, "
-                      f"{paired:.2f}x median of per-repetition ratios "
-                      f"(target >= 2x: {verdict})", highlight=False)
-        console.print("A unoformal game runs to 500 points (several rounds); an RLCard game "
-                      "is one round: compare unoformal rounds/s with RLCard games/s.",
+    for players in args.players:
+        theirs = results[(players, "play-first", "rlcard")]
+        mine = results[(players, "play-first", "apply")]
+        console.print(f"{players} players, play-first: unoformal {rate(mine, rounds_per_s):,.0f} "
+                      f"rounds/s, RLCard {rate(theirs, rounds_per_s):,.0f} games/s: "
+                      f"{rate(mine, rounds_per_s) / rate(theirs, rounds_per_s):.2f}x",
                       highlight=False)
+    if "baseline" in engines:
+        for players in args.players:
+            for policy in POLICIES:
+                # each repetition ran both back to back: its ratio shares the machine's load
+                paired = statistics.median(
+                    steps_per_s(a) / steps_per_s(b) for a, b in zip(
+                        results[(players, policy, "apply")],
+                        results[(players, policy, "baseline")], strict=True))
+                console.print(f"{players} players, {policy}: apply() {paired:.2f}x the "
+                              f"baseline {args.baseline} (median of per-repetition ratios)",
+                              highlight=False)
 
 
-def profile(players: int, seeds: list[int], top: int, console: Console) -> None:
-    """cProfile of the raw loop, then of the plays-first loop: the engine's hot spots
-    under long rounds (big hands) and under short ones (a deal every ~60 steps)."""
-    for name, plays_first in ((RAW, False), ("unoformal (plays first)", True)):
-        profiler = cProfile.Profile()
-        profiler.enable()
-        ours_raw(players, seeds, plays_first=plays_first)
-        profiler.disable()
-        out = io.StringIO()
-        stats = pstats.Stats(profiler, stream=out)
-        stats.sort_stats("tottime").print_stats(top)
-        console.rule(f"profile: {name}")
-        console.print(out.getvalue(), highlight=False, markup=False)
+def profile(players: int, policy: str, seeds: list[int], top: int, console: Console) -> None:
+    """cProfile of the engine in this process under one policy."""
+    sys.path.insert(0, str(ROOT))
+    ours(players, policy, seeds, push=False)  # warm up: imports, lookups, caches
+    profiler = cProfile.Profile()
+    profiler.enable()
+    ours(players, policy, seeds, push=False)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    console.rule(f"profile: {players} players, {policy}")
+    console.print(out.getvalue(), highlight=False, markup=False)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="a short run (a few seconds)")
-    parser.add_argument("--players", type=int, default=4, help="players per game (default 4)")
-    parser.add_argument("--games", type=int, default=None,
-                        help="unoformal games (to 500) per repetition (default 3; quick 1)")
-    parser.add_argument("--rlcard-games", type=int, default=None,
-                        help="RLCard games (rounds) per repetition (default 2000; quick 300)")
-    parser.add_argument("--repeats", type=int, default=None,
-                        help="repetitions, median reported (default 7; quick 3)")
+    parser.add_argument("--players", default="2,4,10",
+                        help="player counts, comma-separated (default 2,4,10)")
+    parser.add_argument("--games", type=int, default=6,
+                        help="unoformal games (to 500 points) per run (default 6)")
+    parser.add_argument("--rlcard-games", type=int, default=600,
+                        help="RLCard games (rounds) per run (default 600)")
+    parser.add_argument("--repeats", type=int, default=5, help="repetitions (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--profile", action="store_true",
-                        help="after the timings, profile the raw and plays-first loops (cProfile)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also measure the engine of this git revision (e.g. main)")
+    parser.add_argument("--profile", metavar="POLICY", choices=POLICIES,
+                        help="profile the engine under this policy instead (cProfile)")
     parser.add_argument("--top", type=int, default=25, help="profile rows to print")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    games = args.games or (1 if args.quick else 3)
-    rl_games = args.rlcard_games or (300 if args.quick else 2000)
-    repeats = args.repeats or (3 if args.quick else 7)
-    seeds = [args.seed + i for i in range(games)]
-    console = Console()
-    workloads = [
-        Workload(RAW, "legal actions of all players (out-of-turn included), every action "
-                 "validated by apply(), penalties, challenges, scoring",
-                 lambda: ours_raw(args.players, seeds)),
-        Workload("unoformal (raw, push)", "the same, but push() skips re-validating an "
-                 "action taken from legal_actions()",
-                 lambda: ours_raw(args.players, seeds, validate=False)),
-        Workload("unoformal (plays first)", "as raw, but the random choice is among the "
-                 "plays whenever there is one: rounds about as long as RLCard's",
-                 lambda: ours_raw(args.players, seeds, plays_first=True)),
-        Workload("unoformal (simulate)", "random bots behind their seats via play_game() "
-                 "(options grouped per seat, reactions first, apply())",
-                 lambda: ours_simulate(args.players, seeds)),
-    ]
-    if rlcard_available():
-        workloads.append(Workload("rlcard", "UnoGame: legal actions of the mover only "
-                                  "(computed twice per step), no validation, no out-of-turn",
-                                  lambda: rlcard_raw(args.players, rl_games, args.seed)))
-    else:
-        console.print("rlcard is not installed: measuring unoformal only "
-                      "(pip install 'unoformal[bench]')")
-    console.print(f"Python {sys.version.split()[0]}, {args.players} players, {repeats} "
-                  f"repetitions; unoformal seeds {seeds}, RLCard {rl_games} games per "
-                  "repetition", highlight=False)
-    results = measure(workloads, repeats, console)
-    report(workloads, results, console)
+    if args.child:
+        child()
+        return 0
+    args.players = [int(p) for p in args.players.split(",")]
+    console = Console(width=110)
     if args.profile:
-        profile(args.players, seeds, args.top, console)
+        for players in args.players:
+            profile(players, args.profile, [args.seed + i for i in range(args.games)],
+                    args.top, console)
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        current = Worker(ROOT)
+        workers = {"apply": current, "push": current, "rlcard": current}
+        if args.baseline:
+            workers["baseline"] = Worker(checkout(args.baseline, tmp))
+        console.print(f"Python {sys.version.split()[0]}; {args.repeats} repetitions; "
+                      f"unoformal {args.games} games to 500 points from seed {args.seed}, "
+                      f"RLCard {args.rlcard_games} games per run", highlight=False)
+        results = measure(args, workers, console)
+        for worker in {id(w): w for w in workers.values()}.values():
+            worker.close()
+    report(args, list(workers), results, console)
     return 0
 
 

@@ -1,6 +1,6 @@
 """Benchmark of the state-graph explorer: distinct states per second and peak memory.
 
-    python benchmarks/bench_explore.py [PRESET ...] [--symmetry]
+    python benchmarks/bench_explore.py [PRESET ...] [--symmetry] [--baseline REV]
 
 Each preset runs in a fresh process (so peak memory is its own). Not a test: the
 figures depend on the machine; docs/explorer.md records the last ones.
@@ -9,15 +9,25 @@ Baseline, measured in the same run: the same breadth-first search replayed over 
 finished graph's own successor lists (no engine, no labels: only the index, the
 parent/depth arrays and the edge arrays). Its rate is the ceiling any explorer with
 this bookkeeping in CPython can reach; ``of_ceiling`` is the engine-driven rate over it.
+
+``--baseline REV`` also explores each preset with the explorer and engine of git revision
+``REV`` (its ``unoformal`` package from ``git archive``, first on the child's path), the
+two runs in turn, so the share of the ceiling before and after comes from the same run.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import io
 import json
+import os
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
+from pathlib import Path
 
 from unoformal.verification.explore.graph import StateGraph
 from unoformal.verification.explore.presets import PRESETS
@@ -31,6 +41,7 @@ def bookkeeping_rate(graph: StateGraph) -> float:
     for e in range(graph.edges):
         succ[keys[graph.src[e]]].append((graph.act[e], keys[graph.dst[e]]))
     roots = [keys[sid] for sid in graph.roots]
+    gc.disable()  # as the explorer runs: no cycle collector walking the graph
     cpu = time.process_time()
     seen: list[bytes] = []
     index: dict[bytes, int] = {}
@@ -60,8 +71,10 @@ def bookkeeping_rate(graph: StateGraph) -> float:
                 dst.append(cid)
                 act.append(a)
         frontier, level = nxt, level + 1
+    cpu = time.process_time() - cpu
+    gc.enable()
     assert len(seen) == graph.states and len(src) == graph.edges
-    return len(seen) / (time.process_time() - cpu)
+    return len(seen) / cpu
 
 
 def one(name: str, symmetry: bool) -> dict[str, object]:
@@ -86,21 +99,57 @@ def one(name: str, symmetry: bool) -> dict[str, object]:
             "endless": found.cycle is not None}
 
 
+def checkout(rev: str, into: str) -> Path:
+    """The ``unoformal`` package of git revision ``rev``, extracted under ``into``."""
+    root = Path(__file__).resolve().parent.parent
+    data = subprocess.run(["git", "-C", str(root), "archive", rev, "unoformal"],
+                          capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return Path(into)
+
+
+def child(name: str, symmetry: bool, source: Path | None) -> dict[str, object]:
+    """One preset explored in a fresh process (so peak memory is its own), with the
+    package in ``source`` first on its path when given."""
+    env = dict(os.environ)
+    if source is not None:
+        env["PYTHONPATH"] = str(source)
+    cmd = [sys.executable, __file__, name, "--child"] + (["--symmetry"] if symmetry else [])
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout
+    result: dict[str, object] = json.loads(out)
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("presets", nargs="*", default=list(PRESETS))
     parser.add_argument("--symmetry", action="store_true")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="also explore with the code of this git revision (e.g. main)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     # wall-clock rates depend on what else the machine runs; the CPU-time rate does not
     if args.child:
-        print(json.dumps(one(args.presets[0], args.symmetry)))
+        import unoformal
+        print(json.dumps({**one(args.presets[0], args.symmetry), "code": unoformal.__file__}))
         return
-    for name in args.presets:
-        cmd = [sys.executable, __file__, name, "--child"] + (["--symmetry"] if args.symmetry
-                                                              else [])
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-        print(out.strip(), flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        base = checkout(args.baseline, tmp) if args.baseline else None
+        for name in args.presets:
+            if base is not None:
+                before = child(name, args.symmetry, base)
+                print(json.dumps({"code": args.baseline, **before}), flush=True)
+            after = child(name, args.symmetry, None)
+            print(json.dumps({"code": "this tree", **after}), flush=True)
+            if base is not None:
+                if before["states"] != after["states"] or before["edges"] != after["edges"]:
+                    raise SystemExit(f"{name}: the graphs differ ({before['states']} / "
+                                     f"{after['states']} states)")
+                print(f"{name}: share of the bookkeeping-only ceiling {before['of_ceiling']} "
+                      f"({args.baseline}) -> {after['of_ceiling']} (this tree); states per CPU "
+                      f"s {before['states_per_cpu_second']} -> {after['states_per_cpu_second']}",
+                      flush=True)
 
 
 if __name__ == "__main__":

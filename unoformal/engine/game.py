@@ -13,7 +13,7 @@ those values; rule IDs in comments name the entry being interpreted.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +27,24 @@ from unoformal.spec.table import CLASSIC, CardEffect, Holding, NextDealer, RuleT
 # Phases of a round. "respond" is the victim's accept/challenge (or stacking) decision.
 START, COLOR, PLAY, DRAWN, RESPOND, OVER = "start", "color", "play", "drawn", "respond", "over"
 PHASES = (START, COLOR, PLAY, DRAWN, RESPOND, OVER)
+
+
+class _Random(random.Random):
+    """``random.Random`` with the standard library's own shuffle, written out: Fisher-Yates
+    from the last card down, each index drawn by rejection from ``getrandbits`` as
+    ``Random._randbelow`` draws it, so every shuffle puts the cards in exactly the order
+    ``random.shuffle`` does (tests compare them), without a Python call per card: a third
+    of a deal's time."""
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        getrandbits = self.getrandbits
+        for i in range(len(x) - 1, 0, -1):
+            n = i + 1
+            k = n.bit_length()
+            j = getrandbits(k)
+            while j >= n:
+                j = getrandbits(k)
+            x[i], x[j] = x[j], x[i]
 
 
 @dataclass(frozen=True)
@@ -67,6 +85,9 @@ class Game:
     # name it as their cause. A class default, so states read from text start with none.
     cause: Cause | None = None
     _from_drawn = False  # the card being played is the one just drawn (DRAW-1)
+    # The actions legal_actions() last listed for this very state (None once anything
+    # changed): apply() accepts one of them without deriving its legality again.
+    _legal: tuple[Action, ...] | None = None
 
     def __init__(self, players: Sequence[str], seed: int = 0, rules: RuleTable = CLASSIC,
                  dealer: str | None = None, deal: dict[str, Any] | None = None) -> None:
@@ -115,7 +136,7 @@ class Game:
 
     def _rng(self) -> random.Random:
         """Every shuffle gets its own generator from (seed, shuffle number): replayable."""
-        rng = random.Random(f"{self.seed}/{self.shuffles}")
+        rng = _Random(f"{self.seed}/{self.shuffles}")
         self.shuffles += 1
         return rng
 
@@ -144,6 +165,7 @@ class Game:
         return rank if rank is not None else symbol_value
 
     def _start_round(self, deal: dict[str, Any] | None) -> None:
+        self._legal = None
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
         self.discard: list[int] = []
         self.pile: list[int] = []  # top of the pile is the last element
@@ -171,7 +193,7 @@ class Game:
     def _deal_shuffled(self) -> None:
         """DEAL-2: shuffle, hand_size cards each, one at a time from the dealer's left."""
         size = self.rules.deal.hand_size
-        cards = self.deck.cards()
+        cards = list(self.t.cards)
         if len(cards) <= size * self.n:
             raise InvalidInputError(f"{self.n} hands of {size} need more than the deck's "
                                     f"{len(cards)} cards", "DEAL-2")
@@ -398,34 +420,38 @@ class Game:
         that only exist to be penalised (MISPLAY-1, ADVICE-1), as bots want."""
         if self.phase == OVER or self.phase == START:
             return []
-        seats = range(self.n) if player is None else (self.seat(player),)
+        seat = None if player is None else self.seat(player)
         advise = penalties and self.rules.advice.enabled and \
             self._can_draw(self.rules.advice.cards)
         target = self.uno_window
-        catch = target is not None and self._catchable(target)
         out: list[Action] = []
-        for p in seats:
-            if advise or target is not None:
+        if advise or target is not None:
+            catch = target is not None and self._catchable(target)
+            for p in range(self.n) if seat is None else (seat,):
                 self._out_of_turn(p, out, advise, catch)
-            if p == self.turn:
-                self._on_turn(p, out, penalties)
+                if p == self.turn:
+                    self._on_turn(p, out, penalties)
+        elif seat is None or seat == self.turn:
+            self._on_turn(self.turn, out, penalties)  # nobody else has an action
+        self._legal = tuple(out)
         return out
 
     def _on_turn(self, p: int, out: list[Action], penalties: bool) -> None:
         t = self.t
-        if self.phase == COLOR:
+        phase = self.phase
+        if phase == COLOR:
             out += t.choose_color[p]
             return
-        if self.phase == RESPOND:
+        if phase == RESPOND:
             self._responses(p, out)
         hand = self.hands[p]
         plays, misplays = t.plays[p], t.misplay[p]
         with_uno = len(hand) == t.uno_with
-        if self.phase == DRAWN and not penalties:
+        if phase == DRAWN and not penalties:
             drawn = self.drawn
             if drawn is not None and self._can_play(p, drawn):
                 out += plays[drawn][with_uno]
-        elif self.phase == PLAY and t.play_is_match:
+        elif phase == PLAY and t.play_is_match:
             row = self._match_row()
             for face in sorted(set(hand)):
                 if row[face]:
@@ -436,15 +462,16 @@ class Game:
             for face in sorted(set(hand)):
                 if self._can_play(p, face):
                     out += plays[face][with_uno]
-                elif penalties and self.phase != RESPOND and \
+                elif penalties and phase != RESPOND and \
                         self._can_draw(self.rules.misplay.cards):
                     out.append(misplays[face])
-        if self.phase == PLAY:
-            if self.available() >= 1 and self._may_draw(p):
-                out.append(t.draw[p])
-            elif self.available() < 1 and self.rules.pass_when_nothing_to_draw.enabled:
+        if phase == PLAY:
+            if self.pile or self.available() >= 1:  # a card to draw (RESHUFFLE-1)
+                if self._may_draw(p):
+                    out.append(t.draw[p])
+            elif self.rules.pass_when_nothing_to_draw.enabled:
                 out.append(t.pass_[p])
-        elif self.phase == DRAWN and self._may_keep(p):
+        elif phase == DRAWN and self._may_keep(p):
             out.append(t.pass_[p])
 
     def _out_of_turn(self, p: int, out: list[Action], advise: bool, catch: bool) -> None:
@@ -491,10 +518,13 @@ class Game:
             resolved = self._resolve(action)
             self.t.resolved[action] = resolved
         p, face, color, target = resolved
-        refusal = self.refusal(action, p, face)
-        if refusal is not None:
-            raise IllegalActionError(f"{action}: {refusal.reason}", refusal.rule_id,
-                                     self.to_text(), causes=refusal.causes)
+        listed = self._legal
+        if listed is None or action not in listed:
+            refusal = self.refusal(action, p, face)
+            if refusal is not None:
+                raise IllegalActionError(f"{action}: {refusal.reason}", refusal.rule_id,
+                                         self.to_text(), causes=refusal.causes)
+        self._legal = None
         self.reveal = None
         _HANDLERS[action.type](self, p, face, color, target, action.uno)
         self.history.append(action)
@@ -508,6 +538,7 @@ class Game:
             resolved = self._resolve(action)
             self.t.resolved[action] = resolved
         p, face, color, target = resolved
+        self._legal = None
         self.reveal = None
         _HANDLERS[action.type](self, p, face, color, target, action.uno)
         self.history.append(action)
@@ -741,7 +772,13 @@ class Game:
         keep = self.rules.reshuffle.keep_top and bool(self.discard)
         rest = self.discard[:-1] if keep else self.discard
         self.discard = self.discard[-1:] if keep else []
-        self._rng().shuffle(rest)
+        if len(rest) > 1:
+            self._rng().shuffle(rest)
+        else:
+            # Nothing to order: the shuffle's generator is not built (a string-seeded
+            # Random costs more than many steps), but its number is used up as if it were,
+            # so every later shuffle draws from the same Random(f"{seed}/{n}") as before.
+            self.shuffles += 1
         self.pile = rest
 
     def _begin_turn(self) -> None:
@@ -783,7 +820,7 @@ class Game:
                 cause = self.rules.two_players.id
             else:
                 self.direction = -self.direction
-        victim = self._next(p)
+        victim = (p + self.direction) % self.n  # _next, inlined: this runs every play
         face = self.discard[-1]
         if effect.victim_draws:
             stack = self.rules.no_stacking
@@ -798,10 +835,11 @@ class Game:
                 return
             self._take(victim, effect.victim_draws)
             cause = effect.id
-        self.turn = self._next(p, 1 + skips)
+        self.turn = (p + (1 + skips) * self.direction) % self.n
         self.phase = PLAY
         self.cause = None if cause is None else (cause, p, face, victim, self._from_drawn)
-        self._round_end_check()
+        if self.winner is not None:
+            self._round_end_check()
 
     def _do_draw(self, p: int, *_: Any) -> None:
         self._begin_turn()
@@ -978,6 +1016,7 @@ class Game:
         new.discard = list(self.discard)
         new.scores = list(self.scores)
         new.history = list(self.history)
+        new._legal = None  # a copy checks its first action itself
         return new
 
     def __repr__(self) -> str:
@@ -1042,6 +1081,7 @@ class _Lookups:
     # legal play on a normal turn is exactly a matching card: the fast path in _on_turn.
     play_is_match: bool
     uno_with: int  # UNO-1: the hand size at which playing a card may carry "UNO"
+    cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
 
 
 _LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
@@ -1084,7 +1124,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         plays=[[plays(name, face) for face in range(len(faces))] for name in names],
         resolved={}, match_rows={},
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
-        uno_with=rules.uno.says_with)
+        uno_with=rules.uno.says_with, cards=tuple(deck.cards()))
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

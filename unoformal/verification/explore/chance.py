@@ -124,7 +124,7 @@ class ExploreGame(Game):
 
     def choose(self, options: list[int], floor: bool = True) -> int:
         """The script's next face among ``options``; a single option needs no choice."""
-        if floor and self.rules.draw.cards == 1:
+        if floor and self.floor and self.rules.draw.cards == 1:  # every face is >= 0
             # Within one draw of several cards only the multiset matters: take them in
             # face order (DRAW-1 reads back the last card only when it draws one card).
             options = [f for f in options if f >= self.floor]

@@ -1,0 +1,184 @@
+"""The engine's shortcuts decide nothing: each gives what the long way gives.
+
+``apply`` accepts an action that ``legal_actions()`` listed for the very same state without
+deriving its legality again (PLAY-1 and every other rule were checked when it was
+listed); anything else, or anything after the state changed, goes through ``refusal``.
+RESHUFFLE-1 of one card or none builds no generator, yet uses up its shuffle number, so
+every later shuffle draws from the same ``Random(f"{seed}/{n}")`` as before; and the
+engine's own shuffle orders cards exactly as ``random.shuffle`` does. Each test
+plants the bug its shortcut could have and shows that the test then fails.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, MutableSequence
+from typing import Any
+
+import pytest
+
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.game import Game, _Random
+from unoformal.errors import IllegalActionError
+
+NAMES = ["A", "B", "C", "D"]
+
+
+def _refused(game: Game, action: Action) -> IllegalActionError:
+    try:
+        game.apply(action)
+    except IllegalActionError as err:
+        return err
+    raise AssertionError(f"{action} was accepted")
+
+
+def _stale_listing_is_refused(game_type: type[Game]) -> None:
+    """PLAY-1: a play listed before the state changed is refused afterwards."""
+    game = game_type(NAMES, seed=11)
+    for _ in range(200):
+        listed = game.legal_actions(penalties=False)
+        plays = [a for a in listed if a.type is ActionType.PLAY]
+        draw = [a for a in listed if a.type is ActionType.DRAW]
+        if plays and draw:
+            game.apply(draw[0])  # the mover draws: the same plays are no longer theirs to make
+            now = game.copy().legal_actions(plays[0].player, penalties=False)
+            stale = [a for a in plays if a not in now]
+            if stale:
+                assert _refused(game, stale[0]).rule_id == "DRAW-1"
+                return
+        else:
+            game.apply(listed[0])
+    raise AssertionError("no position with a stale play was reached")
+
+
+def _edited_listing_is_refused(game_type: type[Game]) -> None:
+    """PLAY-1: an action a caller adds to the returned list is not thereby legal."""
+    game = game_type(NAMES, seed=3)
+    listed = game.legal_actions()
+    intruder = Action(NAMES[(game.turn + 1) % len(NAMES)], ActionType.DRAW)
+    assert intruder not in listed
+    listed.append(intruder)
+    assert _refused(game, intruder).rule_id == "PLAY-1"
+
+
+class _KeepsListing(Game):
+    """Planted bug: the listing survives the action (never invalidated)."""
+
+    def apply(self, action: Action) -> None:
+        listed = self._legal
+        super().apply(action)
+        self._legal = listed
+
+
+class _SharesListing(Game):
+    """Planted bug: the listing is the very list handed to the caller."""
+
+    def legal_actions(self, player: str | None = None, *,
+                      penalties: bool = True) -> list[Action]:
+        out = super().legal_actions(player, penalties=penalties)
+        self._legal = out  # type: ignore[assignment]
+        return out
+
+
+@pytest.mark.parametrize("check", [_stale_listing_is_refused, _edited_listing_is_refused])
+def test_play_1_apply_accepts_only_what_was_listed_for_this_state(
+        check: Callable[[type[Game]], None]) -> None:
+    check(Game)
+
+
+@pytest.mark.parametrize(("check", "planted"), [(_stale_listing_is_refused, _KeepsListing),
+                                                 (_edited_listing_is_refused, _SharesListing)])
+def test_play_1_listing_checks_fail_on_the_planted_bug(
+        check: Callable[[type[Game]], None], planted: type[Game]) -> None:
+    with pytest.raises(AssertionError):
+        check(planted)
+
+
+class _AlwaysShuffles(Game):
+    """RESHUFFLE-1 the long way: a generator for every reshuffle, however few cards;
+    ``small`` counts the reshuffles of at most one card (where the engine takes none)."""
+
+    small = 0
+
+    def _reshuffle(self) -> None:
+        keep = self.rules.reshuffle.keep_top and bool(self.discard)
+        rest = self.discard[:-1] if keep else self.discard
+        self.discard = self.discard[-1:] if keep else []
+        self.small += len(rest) <= 1
+        self._rng().shuffle(rest)
+        self.pile = rest
+
+
+class _ForgetsNumber(Game):
+    """Planted bug: a reshuffle of one card or none does not use up its shuffle number."""
+
+    def _reshuffle(self) -> None:
+        keep = self.rules.reshuffle.keep_top and bool(self.discard)
+        rest = self.discard[:-1] if keep else self.discard
+        self.discard = self.discard[-1:] if keep else []
+        if len(rest) > 1:
+            self._rng().shuffle(rest)
+        self.pile = rest
+
+
+def _same_games(game_type: type[Game], steps: int = 3000) -> int:
+    """Ten players, uniform play (hands grow, the pile runs out often): every state text
+    equals the long way's. Returns how many reshuffles had at most one card."""
+    small = 0
+    for seed in (1, 2):
+        names = [f"P{i}" for i in range(10)]
+        game, reference = game_type(names, seed=seed), _AlwaysShuffles(names, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(steps):
+            if game.round_over:
+                if game.game_over:
+                    break
+                game.next_round()
+                reference.next_round()
+            action = rng.choice(game.legal_actions(penalties=False))
+            game.apply(action)
+            reference.apply(action)
+            assert game.to_text() == reference.to_text(), f"seed {seed}: {action}"
+        small += reference.small
+    return small
+
+
+def test_reshuffle_1_of_one_card_or_none_leaves_every_game_as_it_was() -> None:
+    assert _same_games(Game) > 0  # the shortcut was taken
+
+
+def test_reshuffle_1_check_fails_when_the_shuffle_number_is_not_used_up() -> None:
+    with pytest.raises(AssertionError):
+        _same_games(_ForgetsNumber)
+
+
+def _stdlib_order_kept(shuffler: type[random.Random]) -> None:
+    """DEAL-2, RESHUFFLE-1: the engine's shuffle orders cards exactly as ``random.shuffle``
+    does, so every record and seed deals and reshuffles as before."""
+    for seed in range(200):
+        for size in (0, 1, 2, 3, 5, 8, 31, 64, 65, 108):
+            want, have = list(range(size)), list(range(size))
+            random.Random(f"{seed}/{size}").shuffle(want)
+            shuffler(f"{seed}/{size}").shuffle(have)
+            assert have == want, (seed, size)
+
+
+class _OffByOne(random.Random):
+    """Planted bug: the index drawn with one bit too few (``(n - 1).bit_length()``)."""
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        for i in range(len(x) - 1, 0, -1):
+            n = i + 1
+            j = self.getrandbits((n - 1).bit_length())
+            while j >= n:
+                j = self.getrandbits((n - 1).bit_length())
+            x[i], x[j] = x[j], x[i]
+
+
+def test_deal_2_engine_shuffle_is_the_standard_librarys() -> None:
+    _stdlib_order_kept(_Random)
+
+
+def test_deal_2_shuffle_check_fails_on_a_planted_bug() -> None:
+    with pytest.raises(AssertionError):
+        _stdlib_order_kept(_OffByOne)
