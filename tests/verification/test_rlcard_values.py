@@ -156,6 +156,12 @@ def test_start_color_once_a_start_rule_cannot_both_choose_and_draw_the_color() -
         _table({"START-WILD": {"color_at_random": True}})
 
 
+def test_draw_1_a_drawn_card_cannot_have_to_be_played_when_it_may_not_be() -> None:
+    with pytest.raises(VariantError, match=r"DRAW-1\.must_play_drawn"):
+        _table({"DRAW-1": {"must_play_drawn": True, "may_play_drawn": False}})
+    _table({"DRAW-1": {"must_play_drawn": True}})  # with may_play_drawn, as rlcard has it
+
+
 # ----------------------------------------------- WD4-1 playable-card, no bluff
 
 NOTHING_ELSE = {"WD4-1": {"illegal_when_holding": "playable-card", "bluff_playable": False}}

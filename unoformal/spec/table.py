@@ -711,6 +711,16 @@ def _start_color_once(table: RuleTable) -> Breach | None:
     return None
 
 
+def _drawn_card_playable(table: RuleTable) -> Breach | None:
+    """DRAW-1: a drawn card that must be played has to be one that may be played."""
+    draw = table.draw
+    if draw.must_play_drawn and not draw.may_play_drawn:
+        return Breach(("rules", draw.id, "must_play_drawn"), draw.id, True,
+                      "false while may_play_drawn is false (a drawn card that may not be "
+                      "played cannot have to be)")
+    return None
+
+
 def _switched_only_where_meant(table: RuleTable) -> Breach | None:
     """Only an entry whose switch every interpreter reads may be off: an extension, or a
     rulebook entry that states what off means (``when_off``)."""
@@ -745,6 +755,7 @@ CHECKS = (
     Check("dealer-draw-ends", "DEAL-1", _dealer_draw_ends),
     Check("start-kinds-distinct", "START-*", _start_kinds_distinct),
     Check("start-color-once", "START-*", _start_color_once),
+    Check("drawn-card-playable", "DRAW-1", _drawn_card_playable),
     Check("expect-players", "DECK-2", _expect_players),
 )
 
