@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from unoformal import campaign
 from unoformal.engine.record import replay
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import MAX_FILE_BYTES, parse_json, read_text
@@ -67,6 +68,22 @@ class Tally:
             cut = {**record, "actions": record.get("actions", [])[: index + 1]}
             self.examples[cause] = Example(index + 1, source, cut, refused)
         return cause
+
+    def merge(self, other: Tally) -> None:
+        """Fold in the tally of the records that follow this one's: the same as adding
+        them one by one here (an example is replaced only by a strictly shorter one,
+        causes keep the order they were first seen in)."""
+        self.games += other.games
+        self.clean += other.clean
+        self.malformed += other.malformed
+        for cause, count in other.deviations.items():
+            self.deviations[cause] += count
+        for cause, example in other.examples.items():
+            best = self.examples.get(cause)
+            if best is None or example.length < best.length:
+                self.examples[cause] = example
+        room = MAX_MALFORMED_SHOWN - len(self.malformed_lines)
+        self.malformed_lines += other.malformed_lines[:max(0, room)]
 
     def _malformed(self, err: UnoError) -> None:
         self.malformed += 1
@@ -153,9 +170,36 @@ def _line(raw: bytes, where: str) -> Any:
         return err
 
 
-def conform(paths: Iterable[str], rules: RuleTable | None = None) -> Tally:
-    """Referee every record in ``paths`` in this process."""
+# Records per campaign task: fixed by the input alone (so any number of workers gives the
+# same tally); 250 records take about half a CPU second, far above Dask's cost per task.
+CHUNK = 250
+# Below this many records a run stays in this process unless workers are asked for: a
+# local cluster takes about 2 s to start.
+SMALL = 2_000
+
+_Job = tuple[list[tuple[str, Any]], RuleTable | None]
+
+
+def conform(paths: Iterable[str], rules: RuleTable | None = None,
+            where: campaign.Options | None = None) -> Tally:
+    """Referee every record in ``paths``: read here, in order, and refereed in chunks of
+    ``CHUNK`` as campaign tasks (``where`` None: in this process), whose tallies are
+    merged in order."""
+    found = list(records_in(paths))
+    jobs: list[_Job] = [(found[i:i + CHUNK], rules) for i in range(0, len(found), CHUNK)]
     tally = Tally()
-    for where, record in records_in(paths):
+    parts = campaign.run(referee, jobs, where or campaign.Options(workers=1, bar=False),
+                         label="conform", unit="records", weights=[len(j[0]) for j in jobs],
+                         small=len(found) < SMALL)
+    for part in parts:
+        tally.merge(part)
+    return tally
+
+
+def referee(job: _Job) -> Tally:
+    """A campaign task: one chunk of records, in order."""
+    records, rules = job
+    tally = Tally()
+    for where, record in records:
         tally.add(record, where, rules)
     return tally
