@@ -15,7 +15,7 @@ from unoformal import campaign
 from unoformal.bots import BOTS
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
-from unoformal.errors import UnoError
+from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS, load_rules_arg
 from unoformal.simulate import (
     MAX_ACTIONS,
@@ -94,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
     done: list[GameResult] = []
     try:
         summary = _campaign(config, where, console, done)
-    except UnoError as err:
+    except UnoError as err:  # a game that could not end; a --scheduler out of reach
         print(f"error: {err.line()}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(err, InvalidInputError) else 1
     except KeyboardInterrupt:  # Ctrl-C: the games played so far, then exit 130
         if done:
             partial = Summary(config, tuple(sorted(done, key=lambda r: r.index)))
