@@ -36,6 +36,7 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -226,20 +227,43 @@ def shut_down(cluster: Any) -> None:
 
 
 def local_cluster(workers: int) -> Any:
-    """A ``LocalCluster`` of ``workers`` single-threaded worker processes, quiet.
-
-    Its worker processes inherit an ignored SIGINT, which Python keeps: a Ctrl-C to the
-    process group (as a terminal sends it) is this process's alone to handle; without it
-    each worker printed a traceback and died mid-task. The price: a Ctrl-C during the
-    start itself (1 to 2 s) is lost. (A blocked SIGINT would be kept and delivered after,
-    but Dask's worker processes do not inherit this thread's signal mask.)"""
+    """A ``LocalCluster`` of ``workers`` single-threaded worker processes, quiet: their
+    standard error is the null device, so nothing they print (a traceback when a Ctrl-C
+    to the process group ends them, a log line) reaches the user. Ctrl-C stays this
+    process's to handle, during the start too."""
     from distributed import LocalCluster
+    from distributed.deploy.spec import SpecCluster
 
-    # A random port for its HTTP server, and no warning printed when one is taken.
-    with _sigint_ignored(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                            dashboard_address=":0", silence_logs=logging.CRITICAL)
+    known = set(getattr(SpecCluster, "_instances", ()))
+    try:
+        # A random port for its HTTP server, and no warning printed when one is taken.
+        with _stderr_discarded(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                dashboard_address=":0", silence_logs=logging.CRITICAL)
+    except BaseException:
+        # Ctrl-C during the start: close the cluster half built (Dask would at exit,
+        # printing a traceback).
+        for cluster in set(getattr(SpecCluster, "_instances", ())) - known:
+            shut_down(cluster)
+            getattr(SpecCluster, "_instances", set()).discard(cluster)
+        raise
+
+
+@contextlib.contextmanager
+def _stderr_discarded() -> Iterator[None]:
+    """File descriptor 2 on the null device meanwhile: what the processes started
+    meanwhile inherit as their standard error."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
 
 
 @contextlib.contextmanager
