@@ -151,3 +151,26 @@ def test_small_jobs_stay_in_this_process_and_asked_workers_do_not() -> None:
     assert one.local(tasks=5, small=False) and not two.local(tasks=5, small=True)
     assert not campaign.Options(scheduler="tcp://x:1").local(tasks=1, small=True)
     assert two.processes(tasks=1) == 1 and auto.processes(tasks=64) == campaign.cores()
+
+
+def test_verify_json_is_the_same_on_one_and_two_workers(
+        scheduler: str, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("verify", "--rules", "stacking", "--players", "2-4", "--property", "no-stacking",
+            "--property", "card-effects", "--jobs", "2", "--no-witness", "--json")
+    one = _out(capsys, *args, "--workers", "1")  # refuted, as the manifest expects
+    two = _out(capsys, *args, "--scheduler", scheduler)
+    assert _without_timings(two) == _without_timings(one)
+    assert any(row["verdict"] == "refuted" and row["state"] for row in json.loads(one))
+
+
+def test_mutants_are_killed_alike_on_one_and_two_workers(scheduler: str) -> None:
+    from unoformal.spec.table import CLASSIC
+    from unoformal.verification.z3 import mutants
+
+    jobs = [(CLASSIC, m, (2,), 3000, None, False)
+            for m in list(mutants.mutants(CLASSIC))[:6]]
+    here = campaign.run(mutants.outcome, jobs, campaign.Options(workers=1), label="mutants")
+    there = campaign.run(mutants.outcome, jobs, campaign.Options(scheduler=scheduler),
+                         label="mutants")
+    assert [(o.mutant, o.killed_by) for o in there] == [(o.mutant, o.killed_by) for o in here]
+    assert all(o.killed_by for o in here)

@@ -13,17 +13,18 @@ is *proved*. :func:`check_suite` splits the player counts among worker processes
 
 from __future__ import annotations
 
-import signal
+import pickle
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
-from multiprocessing import get_context
 from typing import Any
 
 import z3
 
+from unoformal import campaign
 from unoformal.spec.table import RuleTable
 from unoformal.verification.z3.actions import Spec, Step, wanted
 from unoformal.verification.z3.properties import (
@@ -484,13 +485,32 @@ _Row = tuple[str, int, str, float, int, str | None, list[str], list[str],
              tuple[str, list[str]] | None]
 
 
-def _check_counts(rules: RuleTable, names: Sequence[str], counts: tuple[int, ...],
-                  timeout_ms: int, vacuity: bool) -> list[_Row]:
-    """Worker: every named property at every count of ``counts``, in one run."""
+_Job = tuple[RuleTable, Sequence[str], tuple[int, ...], int, bool]
+
+
+def check_share(job: _Job) -> list[_Row]:
+    """Every named property at every count of one share, in one run, in this process."""
+    rules, names, counts, timeout_ms, vacuity = job
+    # Z3's own Ctrl-C handler would turn a Ctrl-C to the process group into an "unknown"
+    # verdict; the command ends the workers instead.
+    z3.set_param("ctrl_c", False)
     props = [property_named(name) for name in names]
     return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes, r.vacuous,
              r.counterexample())
             for r in check_together(rules, props, counts, timeout_ms, vacuity=vacuity)]
+
+
+def _check_counts(job: _Job) -> list[_Row]:
+    """A campaign task: :func:`check_share` in a new Python process (see
+    :mod:`unoformal.verification.z3.share` for why)."""
+    done = subprocess.run([sys.executable, "-m", "unoformal.verification.z3.share"],
+                          input=pickle.dumps(job), capture_output=True, check=False)
+    if done.returncode != 0:
+        last = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        raise RuntimeError(f"the share {job[2]} ended with status {done.returncode}: "
+                           f"{' '.join(last)}")
+    rows: list[_Row] = pickle.loads(done.stdout)
+    return rows
 
 
 def shares(counts: Sequence[int], jobs: int) -> list[tuple[int, ...]]:
@@ -512,48 +532,28 @@ def shares(counts: Sequence[int], jobs: int) -> list[tuple[int, ...]]:
 
 def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[int],
                 timeout_ms: int = DEFAULT_TIMEOUT_MS, jobs: int = 1,
-                vacuity: bool = True) -> list[Result]:
-    """``check_together`` for every player count, in ``jobs`` worker processes, each with
-    its ``shares`` of the counts. Results come back in the order of ``counts`` then
-    ``props``. A worker cannot send a Z3 model back: a refutation from a worker has its
-    counterexample as text (``Result.shown``) and no model. The same command gives the
-    same counterexamples; another ``--jobs`` may give another (equally valid) one, never
-    another verdict."""
+                vacuity: bool = True, where: campaign.Options | None = None) -> list[Result]:
+    """``check_together`` for every player count, as ``jobs`` campaign tasks
+    (:mod:`unoformal.campaign`), each with its ``shares`` of the counts, on ``where``
+    (default: ``jobs`` local worker processes). Results come back in the order of
+    ``counts`` then ``props``. A worker cannot send a Z3 model back: a refutation from a
+    worker has its counterexample as text (``Result.shown``) and no model. The same
+    command gives the same counterexamples on any number of workers; another ``--jobs``
+    (another split) may give another (equally valid) one, never another verdict."""
     if jobs <= 1 or len(set(counts)) <= 1:
         return _in_order(check_together(rules, props, tuple(counts), timeout_ms,
                                         vacuity=vacuity), counts, props)
     names = [p.name for p in props]
-    results: list[Result] = []
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
-                             initializer=_worker_ignores_interrupts) as pool:
-        try:
-            futures = [pool.submit(_check_counts, rules, names, share, timeout_ms, vacuity)
-                       for share in shares(counts, jobs)]
-            for future in futures:
-                results += [Result(property_named(name), n, verdict, seconds, queries, label,
-                                   notes=notes, vacuous=vacuous, shown=shown)
-                            for name, n, verdict, seconds, queries, label, notes, vacuous,
-                            shown in future.result()]
-        except BaseException:  # Ctrl-C (or any error): end the workers now, not at the end
-            _end_workers(pool)
-            raise
+    parts = shares(counts, jobs)
+    rows = campaign.run(_check_counts, [(rules, names, share, timeout_ms, vacuity)
+                                        for share in parts],
+                        where or campaign.Options(workers=jobs, bar=False), label="verify",
+                        unit="player counts", weights=[len(share) for share in parts])
+    results = [Result(property_named(name), n, verdict, seconds, queries, label, notes=notes,
+                      vacuous=vacuous, shown=shown)
+               for part in rows
+               for name, n, verdict, seconds, queries, label, notes, vacuous, shown in part]
     return _in_order(results, counts, props)
-
-
-def _worker_ignores_interrupts() -> None:
-    """A worker leaves Ctrl-C to the parent, which ends it: without this a Ctrl-C to the
-    process group reached every worker, whose Z3 turned it into an "unknown" verdict."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    z3.set_param("ctrl_c", False)
-
-
-def _end_workers(pool: ProcessPoolExecutor) -> None:
-    # ProcessPoolExecutor has no public way to stop running workers before Python 3.14
-    # (terminate_workers); its process table is the only handle on them.
-    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _in_order(results: list[Result], counts: Sequence[int],
