@@ -174,3 +174,20 @@ def test_mutants_are_killed_alike_on_one_and_two_workers(scheduler: str) -> None
                          label="mutants")
     assert [(o.mutant, o.killed_by) for o in there] == [(o.mutant, o.killed_by) for o in here]
     assert all(o.killed_by for o in here)
+
+
+def test_the_progress_bar_shows_on_a_terminal_only_and_never_when_turned_off() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    jobs = [(Config(1, 2, 0), range(1))] * 2
+
+    def shown(terminal: bool, bar: bool) -> str:
+        out = StringIO()
+        campaign.run(play_games, jobs, campaign.Options(workers=1, bar=bar), label="simulate",
+                     unit="games", console=Console(file=out, force_terminal=terminal))
+        return out.getvalue()
+
+    assert "simulate" in shown(terminal=True, bar=True)
+    assert shown(terminal=False, bar=True) == "" and shown(terminal=True, bar=False) == ""

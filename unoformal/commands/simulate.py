@@ -58,7 +58,7 @@ def register(sub: Any) -> None:
                    help=f"safety cap on actions per game (default {MAX_ACTIONS}); a game "
                         "hitting it is an error naming its seed")
     p.add_argument("--json", action="store_true",
-                   help="print the results as JSON on stdout (no progress bar there)")
+                   help="print the results as JSON on stdout (and no progress bar)")
     p.add_argument("--plot", metavar="FILE", type=output_file, default=None,
                    help="also draw each seat's win rate (95%% confidence interval) and the "
                         "round lengths to FILE (.png, .svg or .pdf; needs matplotlib: pip "
@@ -79,7 +79,7 @@ def _config(args: argparse.Namespace) -> Config:
 def run(args: argparse.Namespace) -> int:
     try:
         config = _config(args)
-        where = campaign.options(args)
+        where = campaign.options(args, bar=not args.json)
         if args.plot is not None:
             from unoformal.plots import check_path
 

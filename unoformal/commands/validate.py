@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         rules, players = rules_and_counts(
             args.rules, args.players,
             lambda lo, hi: [n for n in DEFAULT_PLAYERS if lo <= n <= hi])
-        where = campaign.options(args)
+        where = campaign.options(args, bar=not args.json)
     except InvalidInputError as err:
         print(f"error: {err.line()}", file=sys.stderr)
         return 2
