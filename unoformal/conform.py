@@ -121,10 +121,20 @@ def cause_of(err: UnoError) -> str:
     return err.rule_id or "unknown"
 
 
+Raw = bytes | str | InvalidInputError  # a .jsonl line, a .json file's text, or why not
+
+
 def records_in(paths: Iterable[str]) -> Iterator[tuple[str, Any]]:
     """(where, record) for every record in the paths: a directory's ``*.json`` and
     ``*.jsonl`` files (sorted), a ``.jsonl`` file's lines, a ``.json`` file. A record
     that cannot be read comes as the :class:`InvalidInputError` saying why."""
+    for where, raw in raw_records(paths):
+        yield where, parse(where, raw)
+
+
+def raw_records(paths: Iterable[str]) -> Iterator[tuple[str, Raw]]:
+    """:func:`records_in`'s records, read but not parsed (what a campaign task is sent:
+    text costs little to send, and the parsing is done where the refereeing is)."""
     for path in paths:
         if os.path.isdir(path):
             for child in sorted(Path(path).iterdir()):
@@ -134,17 +144,29 @@ def records_in(paths: Iterable[str]) -> Iterator[tuple[str, Any]]:
             yield from _file(path)
 
 
-def _file(path: str) -> Iterator[tuple[str, Any]]:
+def parse(where: str, raw: Raw) -> Any:
+    """The record a raw one holds, or the :class:`InvalidInputError` saying why not."""
+    if isinstance(raw, InvalidInputError):
+        return raw
+    if isinstance(raw, bytes):
+        return _line(raw, where)
+    try:
+        return parse_json(raw, where)
+    except InvalidInputError as err:
+        return err
+
+
+def _file(path: str) -> Iterator[tuple[str, Raw]]:
     if path.endswith(".jsonl"):
         yield from _lines(path)
         return
     try:
-        yield path, parse_json(read_text(path, "record"), path)
+        yield path, read_text(path, "record")
     except InvalidInputError as err:
         yield path, err
 
 
-def _lines(path: str) -> Iterator[tuple[str, Any]]:
+def _lines(path: str) -> Iterator[tuple[str, Raw]]:
     """A JSON-lines file, one record a line; each line bounded like a record file."""
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below, lines are streamed
@@ -153,10 +175,8 @@ def _lines(path: str) -> Iterator[tuple[str, Any]]:
         return
     with handle:
         for number, raw in enumerate(handle, start=1):
-            where = f"{path}:{number}"
-            if not raw.strip():
-                continue
-            yield where, _line(raw, where)
+            if raw.strip():
+                yield f"{path}:{number}", raw
 
 
 def _line(raw: bytes, where: str) -> Any:
@@ -177,15 +197,15 @@ CHUNK = 250
 # local cluster takes about 2 s to start.
 SMALL = 2_000
 
-_Job = tuple[list[tuple[str, Any]], RuleTable | None]
+_Job = tuple[list[tuple[str, Raw]], RuleTable | None]
 
 
 def conform(paths: Iterable[str], rules: RuleTable | None = None,
             where: campaign.Options | None = None) -> Tally:
-    """Referee every record in ``paths``: read here, in order, and refereed in chunks of
-    ``CHUNK`` as campaign tasks (``where`` None: in this process), whose tallies are
+    """Referee every record in ``paths``: read here, in order, and parsed and refereed in
+    chunks of ``CHUNK`` as campaign tasks (``where`` None: in this process), whose tallies are
     merged in order."""
-    found = list(records_in(paths))
+    found = list(raw_records(paths))
     jobs: list[_Job] = [(found[i:i + CHUNK], rules) for i in range(0, len(found), CHUNK)]
     tally = Tally()
     parts = campaign.run(referee, jobs, where or campaign.Options(workers=1, bar=False),
@@ -197,9 +217,9 @@ def conform(paths: Iterable[str], rules: RuleTable | None = None,
 
 
 def referee(job: _Job) -> Tally:
-    """A campaign task: one chunk of records, in order."""
+    """A campaign task: one chunk of records, parsed and refereed in order."""
     records, rules = job
     tally = Tally()
-    for where, record in records:
-        tally.add(record, where, rules)
+    for where, raw in records:
+        tally.add(parse(where, raw), where, rules)
     return tally
