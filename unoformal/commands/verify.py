@@ -132,7 +132,7 @@ def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> in
     results: list[_Checked] = [
         (result, expected(rules, result.prop.name, result.n))
         for result in check_suite(rules, props, counts, args.timeout, args.jobs,
-                                  where=args.where)]
+                                  where=getattr(args, "where", None))]
     bad = [(r, want) for r, want in results if not want.met_by(r.verdict, r.vacuous)]
     witnesses = {} if args.no_witness else _witnesses(rules, results)
     if args.json:
@@ -297,7 +297,7 @@ def _mutants(rules: RuleTable, args: argparse.Namespace) -> int:
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("mutants", total=total)
         outcomes = mutation.run(rules, players, args.timeout, lambda o: progress.advance(task),
-                                args.check_equivalents, args.where)
+                                args.check_equivalents, getattr(args, "where", None))
     if args.json:
         print(json.dumps({"score": score(outcomes), "mutants": [
             {"mutant": o.mutant.name, "killed_by": o.killed_by, "equivalent": o.equivalent,
