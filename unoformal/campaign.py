@@ -129,7 +129,7 @@ def run(fn: Callable[[T], R], items: Sequence[T], opts: Options, *, label: str,
     ``unit``; ``on_result(index, result)`` is called as each task ends (in the order they
     end). ``fn`` must be a module-level function and the items picklable."""
     sizes = list(weights) if weights is not None else [1] * len(items)
-    with _bar(label, unit, sum(sizes), opts.bar, console) as advance:
+    with progress(label, unit, sum(sizes), opts.bar, console) as advance:
         def done(index: int, result: R) -> None:
             advance(sizes[index])
             if on_result is not None:
@@ -324,9 +324,10 @@ def _silence_dask() -> None:
 
 
 @contextlib.contextmanager
-def _bar(label: str, unit: str, total: int, show: bool,
-         console: Console | None) -> Iterator[Callable[[int], None]]:
-    """A progress bar on ``console`` (stderr by default), only when it is a terminal."""
+def progress(label: str, unit: str, total: int, show: bool,
+             console: Console | None) -> Iterator[Callable[[int], None]]:
+    """A progress bar on ``console`` (stderr by default), only when it is a terminal and
+    ``show``; yields the function that advances it."""
     console = console if console is not None else Console(stderr=True)
     columns = (TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
                TextColumn(unit), TimeElapsedColumn())

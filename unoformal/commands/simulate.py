@@ -26,6 +26,7 @@ from unoformal.simulate import (
     check,
     chunks,
     play_games,
+    simulate,
 )
 
 DEFAULT_BOTS = "random,greedy"
@@ -133,13 +134,18 @@ def _plot(summary: Summary, path: str | None, console: Console) -> int:
 
 def _campaign(config: Config, where: campaign.Options, console: Console,
               done: list[GameResult]) -> Summary:
-    """The games as campaign tasks (:func:`unoformal.simulate.chunks`); ``done`` fills as
-    tasks end (what an interrupted run reports)."""
+    """The games as campaign tasks (:func:`unoformal.simulate.chunks`), or game by game
+    in this process when the campaign would run here (so a Ctrl-C keeps every game
+    finished); ``done`` fills as they end (what an interrupted run reports). The same
+    results either way: each game's seeds come from (seed, index) alone."""
     check(config)
     jobs = [(config, indices) for indices in chunks(config.games)]
+    if where.local(len(jobs), small=config.games < SMALL):
+        with campaign.progress("simulate", "games", config.games, where.bar,
+                               console) as advance:
+            return simulate(config, lambda _: advance(1), done)
     results = campaign.run(play_games, jobs, where, label="simulate", unit="games",
-                           weights=[len(indices) for _, indices in jobs],
-                           small=config.games < SMALL, console=console,
+                           weights=[len(indices) for _, indices in jobs], console=console,
                            on_result=lambda _, games: done.extend(games))
     return Summary(config, tuple(game for games in results for game in games))
 
