@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import logging
 import os
 import signal
 import sys
@@ -258,6 +257,8 @@ def local_cluster(workers: int) -> Any:
     standard error is the null device, so nothing they print (a traceback when a Ctrl-C
     to the process group ends them, a log line) reaches the user. Ctrl-C stays this
     process's to handle, during the start too."""
+    import logging
+
     from distributed import LocalCluster
     from distributed.deploy.spec import SpecCluster
 
@@ -319,6 +320,8 @@ def _sigint_ignored() -> Iterator[None]:
 def _silence_dask() -> None:
     """Dask logs warnings when a cluster closes with tasks running (and on every task
     error); the command reports what matters itself."""
+    import logging  # here: 10 ms of simulate's start-up otherwise
+
     for name in ("distributed", "dask", "tornado", "asyncio"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
