@@ -19,9 +19,14 @@ import time
 from pathlib import Path
 
 COMMANDS = {
-    "verify (2 workers)": (["verify", "--players", "2-10", "--jobs", "2", "--no-witness"], 3.0),
+    # Waits long enough for the local Dask cluster to have started and the shares to prove.
+    "verify (2 Dask workers)": (["verify", "--players", "2-10", "--jobs", "2", "--no-witness"],
+                                6.0),
     "verify (in process)": (["verify", "--players", "2-10", "--jobs", "1", "--no-witness"], 3.0),
-    "simulate": (["simulate", "--games", "1000000", "--json"], 2.5),
+    "simulate (in process)": (["simulate", "--games", "1000000", "--workers", "1", "--json"],
+                              2.5),
+    "simulate (2 Dask workers)": (["simulate", "--games", "1000000", "--workers", "2",
+                                   "--json"], 6.0),
     "explore": (["explore", "--preset", "big", "--no-progress"], 3.0),
 }
 

@@ -1,5 +1,6 @@
 """The command line behaves: --version, ``python -m unoformal``, and commands that load
-only what they use (rules, replay and simulate never import Z3 or networkx)."""
+only what they use (rules, replay and simulate never import Z3 or networkx, nor Dask for a
+small run)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ PROBE = """
 import json, sys
 from unoformal.cli import main
 code = main(sys.argv[1:])
-heavy = ("z3", "networkx", "pydot", "matplotlib")
+heavy = ("z3", "networkx", "pydot", "matplotlib", "dask", "distributed")
 print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]}),
       file=sys.stderr)
 """
@@ -46,6 +47,8 @@ def test_the_import_probe_sees_a_heavy_import() -> None:
     # The check above can fail: the probe does see Z3 where a command loads it.
     assert "z3" in _loaded("verify", "--help")
     assert "networkx" in _loaded("explore", "--help")
+    assert "distributed" in _loaded("simulate", "--games", "2", "--players", "2",
+                                    "--workers", "2")
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -76,8 +76,14 @@ def _interrupt(proc: subprocess.Popen[str], group: bool) -> str:
 
 @pytest.mark.parametrize("group", [False, True], ids=["process", "group"])
 def test_verify_ends_on_ctrl_c_with_its_workers(group: bool) -> None:
+    """Two Dask workers, each proving its share in a process of its own: the whole tree
+    ends (``_interrupt`` waits for the process group to be empty)."""
     proc = _start("verify", "--players", "2-10", "--jobs", "2", "--no-witness")
-    _wait_for(lambda: len(_children(proc.pid)) >= 2, 60)  # the workers are proving
+
+    def proving() -> bool:  # a share's process under a worker
+        return any(_children(worker) for worker in _children(proc.pid))
+
+    _wait_for(proving, 60)
     time.sleep(1.0)
     _interrupt(proc, group)
 
@@ -91,13 +97,31 @@ def test_verify_in_one_process_ends_on_ctrl_c_inside_a_query() -> None:
 
 @pytest.mark.parametrize("group", [False, True], ids=["process", "group"])
 def test_simulate_ends_on_ctrl_c(group: bool) -> None:
-    proc = _start("simulate", "--games", "1000000", "--json")
+    proc = _start("simulate", "--games", "1000000", "--workers", "1", "--json")
     time.sleep(2.5)
     _interrupt(proc, group)
 
 
+@pytest.mark.parametrize("group", [False, True], ids=["process", "group"])
+def test_a_campaign_on_a_local_cluster_ends_on_ctrl_c_with_its_workers(group: bool) -> None:
+    """Dask worker processes are shut down with the cluster; no traceback, no log line
+    (the workers' own standard error is the null device), exit 130."""
+    proc = _start("simulate", "--games", "1000000", "--workers", "2", "--json")
+    _wait_for(lambda: len(_children(proc.pid)) >= 3, 60)  # two workers (and a tracker)
+    time.sleep(2.0)
+    err = _interrupt(proc, group)
+    assert "distributed" not in err
+
+
+@pytest.mark.parametrize("wait", [0.3, 1.0])
+def test_a_campaign_ends_on_ctrl_c_while_its_cluster_starts(wait: float) -> None:
+    proc = _start("simulate", "--games", "1000000", "--workers", "2", "--json")
+    time.sleep(wait)
+    assert "distributed" not in _interrupt(proc, group=True)
+
+
 def test_simulate_reports_the_games_played_before_ctrl_c() -> None:
-    proc = _start("simulate", "--games", "1000000", "--json")
+    proc = _start("simulate", "--games", "1000000", "--workers", "1", "--json")
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=GRACE)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from unoformal import campaign
 from unoformal.engine.record import replay
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import MAX_FILE_BYTES, parse_json, read_text
@@ -68,6 +69,22 @@ class Tally:
             self.examples[cause] = Example(index + 1, source, cut, refused)
         return cause
 
+    def merge(self, other: Tally) -> None:
+        """Fold in the tally of the records that follow this one's: the same as adding
+        them one by one here (an example is replaced only by a strictly shorter one,
+        causes keep the order they were first seen in)."""
+        self.games += other.games
+        self.clean += other.clean
+        self.malformed += other.malformed
+        for cause, count in other.deviations.items():
+            self.deviations[cause] += count
+        for cause, example in other.examples.items():
+            best = self.examples.get(cause)
+            if best is None or example.length < best.length:
+                self.examples[cause] = example
+        room = MAX_MALFORMED_SHOWN - len(self.malformed_lines)
+        self.malformed_lines += other.malformed_lines[:max(0, room)]
+
     def _malformed(self, err: UnoError) -> None:
         self.malformed += 1
         if len(self.malformed_lines) < MAX_MALFORMED_SHOWN:
@@ -104,10 +121,20 @@ def cause_of(err: UnoError) -> str:
     return err.rule_id or "unknown"
 
 
+Raw = bytes | str | InvalidInputError  # a .jsonl line, a .json file's text, or why not
+
+
 def records_in(paths: Iterable[str]) -> Iterator[tuple[str, Any]]:
     """(where, record) for every record in the paths: a directory's ``*.json`` and
     ``*.jsonl`` files (sorted), a ``.jsonl`` file's lines, a ``.json`` file. A record
     that cannot be read comes as the :class:`InvalidInputError` saying why."""
+    for where, raw in raw_records(paths):
+        yield where, parse(where, raw)
+
+
+def raw_records(paths: Iterable[str]) -> Iterator[tuple[str, Raw]]:
+    """:func:`records_in`'s records, read but not parsed (what a campaign task is sent:
+    text costs little to send, and the parsing is done where the refereeing is)."""
     for path in paths:
         if os.path.isdir(path):
             for child in sorted(Path(path).iterdir()):
@@ -117,17 +144,29 @@ def records_in(paths: Iterable[str]) -> Iterator[tuple[str, Any]]:
             yield from _file(path)
 
 
-def _file(path: str) -> Iterator[tuple[str, Any]]:
+def parse(where: str, raw: Raw) -> Any:
+    """The record a raw one holds, or the :class:`InvalidInputError` saying why not."""
+    if isinstance(raw, InvalidInputError):
+        return raw
+    if isinstance(raw, bytes):
+        return _line(raw, where)
+    try:
+        return parse_json(raw, where)
+    except InvalidInputError as err:
+        return err
+
+
+def _file(path: str) -> Iterator[tuple[str, Raw]]:
     if path.endswith(".jsonl"):
         yield from _lines(path)
         return
     try:
-        yield path, parse_json(read_text(path, "record"), path)
+        yield path, read_text(path, "record")
     except InvalidInputError as err:
         yield path, err
 
 
-def _lines(path: str) -> Iterator[tuple[str, Any]]:
+def _lines(path: str) -> Iterator[tuple[str, Raw]]:
     """A JSON-lines file, one record a line; each line bounded like a record file."""
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below, lines are streamed
@@ -136,10 +175,8 @@ def _lines(path: str) -> Iterator[tuple[str, Any]]:
         return
     with handle:
         for number, raw in enumerate(handle, start=1):
-            where = f"{path}:{number}"
-            if not raw.strip():
-                continue
-            yield where, _line(raw, where)
+            if raw.strip():
+                yield f"{path}:{number}", raw
 
 
 def _line(raw: bytes, where: str) -> Any:
@@ -153,9 +190,36 @@ def _line(raw: bytes, where: str) -> Any:
         return err
 
 
-def conform(paths: Iterable[str], rules: RuleTable | None = None) -> Tally:
-    """Referee every record in ``paths`` in this process."""
+# Records per campaign task: fixed by the input alone (so any number of workers gives the
+# same tally); 250 records take about half a CPU second, far above Dask's cost per task.
+CHUNK = 250
+# Below this many records a run stays in this process unless workers are asked for: a
+# local cluster takes about 2 s to start.
+SMALL = 2_000
+
+_Job = tuple[list[tuple[str, Raw]], RuleTable | None]
+
+
+def conform(paths: Iterable[str], rules: RuleTable | None = None,
+            where: campaign.Options | None = None) -> Tally:
+    """Referee every record in ``paths``: read here, in order, and parsed and refereed in
+    chunks of ``CHUNK`` as campaign tasks (``where`` None: in this process), whose tallies are
+    merged in order."""
+    found = list(raw_records(paths))
+    jobs: list[_Job] = [(found[i:i + CHUNK], rules) for i in range(0, len(found), CHUNK)]
     tally = Tally()
-    for where, record in records_in(paths):
-        tally.add(record, where, rules)
+    parts = campaign.run(referee, jobs, where or campaign.Options(workers=1, bar=False),
+                         label="conform", unit="records", weights=[len(j[0]) for j in jobs],
+                         small=len(found) < SMALL)
+    for part in parts:
+        tally.merge(part)
+    return tally
+
+
+def referee(job: _Job) -> Tally:
+    """A campaign task: one chunk of records, parsed and refereed in order."""
+    records, rules = job
+    tally = Tally()
+    for where, raw in records:
+        tally.add(parse(where, raw), where, rules)
     return tally

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from unoformal import campaign
 from unoformal.spec.variants import load_rules
 from unoformal.verification.z3.manifest import expected
 from unoformal.verification.z3.properties import property_named
@@ -127,14 +128,16 @@ def test_checking_properties_together_gives_each_its_own_verdict() -> None:
     assert [r.verdict for r in together].count(REFUTED) == 3
 
 
-def test_a_suite_in_worker_processes_reports_what_one_process_does() -> None:
-    """The same verdicts and failing actions with one or two processes; with two, the
-    same counterexamples run after run (each worker's counts are fixed in advance)."""
+def test_a_suite_in_worker_processes_reports_what_one_process_does(scheduler: str) -> None:
+    """The same verdicts and failing actions with one or two tasks; with two, the same
+    counterexamples on two workers (Dask) as in this process (each task's counts are
+    fixed in advance)."""
     stacking = load_rules("stacking")
     props = [property_named(name) for name in ("no-stacking", "seated", "card-effects")]
     one = check_suite(stacking, props, [2, 3, 4], jobs=1)
-    two = check_suite(stacking, props, [2, 3, 4], jobs=2)
-    again = check_suite(stacking, props, [2, 3, 4], jobs=2)
+    two = check_suite(stacking, props, [2, 3, 4], jobs=2,
+                      where=campaign.Options(scheduler=scheduler))
+    again = check_suite(stacking, props, [2, 3, 4], jobs=2, where=campaign.Options(workers=1))
     assert [(r.prop.name, r.n, r.verdict, r.label) for r in one] == \
         [(r.prop.name, r.n, r.verdict, r.label) for r in two]
     assert [r.shown for r in two] == [r.shown for r in again]

@@ -9,6 +9,7 @@ import json
 import sys
 from typing import Any
 
+from unoformal import campaign
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import seed, short_text, whole
 from unoformal.errors import InvalidInputError
@@ -24,7 +25,9 @@ def register(sub: Any) -> None:
                     "such file in a folder) and count the first deviation of each under its "
                     "cause: the rule that made the state what it was (TWO-1, START-D2 ...), "
                     "else the rule the refused action broke. A record that is not a record is "
-                    "counted as malformed and the run goes on. Exit status 0 when every "
+                    "counted as malformed and the run goes on. Many records are refereed "
+                    "as Dask tasks on every core (see --workers), with the same tally on "
+                    "any number of workers. Exit status 0 when every "
                     "record is clean, 1 otherwise, 2 for bad options.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="records: folders, .json, .jsonl")
     p.add_argument("--engine", choices=ENGINES, default=None,
@@ -42,6 +45,7 @@ def register(sub: Any) -> None:
                    help="--engine: also write the records played, one per line")
     p.add_argument("--json", action="store_true",
                    help='print {"games", "clean", "malformed", "deviations", "examples"}')
+    campaign.add_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             for path in args.paths:
                 _exists(path)
-            tally = conform(args.paths, rules)
+            tally = conform(args.paths, rules, campaign.options(args, bar=not args.json))
     except InvalidInputError as err:
         print(f"error: {err.line()}", file=sys.stderr)
         return 2

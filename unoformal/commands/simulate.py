@@ -9,15 +9,25 @@ import time
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from unoformal import campaign
 from unoformal.bots import BOTS
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
-from unoformal.errors import UnoError
+from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS, load_rules_arg
-from unoformal.simulate import MAX_ACTIONS, Config, GameResult, Summary, check, simulate
+from unoformal.simulate import (
+    MAX_ACTIONS,
+    SMALL,
+    Config,
+    GameResult,
+    Summary,
+    check,
+    chunks,
+    play_games,
+    simulate,
+)
 
 DEFAULT_BOTS = "random,greedy"
 
@@ -28,7 +38,9 @@ def register(sub: Any) -> None:
         description="Play whole games (to the target score, SCORE-2) between bots and "
                     "print total actions, rounds, each seat's win rate and the mean game "
                     "length. Everything follows from --seed: game i uses seeds derived "
-                    "from (seed, i).")
+                    f"from (seed, i), so the results are the same on any number of "
+                    f"workers. From {SMALL:,} games on, the games run as Dask tasks on every "
+                    "core (see --workers).")
     p.add_argument("--games", type=whole(1, MAX_GAMES), default=100,
                    help="games to play (default 100)")
     p.add_argument("--players", type=whole(1, MAX_PLAYERS), default=4,
@@ -47,11 +59,12 @@ def register(sub: Any) -> None:
                    help=f"safety cap on actions per game (default {MAX_ACTIONS}); a game "
                         "hitting it is an error naming its seed")
     p.add_argument("--json", action="store_true",
-                   help="print the results as JSON on stdout (no progress bar there)")
+                   help="print the results as JSON on stdout (and no progress bar)")
     p.add_argument("--plot", metavar="FILE", type=output_file, default=None,
                    help="also draw each seat's win rate (95%% confidence interval) and the "
                         "round lengths to FILE (.png, .svg or .pdf; needs matplotlib: pip "
                         "install 'unoformal[plot]')")
+    campaign.add_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -67,6 +80,7 @@ def _config(args: argparse.Namespace) -> Config:
 def run(args: argparse.Namespace) -> int:
     try:
         config = _config(args)
+        where = campaign.options(args, bar=not args.json)
         if args.plot is not None:
             from unoformal.plots import check_path
 
@@ -80,13 +94,13 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     done: list[GameResult] = []
     try:
-        summary = _run_with_progress(config, console, hide=args.json, done=done)
-    except UnoError as err:
+        summary = _campaign(config, where, console, done)
+    except UnoError as err:  # a game that could not end; a --scheduler out of reach
         print(f"error: {err.line()}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(err, InvalidInputError) else 1
     except KeyboardInterrupt:  # Ctrl-C: the games played so far, then exit 130
         if done:
-            partial = Summary(config, tuple(done))
+            partial = Summary(config, tuple(sorted(done, key=lambda r: r.index)))
             print(f"interrupted after {len(done)} of {config.games} games", file=sys.stderr)
             if args.json:
                 print(json.dumps(partial.to_json(), indent=2))
@@ -118,22 +132,22 @@ def _plot(summary: Summary, path: str | None, console: Console) -> int:
     return 0
 
 
-def _run_with_progress(config: Config, console: Console, hide: bool,
-                       done: list[GameResult]) -> Summary:
-    """The run, with a progress bar (on stderr, and only on a terminal, for --json)."""
-    columns = (TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
-               TextColumn("games  {task.fields[moves]} actions"), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=hide,
-                  disable=hide and not console.is_terminal) as bar:
-        task = bar.add_task("games", total=config.games, moves=0)
-        moves = 0
-
-        def advance(result: GameResult) -> None:
-            nonlocal moves
-            moves += result.actions
-            bar.update(task, advance=1, moves=moves)
-
-        return simulate(config, advance, done)
+def _campaign(config: Config, where: campaign.Options, console: Console,
+              done: list[GameResult]) -> Summary:
+    """The games as campaign tasks (:func:`unoformal.simulate.chunks`), or game by game
+    in this process when the campaign would run here (so a Ctrl-C keeps every game
+    finished); ``done`` fills as they end (what an interrupted run reports). The same
+    results either way: each game's seeds come from (seed, index) alone."""
+    check(config)
+    jobs = [(config, indices) for indices in chunks(config.games)]
+    if where.local(len(jobs), small=config.games < SMALL):
+        with campaign.progress("simulate", "games", config.games, where.bar,
+                               console) as advance:
+            return simulate(config, lambda _: advance(1), done)
+    results = campaign.run(play_games, jobs, where, label="simulate", unit="games",
+                           weights=[len(indices) for _, indices in jobs], console=console,
+                           on_result=lambda _, games: done.extend(games))
+    return Summary(config, tuple(game for games in results for game in games))
 
 
 def _print(console: Console, summary: Summary, elapsed: float) -> None:

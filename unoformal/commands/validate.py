@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from unoformal import campaign
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_dir, rules_and_counts, seed, whole
 from unoformal.commands.verify import _player_counts
@@ -18,7 +19,10 @@ MAX_STEPS = 10_000_000
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("validate", help=SUMMARY["validate"])
+    p = sub.add_parser("validate", help=SUMMARY["validate"],
+                       description="Each player count is one task: with several counts "
+                                   "they run as Dask tasks on every core (see --workers); "
+                                   "the report is the same on any number of workers.")
     p.add_argument("--rules", default=None, help="variant name or .toml file (default classic)")
     p.add_argument("--players", type=_player_counts, default=None,
                    help="player counts: N, A-B or a comma list (default 2,3,4,10)")
@@ -31,6 +35,7 @@ def register(sub: Any) -> None:
                    help="folder for the record of each mismatch (written only on a mismatch)")
     p.add_argument("--json", action="store_true",
                    help="print {steps, games, mismatches, uncovered, coverage} as JSON")
+    campaign.add_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -41,10 +46,11 @@ def run(args: argparse.Namespace) -> int:
         rules, players = rules_and_counts(
             args.rules, args.players,
             lambda lo, hi: [n for n in DEFAULT_PLAYERS if lo <= n <= hi])
+        where = campaign.options(args, bar=not args.json)
     except InvalidInputError as err:
         print(f"error: {err.line()}", file=sys.stderr)
         return 2
-    report = validate(rules, players, args.steps, args.seed)
+    report = validate(rules, players, args.steps, args.seed, where=where)
     written = _write_records(report.mismatches, Path(args.out), rules) if report.mismatches \
         else []
     if args.json:

@@ -22,7 +22,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from unoformal import interrupts
+from unoformal import campaign, interrupts
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import rules_and_counts, whole
 from unoformal.errors import InvalidInputError
@@ -83,8 +83,9 @@ def register(sub: Any) -> None:
     p.add_argument("--timeout", type=whole(1, MAX_TIMEOUT_MS), default=DEFAULT_TIMEOUT_MS,
                    help="per-query solver time-out in ms (verdict unknown when reached)")
     p.add_argument("--jobs", type=whole(1, MAX_JOBS), default=min(2, os.cpu_count() or 1),
-                   help="worker processes, each checking a run of neighbouring player counts "
-                        "at once (default: up to 2 cores)")
+                   help="tasks, each checking a run of neighbouring player counts at once, "
+                        "on as many worker processes unless --workers or --scheduler says "
+                        "otherwise (default: up to 2 cores)")
     p.add_argument("--json", action="store_true", help="print the verdicts as JSON")
     p.add_argument("--quiet", action="store_true",
                    help="print only the last line: the count of verdicts as expected, or of "
@@ -95,6 +96,7 @@ def register(sub: Any) -> None:
                    help="with --mutants: also run the mutants the manifest calls equivalent")
     p.add_argument("--no-witness", action="store_true",
                    help="do not search a replayable record for refutations")
+    campaign.add_arguments(p)
     p.set_defaults(run=run)
 
 
@@ -114,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules, wanted = rules_and_counts(args.rules, args.players,
                                          lambda lo, hi: list(range(lo, hi + 1)))
+        args.where = campaign.options(args, bar=False,
+                                      workers=None if args.mutants else args.jobs)
     except InvalidInputError as err:
         print(f"error: {err.line()}", file=sys.stderr)
         return 2
@@ -136,7 +140,8 @@ def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> in
     console = Console(stderr=args.json)
     shown = sys.stderr.isatty() and not (args.quiet or args.json)
     with _progress(sum(1 for n in counts for p in props if p.players(n)), shown) as report:
-        done = check_suite(rules, props, counts, args.timeout, args.jobs, progress=report)
+        done = check_suite(rules, props, counts, args.timeout, args.jobs, progress=report,
+                           where=getattr(args, "where", None))
     results: list[_Checked] = [
         (result, expected(rules, result.prop.name, result.n)) for result in done]
     bad = [(r, want) for r, want in results if not want.met_by(r.verdict, r.vacuous)]
@@ -322,7 +327,7 @@ def _mutants(rules: RuleTable, args: argparse.Namespace) -> int:
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("mutants", total=total)
         outcomes = mutation.run(rules, players, args.timeout, lambda o: progress.advance(task),
-                       args.check_equivalents)
+                                args.check_equivalents, getattr(args, "where", None))
     if args.json:
         print(json.dumps({"score": score(outcomes), "mutants": [
             {"mutant": o.mutant.name, "killed_by": o.killed_by, "equivalent": o.equivalent,

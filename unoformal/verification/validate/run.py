@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from unoformal import campaign
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.record import to_record
 from unoformal.spec.cards import Kind
@@ -85,6 +86,17 @@ class Report:
     def ok(self) -> bool:
         return not self.mismatches and not any(self.uncovered.values()) \
             and not any(self.unexpected.values())
+
+    def add(self, part: Report) -> None:
+        """Fold in the report of one player count (in the order of ``players``); CPU time
+        adds up, wall time is the caller's."""
+        self.steps += part.steps
+        self.games += part.games
+        self.mismatches += part.mismatches
+        self.coverage.update(part.coverage)
+        self.uncovered.update(part.uncovered)
+        self.unexpected.update(part.unexpected)
+        self.cpu += part.cpu
 
     def to_json(self) -> dict[str, Any]:
         return {"rules": self.rules, "players": self.players, "steps": self.steps,
@@ -406,33 +418,46 @@ class _Run:
 
 def validate(rules: RuleTable, players: Sequence[int] = DEFAULT_PLAYERS,
              steps: int | None = None, seed: int = 0, refusals: bool = True,
-             progress: Callable[[int, int, int], None] | None = None) -> Report:
+             where: campaign.Options | None = None) -> Report:
     """Validate the engine against the relation compiled from ``rules`` at each player
     count: ``steps`` checked steps each, or (None) until every reachable branch is hit
-    (at most ``DEFAULT_CAP``)."""
-    started, cpu0 = time.perf_counter(), time.process_time()
+    (at most ``DEFAULT_CAP``). Each count is one campaign task (:mod:`unoformal.campaign`;
+    ``where`` None: in this process): its games depend on the coverage its own earlier
+    games reached, so a count is not split further, and the report is the same on any
+    number of workers."""
+    started = time.perf_counter()
+    jobs = [(rules, n, steps, seed, refusals) for n in players]
+    parts = campaign.run(validate_count, jobs, where or campaign.Options(workers=1, bar=False),
+                         label="validate", unit="player counts")
     report = Report(rules.name, list(players))
+    for part in parts:
+        report.add(part)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def validate_count(job: tuple[RuleTable, int, int | None, int, bool]) -> Report:
+    """A campaign task: validation at one player count, from its own seed."""
+    rules, n, steps, seed, refusals = job
+    started, cpu0 = time.perf_counter(), time.process_time()
+    report = Report(rules.name, [n])
     skip = unreachable(rules)
-    for n in players:
-        run = _Run(rules, n, seed, refusals)
-        need = [b for b in required(run.model) if b not in skip]
-        budget = steps if steps is not None else DEFAULT_CAP
-        index = 0
-        while run.steps < budget and not (steps is None and run.covered(need) and index >= 4):
-            before = run.steps
-            run.game(index, budget)
-            index += 1
-            if progress is not None:
-                progress(n, run.steps, budget)
-            if run.steps == before and index > 50:
-                break  # games that end before any step (a stuck start): nothing more to learn
-        run.deals(need, DEAL_CAP)
-        report.steps += run.steps
-        report.games += run.games
-        report.coverage[str(n)] = dict(sorted(run.hits.items()))
-        report.uncovered[str(n)] = [b for b in need if not run.hits[b]]
-        report.unexpected[str(n)] = [b for b in skip if run.hits[b]]
-        report.mismatches += sorted(run.findings.values(), key=lambda m: m.actions)
+    run = _Run(rules, n, seed, refusals)
+    need = [b for b in required(run.model) if b not in skip]
+    budget = steps if steps is not None else DEFAULT_CAP
+    index = 0
+    while run.steps < budget and not (steps is None and run.covered(need) and index >= 4):
+        before = run.steps
+        run.game(index, budget)
+        index += 1
+        if run.steps == before and index > 50:
+            break  # games that end before any step (a stuck start): nothing more to learn
+    run.deals(need, DEAL_CAP)
+    report.steps, report.games = run.steps, run.games
+    report.coverage[str(n)] = dict(sorted(run.hits.items()))
+    report.uncovered[str(n)] = [b for b in need if not run.hits[b]]
+    report.unexpected[str(n)] = [b for b in skip if run.hits[b]]
+    report.mismatches = sorted(run.findings.values(), key=lambda m: m.actions)
     report.seconds = time.perf_counter() - started
     report.cpu = time.process_time() - cpu0
     return report

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+from unoformal import campaign
 from unoformal.spec.schema import settable
 from unoformal.spec.table import RuleTable
 from unoformal.spec.variants import VariantError, derive
@@ -106,25 +107,32 @@ def _refusal(mutant: Mutant, base: RuleTable) -> str | None:
 
 def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 3000,
         on_done: Callable[[Outcome], None] | None = None,
-        check_equivalents: bool = False) -> list[Outcome]:
-    """Run every property on every mutant until one kills it. Mutants the manifest
-    explains as equivalent are reported without running (each would cost a whole
-    suite) unless ``check_equivalents``."""
+        check_equivalents: bool = False,
+        where: campaign.Options | None = None) -> list[Outcome]:
+    """Run every property on every mutant until one kills it, each mutant one campaign
+    task (:mod:`unoformal.campaign`; ``where`` None: in this process), the outcomes in
+    the order of :func:`mutants`. Mutants the manifest explains as equivalent are
+    reported without running (each would cost a whole suite) unless
+    ``check_equivalents``."""
     explained = equivalents()
-    out = []
-    for mutant in mutants(base):
-        start = time.perf_counter()
-        table = mutant.table(base)
-        why = explained.get(f"{mutant.rule_id}.{mutant.key}", explained.get(mutant.rule_id))
-        killer = None
-        if why is None or check_equivalents:
-            killer = _kill(base, table, REFUTABLE, players, timeout_ms)
-        outcome = Outcome(mutant, killer, time.perf_counter() - start,
-                          why if killer is None else None)
-        out.append(outcome)
-        if on_done is not None:
-            on_done(outcome)
-    return out
+    jobs = [(base, mutant, players, timeout_ms,
+             explained.get(f"{mutant.rule_id}.{mutant.key}", explained.get(mutant.rule_id)),
+             check_equivalents) for mutant in mutants(base)]
+    return campaign.run(outcome, jobs, where or campaign.Options(workers=1, bar=False),
+                        label="mutants", unit="mutants",
+                        on_result=None if on_done is None else lambda _, o: on_done(o))
+
+
+def outcome(job: tuple[RuleTable, Mutant, tuple[int, ...], int, str | None, bool]) -> Outcome:
+    """A campaign task: one mutant, killed by the first property that fails on it, or
+    equivalent for the reason ``why`` (then not run, unless ``check``)."""
+    base, mutant, players, timeout_ms, why, check = job
+    start = time.perf_counter()
+    killer = None
+    if why is None or check:
+        killer = _kill(base, mutant.table(base), REFUTABLE, players, timeout_ms)
+    return Outcome(mutant, killer, time.perf_counter() - start,
+                   why if killer is None else None)
 
 
 # Every property that a counterexample can refute (steps-enabled is found vacuous or not).

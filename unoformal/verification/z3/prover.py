@@ -13,17 +13,18 @@ is *proved*. :func:`check_suite` splits the player counts among worker processes
 
 from __future__ import annotations
 
-import signal
+import pickle
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import lru_cache
-from multiprocessing import get_context
 from typing import Any
 
 import z3
 
+from unoformal import campaign
 from unoformal.spec.table import RuleTable
 from unoformal.verification.z3.actions import Spec, Step, wanted
 from unoformal.verification.z3.properties import (
@@ -498,21 +499,32 @@ _Row = tuple[str, int, str, float, int, str | None, list[str], list[str],
              tuple[str, list[str]] | None]
 
 
-def _check_counts(rules: RuleTable, names: Sequence[str], counts: tuple[int, ...],
-                  timeout_ms: int, vacuity: bool, share: int = 0) -> list[_Row]:
-    """Worker: every named property at every count of ``counts``, in one run; its
-    progress goes to the parent as ``(share, fraction)`` when the parent asked for it."""
+_Job = tuple[RuleTable, Sequence[str], tuple[int, ...], int, bool]
+
+
+def check_share(job: _Job) -> list[_Row]:
+    """Every named property at every count of one share, in one run, in this process."""
+    rules, names, counts, timeout_ms, vacuity = job
+    # Z3's own Ctrl-C handler would turn a Ctrl-C to the process group into an "unknown"
+    # verdict; the command ends the workers instead.
+    z3.set_param("ctrl_c", False)
     props = [property_named(name) for name in names]
-    ticks = _TICKS
-
-    def tick(fraction: float) -> None:
-        if ticks is not None:
-            ticks.put((share, fraction))
-
     return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes, r.vacuous,
              r.counterexample())
-            for r in check_together(rules, props, counts, timeout_ms, vacuity=vacuity,
-                                    tick=tick)]
+            for r in check_together(rules, props, counts, timeout_ms, vacuity=vacuity)]
+
+
+def _check_counts(job: _Job) -> list[_Row]:
+    """A campaign task: :func:`check_share` in a new Python process (see
+    :mod:`unoformal.verification.z3.share` for why)."""
+    done = subprocess.run([sys.executable, "-m", "unoformal.verification.z3.share"],
+                          input=pickle.dumps(job), capture_output=True, check=False)
+    if done.returncode != 0:
+        last = done.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        raise RuntimeError(f"the share {job[2]} ended with status {done.returncode}: "
+                           f"{' '.join(last)}")
+    rows: list[_Row] = pickle.loads(done.stdout)
+    return rows
 
 
 def shares(counts: Sequence[int], jobs: int) -> list[tuple[int, ...]]:
@@ -534,13 +546,16 @@ def shares(counts: Sequence[int], jobs: int) -> list[tuple[int, ...]]:
 
 def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[int],
                 timeout_ms: int = DEFAULT_TIMEOUT_MS, jobs: int = 1,
-                vacuity: bool = True, progress: Progress | None = None) -> list[Result]:
-    """``check_together`` for every player count, in ``jobs`` worker processes, each with
-    its ``shares`` of the counts. Results come back in the order of ``counts`` then
-    ``props``. A worker cannot send a Z3 model back: a refutation from a worker has its
-    counterexample as text (``Result.shown``) and no model. The same command gives the
-    same counterexamples; another ``--jobs`` may give another (equally valid) one, never
-    another verdict. ``progress`` is told how far the run is, as it goes."""
+                vacuity: bool = True, progress: Progress | None = None,
+                where: campaign.Options | None = None) -> list[Result]:
+    """``check_together`` for every player count, as ``jobs`` campaign tasks
+    (:mod:`unoformal.campaign`), each with its ``shares`` of the counts, on ``where``
+    (default: ``jobs`` local worker processes). Results come back in the order of
+    ``counts`` then ``props``. A worker cannot send a Z3 model back: a refutation from a
+    worker has its counterexample as text (``Result.shown``) and no model. The same
+    command gives the same counterexamples on any number of workers; another ``--jobs``
+    (another split) may give another (equally valid) one, never another verdict.
+    ``progress`` is told how far the run is, as it goes (in parallel: as shares end)."""
     if jobs <= 1 or len(set(counts)) <= 1:
         tick = None if progress is None else (lambda fraction: progress(fraction, 0))
         done = _in_order(check_together(rules, props, tuple(counts), timeout_ms,
@@ -549,64 +564,24 @@ def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[in
             progress(1.0, len(done))
         return done
     names = [p.name for p in props]
-    results: list[Result] = []
-    context = get_context("spawn")
-    ticks = context.SimpleQueue() if progress is not None else None
-    with ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_starts,
-                             initargs=(ticks,)) as pool:
-        try:
-            futures = [pool.submit(_check_counts, rules, names, share, timeout_ms, vacuity,
-                                   at) for at, share in enumerate(shares(counts, jobs))]
-            if progress is not None and ticks is not None:
-                _follow(futures, ticks, progress)
-            for future in futures:
-                results += [Result(property_named(name), n, verdict, seconds, queries, label,
-                                   notes=notes, vacuous=vacuous, shown=shown)
-                            for name, n, verdict, seconds, queries, label, notes, vacuous,
-                            shown in future.result()]
-        except BaseException:  # Ctrl-C (or any error): end the workers now, not at the end
-            _end_workers(pool)
-            raise
+    parts = shares(counts, jobs)
+    ended: list[int] = []
+
+    def share_done(index: int, rows: list[_Row]) -> None:
+        ended.append(len(rows))
+        if progress is not None:
+            progress(len(ended) / len(parts), sum(ended))
+
+    rows = campaign.run(_check_counts, [(rules, names, share, timeout_ms, vacuity)
+                                        for share in parts],
+                        where or campaign.Options(workers=jobs, bar=False), label="verify",
+                        unit="player counts", weights=[len(share) for share in parts],
+                        on_result=share_done)
+    results = [Result(property_named(name), n, verdict, seconds, queries, label, notes=notes,
+                      vacuous=vacuous, shown=shown)
+               for part in rows
+               for name, n, verdict, seconds, queries, label, notes, vacuous, shown in part]
     return _in_order(results, counts, props)
-
-
-_TICKS: Any = None  # in a worker: where its progress goes (a queue), if anywhere
-
-
-def _worker_starts(ticks: Any) -> None:
-    """A worker leaves Ctrl-C to the parent, which ends it: without this a Ctrl-C to the
-    process group reached every worker, whose Z3 turned it into an "unknown" verdict."""
-    global _TICKS
-    _TICKS = ticks
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    z3.set_param("ctrl_c", False)
-
-
-def _follow(futures: list[Future[list[_Row]]], ticks: Any, progress: Progress) -> None:
-    """Report the workers' progress until every one is done: the mean of their shares'
-    fractions (the shares are cut to take about equal time), and the verdicts of the
-    workers done."""
-    fractions = [0.0] * len(futures)
-    pending = set(futures)
-    while pending:
-        _, pending = wait(pending, timeout=0.2)
-        while not ticks.empty():
-            share, fraction = ticks.get()
-            fractions[share] = fraction
-        for at, future in enumerate(futures):
-            if future.done():
-                fractions[at] = 1.0
-        known = sum(len(f.result()) for f in futures if f.done() and not f.exception())
-        progress(sum(fractions) / len(fractions), known)
-
-
-def _end_workers(pool: ProcessPoolExecutor) -> None:
-    # ProcessPoolExecutor has no public way to stop running workers before Python 3.14
-    # (terminate_workers); its process table is the only handle on them.
-    processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
-    for process in list(processes.values()):
-        process.terminate()
-    pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _in_order(results: list[Result], counts: Sequence[int],

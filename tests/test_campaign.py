@@ -1,0 +1,193 @@
+"""Campaigns (``unoformal.campaign``): the same output on one worker (in this process) and
+on two (a Dask cluster), byte for byte; task errors reported on one line; bad options
+refused with exit 2. The cluster is the session's ``scheduler`` fixture (tests/conftest.py),
+started once; one test starts its own local cluster through ``--workers 2``."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from unoformal import campaign
+from unoformal import conform as conform_module
+from unoformal.cli import main
+from unoformal.conform import Tally, records_in
+from unoformal.simulate import Config, SimulationError, chunks, play_games
+
+
+def _out(capsys: pytest.CaptureFixture[str], *argv: str, code: int = 0) -> str:
+    assert main(list(argv)) == code
+    out: str = capsys.readouterr().out
+    return out
+
+
+def test_simulate_json_is_the_same_on_one_and_two_workers(
+        scheduler: str, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("simulate", "--games", "230", "--players", "3", "--seed", "5", "--json")
+    one = _out(capsys, *args, "--workers", "1")
+    assert len(chunks(230)) == 3  # three tasks, finishing in any order on two workers
+    assert _out(capsys, *args, "--scheduler", scheduler) == one
+    assert _out(capsys, *args, "--workers", "2") == one  # a local cluster of its own
+    assert json.loads(one)["games"] == 230
+    assert _out(capsys, *args[:-2], "6", "--json", "--workers", "1") != one
+
+
+def test_results_come_in_task_order_not_in_the_order_tasks_end(scheduler: str) -> None:
+    config = Config(games=300, players=2, seed=1)
+    jobs = [(config, range(0, 150)), *[(config, range(i, i + 1)) for i in range(150, 156)]]
+    ended: list[int] = []
+    here = campaign.run(play_games, jobs, campaign.Options(workers=1), label="simulate")
+    there = campaign.run(play_games, jobs, campaign.Options(scheduler=scheduler),
+                         label="simulate", on_result=lambda i, _: ended.append(i))
+    assert there == here and sorted(ended) == list(range(7))
+
+
+def _without_timings(text: str) -> str:
+    """The report minus its two timing lines (wall and CPU seconds), byte for byte."""
+    return "".join(line for line in text.splitlines(keepends=True)
+                   if not line.lstrip().startswith(('"seconds"', '"cpu_seconds"')))
+
+
+def test_validate_json_is_the_same_on_one_and_two_workers(
+        scheduler: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ("validate", "--players", "3,2", "--steps", "300", "--seed", "3", "--json",
+            "--out", str(tmp_path))
+    one = _out(capsys, *args, "--workers", "1", code=1)  # 300 steps: not all covered
+    two = _out(capsys, *args, "--scheduler", scheduler, code=1)
+    assert _without_timings(two) == _without_timings(one)
+    data = json.loads(one)
+    assert data["players"] == [3, 2] and data["steps"] == 600
+    assert list(data["coverage"]) == ["3", "2"]
+
+
+def _records(folder: Path) -> Path:
+    """RLCard's games (clean ones and deviations of several causes, of many lengths) and
+    malformed lines, in one log."""
+    log = folder / "games.jsonl"
+    assert main(["conform", "--engine", "rlcard", "--games", "12", "--players", "2,4",
+                 "--seed", "1", "--save", str(log)]) == 1
+    lines = log.read_text().splitlines()
+    lines[5:5] = ["not json", json.dumps({"players": 3})]
+    lines[12:12] = ["{", "[1, 2]", "null"]  # more than the examples shown (5)
+    lines.append("[1, 2]")
+    log.write_text("\n".join(lines) + "\n")
+    return log
+
+
+def test_conform_json_is_the_same_on_one_and_two_workers(
+        scheduler: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    log = _records(tmp_path)
+    capsys.readouterr()
+    monkeypatch.setattr(conform_module, "CHUNK", 4)  # the split is made here, not there
+    one = _out(capsys, "conform", str(log), "--json", "--workers", "1", code=1)
+    assert _out(capsys, "conform", str(log), "--json", "--scheduler", scheduler,
+                code=1) == one
+    data = json.loads(one)
+    assert data["games"] == 30 and data["malformed"] == 6 and len(data["deviations"]) >= 2
+    assert len(data["malformed_examples"]) == 5
+
+
+def test_merged_tallies_equal_one_tally_over_every_split(tmp_path: Path) -> None:
+    found = list(records_in([str(_records(tmp_path))]))
+    whole = Tally()
+    for where, record in found:
+        whole.add(record, where)
+    rng = random.Random(0)
+    for _ in range(20):
+        cuts = sorted(rng.sample(range(1, len(found)), rng.randint(1, 8)))
+        merged = Tally()
+        for lo, hi in zip([0, *cuts], [*cuts, len(found)], strict=True):
+            part = Tally()
+            for where, record in found[lo:hi]:
+                part.add(record, where)
+            merged.merge(part)
+        assert json.dumps(merged.to_json()) == json.dumps(whole.to_json())
+
+
+def test_a_task_that_raises_a_package_error_raises_it_here(scheduler: str) -> None:
+    stuck = Config(games=1, players=2, seed=0, max_actions=3)
+    for where in (campaign.Options(workers=1), campaign.Options(scheduler=scheduler)):
+        with pytest.raises(SimulationError, match="still not over after 3 actions"):
+            campaign.run(play_games, [(stuck, range(1))], where, label="simulate")
+
+
+def test_a_task_that_fails_otherwise_is_named(scheduler: str) -> None:
+    for where in (campaign.Options(workers=1), campaign.Options(scheduler=scheduler)):
+        with pytest.raises(campaign.TaskError, match=r"simulate: task 1 failed: TypeError"):
+            campaign.run(play_games, [(Config(1, 2, 0), range(1)), None], where,
+                         label="simulate")
+
+
+def test_errors_in_tasks_reach_the_command_line_as_one_line(
+        scheduler: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "3", "--max-actions", "5", "--scheduler",
+                 scheduler]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: game 0") and len(err.strip().splitlines()) == 1, err
+
+
+def test_bad_campaign_options_exit_2(capsys: pytest.CaptureFixture[str],
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(campaign, "CONNECT_TIMEOUT_S", 1)
+    assert main(["simulate", "--games", "3", "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    err = capsys.readouterr().err
+    assert "--scheduler tcp://127.0.0.1:9: cannot reach a Dask scheduler" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert main(["validate", "--workers", "2", "--scheduler", "tcp://127.0.0.1:9"]) == 2
+    assert "--workers and --scheduler: give one" in capsys.readouterr().err
+    assert main(["conform", ".", "--workers", "0"]) == 2
+    assert "--workers" in capsys.readouterr().err
+
+
+def test_small_jobs_stay_in_this_process_and_asked_workers_do_not() -> None:
+    auto, one, two = campaign.Options(), campaign.Options(workers=1), \
+        campaign.Options(workers=2)
+    assert auto.local(tasks=5, small=True) and auto.local(tasks=1, small=False)
+    assert not auto.local(tasks=5, small=False)
+    assert one.local(tasks=5, small=False) and not two.local(tasks=5, small=True)
+    assert not campaign.Options(scheduler="tcp://x:1").local(tasks=1, small=True)
+    assert two.processes(tasks=1) == 1 and auto.processes(tasks=64) == campaign.cores()
+
+
+def test_verify_json_is_the_same_on_one_and_two_workers(
+        scheduler: str, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("verify", "--rules", "stacking", "--players", "2-4", "--property", "no-stacking",
+            "--property", "card-effects", "--jobs", "2", "--no-witness", "--json")
+    one = _out(capsys, *args, "--workers", "1")  # refuted, as the manifest expects
+    two = _out(capsys, *args, "--scheduler", scheduler)
+    assert _without_timings(two) == _without_timings(one)
+    assert any(row["verdict"] == "refuted" and row["state"] for row in json.loads(one))
+
+
+def test_mutants_are_killed_alike_on_one_and_two_workers(scheduler: str) -> None:
+    from unoformal.spec.table import CLASSIC
+    from unoformal.verification.z3 import mutants
+
+    jobs = [(CLASSIC, m, (2,), 3000, None, False)
+            for m in list(mutants.mutants(CLASSIC))[:6]]
+    here = campaign.run(mutants.outcome, jobs, campaign.Options(workers=1), label="mutants")
+    there = campaign.run(mutants.outcome, jobs, campaign.Options(scheduler=scheduler),
+                         label="mutants")
+    assert [(o.mutant, o.killed_by) for o in there] == [(o.mutant, o.killed_by) for o in here]
+    assert all(o.killed_by for o in here)
+
+
+def test_the_progress_bar_shows_on_a_terminal_only_and_never_when_turned_off() -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    jobs = [(Config(1, 2, 0), range(1))] * 2
+
+    def shown(terminal: bool, bar: bool) -> str:
+        out = StringIO()
+        campaign.run(play_games, jobs, campaign.Options(workers=1, bar=bar), label="simulate",
+                     unit="games", console=Console(file=out, force_terminal=terminal))
+        return out.getvalue()
+
+    assert "simulate" in shown(terminal=True, bar=True)
+    assert shown(terminal=False, bar=True) == "" and shown(terminal=True, bar=False) == ""
