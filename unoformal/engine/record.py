@@ -491,14 +491,14 @@ def _apply_stated(game: StatedGame, action: Action, stated: Stated) -> None:
                 [list(p) for p in piles] if piles is not None else None)
     try:
         game.apply(action)
+        game.settle(_DRAW_RULE.get(action.type) or (game.cause[0] if game.cause else "DRAW-1"))
     except ChanceError as err:
         game.expect(None, None)
-        err.state = None
+        err.state = None  # the game is part-way: the state before is the caller's to show
         raise
     except UnoError:
         game.expect(None, None)
         raise
-    game.settle(_DRAW_RULE.get(action.type) or (game.cause[0] if game.cause else "DRAW-1"))
 
 
 # The rule that makes an action draw cards, where the action alone says it.
