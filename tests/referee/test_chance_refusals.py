@@ -16,9 +16,11 @@ from typing import Any
 
 import pytest
 
-from tests.referee.helpers import record
-from unoformal.engine.chance import ChanceError
+from tests.referee.helpers import deal, record
+from unoformal.engine.chance import ChanceError, StatedGame
+from unoformal.engine.game import Game
 from unoformal.engine.record import embedded_rules, replay
+from unoformal.engine.text import state_from_text
 from unoformal.errors import InvalidInputError
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC
@@ -118,6 +120,10 @@ REFUSED_WHEN_READ: list[tuple[str, Record, str, str | None, str]] = [
     ("START-WD4 the start card's reshuffle is not stated", start(),
      "the start card needs a reshuffle the record does not state", "START-WD4",
      "start_reshuffles"),
+    ("START-WD4 a reshuffle the start card does not cause",
+     start(["R3", "G4"], ["G4", "R3"], pile=["R3", "G4"]),
+     "2 start reshuffle(s) stated that the start card does not cause", "START-WD4",
+     "start_reshuffles"),
     ("START-WD4 a new pile with a card that is not in the pile",
      start(["R3", "W+4", "G4", "G1"]),
      "the stated new pile is not the pile with the start card back: extra G1", "START-WD4",
@@ -125,12 +131,12 @@ REFUSED_WHEN_READ: list[tuple[str, Record, str, str | None, str]] = [
     ("START-WD4 a new pile without a card of the pile", start(["W+4", "G4"]),
      "the stated new pile is not the pile with the start card back: missing R3", "START-WD4",
      "start_reshuffles"),
-    # Ten cards too many and eight too few: eight of each shown, then how many more.
+    # Nine cards too many and eight too few: eight of each shown, then how many more.
     ("START-WD4 a new pile all wrong is one line",
-     start(["W+4", *(f"G{r}" for r in "123456789S")],
+     start(["W+4", *(f"G{r}" for r in "123456789")],
            pile=["W+4", *(f"R{r}" for r in "12345678")]),
      "the stated new pile is not the pile with the start card back: extra G1 G2 G3 G4 G5 G6 "
-     "G7 G8 and 2 more; missing R1 R2 R3 R4 R5 R6 R7 R8", "START-WD4", "start_reshuffles"),
+     "G7 G8 and 1 more; missing R1 R2 R3 R4 R5 R6 R7 R8", "START-WD4", "start_reshuffles"),
     ("the rules name no shipped variant", {**reshuffling(), "rules": "nope"},
      f"'nope': a version-2 record names a shipped variant ({', '.join(VARIANTS)}) or embeds "
      "its overrides, never a path", None, "rules"),
@@ -146,6 +152,19 @@ def test_a_bad_set_up_is_refused_naming_rule_and_place(data: Record, message: st
         replay(data)
     err = info.value
     assert (err.message, err.rule_id, err.key, err.index) == (message, rule_id, key, None)
+
+
+def test_start_wd4_a_game_refusing_its_start_reshuffles_carries_the_dealt_state() -> None:
+    # Not part-way through an action: the dealt game is whole, and can be read back.
+    names = [P0, P1]
+    dealt = deal({P0: [], P1: []}, ["R3", "G4"])
+    with pytest.raises(ChanceError) as info:
+        StatedGame(names, dealer=P1, deal=dealt, start_piles=[["G4", "R3"]])
+    err = info.value
+    assert (err.message, err.rule_id) == (
+        "1 start reshuffle(s) stated that the start card does not cause", "START-WD4")
+    assert err.state is not None
+    assert state_from_text(err.state).to_text() == Game(names, dealer=P1, deal=dealt).to_text()
 
 
 # Chance stated in an action, with a name or code the record cannot mean: refused when
@@ -298,3 +317,45 @@ def test_an_embedded_variant_is_built_once_whatever_its_keys_order() -> None:
     one = {"name": "v", "base": "classic", "rules": {"UNO-1": {"penalty": 1}}}
     other = {"rules": {"UNO-1": {"penalty": 1}}, "base": "classic", "name": "v"}
     assert embedded_rules(one) is embedded_rules(other)
+
+
+def test_deal_2_a_stated_game_with_its_defaults_is_the_seeded_game() -> None:
+    assert StatedGame([P0, P1]).to_text() == Game([P0, P1]).to_text()
+
+
+def test_draw_1_a_stated_draw_of_the_last_card_takes_it() -> None:
+    # One card is left to draw (nothing below the start card to reshuffle): drawn.
+    data = record({P0: [], P1: []}, ["R5", "G1"], [
+        {"player": P0, "action": "draw", "draws": {P0: ["G1"]}}])
+    result = replay(data)
+    assert result.error is None and result.game.pile == []
+    assert result.game.deck.code(result.game.hands[0][-1]) == "G1"
+
+
+def _won_at_once(seed: int) -> Record:
+    """P0 goes out with the first play; the next round is dealt from ``seed`` (END-2)."""
+    deck = Deck.of(CLASSIC)
+    rest = [f.code for f, n in zip(deck.faces, deck.copies, strict=True) for _ in range(n)]
+    for card in ("R7", "R1", "R5"):
+        rest.remove(card)
+    return {"version": 2, "rules": "classic", "players": [P0, P1], "dealer": P1,
+            "seed": seed, "deal": {"hands": {P0: ["R7"], P1: ["R1"]},
+                                   "draw_pile": ["R5", *rest]},
+            "actions": [{"player": P0, "action": "play", "card": "R7"}]}
+
+
+def test_start_wd4_a_later_rounds_start_reshuffles_follow_the_seed() -> None:
+    # The stated start reshuffles are the first round's: a later round that turns a Wild
+    # Draw Four first reshuffles it from the seed, as the plain engine does.
+    for seed in range(1000):
+        plain = replay({k: v for k, v in _won_at_once(seed).items() if k != "version"}).game
+        shuffles = plain.shuffles
+        plain.next_round()
+        if plain.shuffles == shuffles + 2:  # the deal, and the start card's reshuffle
+            break
+    else:
+        pytest.fail("no seed below 1000 turns a Wild Draw Four first in round 2")
+    stated = replay(_won_at_once(seed)).game
+    assert isinstance(stated, StatedGame)
+    stated.next_round()
+    assert stated.to_text() == plain.to_text()
