@@ -16,14 +16,12 @@ from typing import Any
 
 import pytest
 
-from tests.referee.helpers import deal, record
+from tests.referee.helpers import deal, record, rest_of_deck
 from unoformal.engine.chance import ChanceError, StatedGame
 from unoformal.engine.game import Game
 from unoformal.engine.record import embedded_rules, replay
 from unoformal.engine.text import state_from_text
 from unoformal.errors import InvalidInputError
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import VARIANTS
 
 P0, P1, P2 = "P0", "P1", "P2"
@@ -73,11 +71,8 @@ def reshuffling(stated: list[str] | None = None, draws: list[str] | None = None,
 
 def catch(stated: list[str]) -> Record:
     """P0 plays R7 and keeps one card without saying UNO; P1 catches them (UNO-1: 2 cards)."""
-    deck = Deck.of(CLASSIC)
-    rest = [f.code for f, n in zip(deck.faces, deck.copies, strict=True) for _ in range(n)]
     mine, pile = ["R7", "R2"], ["R5", "G1", "G2", "G3"]
-    for card in mine + pile:
-        rest.remove(card)
+    rest = rest_of_deck(*mine, *pile)
     return {"version": 2, "rules": "classic", "players": [P0, P1], "dealer": P1,
             "deal": {"hands": {P0: mine, P1: rest}, "draw_pile": pile}, "actions": [
                 {"player": P0, "action": "play", "card": "R7"},
@@ -334,13 +329,9 @@ def test_draw_1_a_stated_draw_of_the_last_card_takes_it() -> None:
 
 def _won_at_once(seed: int) -> Record:
     """P0 goes out with the first play; the next round is dealt from ``seed`` (END-2)."""
-    deck = Deck.of(CLASSIC)
-    rest = [f.code for f, n in zip(deck.faces, deck.copies, strict=True) for _ in range(n)]
-    for card in ("R7", "R1", "R5"):
-        rest.remove(card)
     return {"version": 2, "rules": "classic", "players": [P0, P1], "dealer": P1,
             "seed": seed, "deal": {"hands": {P0: ["R7"], P1: ["R1"]},
-                                   "draw_pile": ["R5", *rest]},
+                                   "draw_pile": ["R5", *rest_of_deck("R7", "R1", "R5")]},
             "actions": [{"player": P0, "action": "play", "card": "R7"}]}
 
 
