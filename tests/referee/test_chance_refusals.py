@@ -19,7 +19,7 @@ import pytest
 from tests.referee.helpers import deal, record, rest_of_deck
 from unoformal.engine.chance import ChanceError, StatedGame
 from unoformal.engine.game import Game
-from unoformal.engine.record import embedded_rules, replay
+from unoformal.engine.record import embedded_rules, record_actions, replay
 from unoformal.engine.text import state_from_text
 from unoformal.errors import InvalidInputError
 from unoformal.spec.variants import VARIANTS
@@ -238,6 +238,7 @@ def test_a_contradicted_outcome_is_refused_leaving_the_state_before(
     assert isinstance(err, ChanceError)
     assert (err.message, err.rule_id, err.causes) == (message, rule_id, (rule_id,))
     assert (result.error_index, err.index, err.key) == (index, index, f"actions[{index}]")
+    assert err.action == str(record_actions(data)[index])
     before = replay(data, stop_at=index)
     assert before.error is None
     assert result.game.to_text() == before.game.to_text() == err.state

@@ -231,7 +231,7 @@ def _set_up(record: dict[str, Any], rules: RuleTable) -> tuple[list[str], int, A
         raise InvalidInputError("missing: a record names its players", "DECK-2", key="players")
     names = _keyed("players", lambda: check_players(record["players"], rules.players.minimum,
                                                     rules.players.maximum))
-    seed = _keyed("seed", lambda: check_seed(record.get("seed", 0)))
+    seed = check_seed(record.get("seed", 0))  # its errors name "seed" themselves
     dealer = record.get("dealer")
     if dealer is not None:
         _keyed("dealer", lambda: check_name(dealer, "dealer"))
