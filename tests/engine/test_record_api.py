@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.referee.helpers import record
+from unoformal.engine import record as record_module
 from unoformal.engine.actions import Action
 from unoformal.engine.record import Record, record_actions, replay, rules_json
 from unoformal.errors import InvalidInputError
@@ -98,8 +99,11 @@ def test_uno_true_and_uno_1_are_never_confused() -> None:
                                                     "actions[0].uno")
 
 
-def test_a_repeated_action_is_parsed_once() -> None:
-    # A log repeats the same few hundred actions: each is read once and shared.
+def test_a_repeated_action_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A log repeats the same few hundred actions: each is read once and shared. (A fresh
+    # memo: one an earlier test, or a parent process, filled would hide a memo that fails
+    # to remember.)
+    monkeypatch.setattr(record_module, "_PARSED", {})
     same = {"player": P0, "action": "play", "card": "R7", "uno": True}
     first, again = record_actions({"actions": [same, dict(same)]})
     assert isinstance(first, Action) and first is again
