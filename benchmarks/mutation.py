@@ -77,8 +77,8 @@ KILLING_SUITE = [
 
 # The rules document's tests read the engine's *source* to say which functions cite a rule;
 # mutmut's copy holds trampolines and mutant copies of every function, so those tests would
-# fail on the unmutated copy too (and need docs/, which the copy lacks). They test the
-# document, not the engine's behaviour: they stay out of the killing suite.
+# fail on the unmutated copy too. They test the document, not the engine's behaviour: they
+# stay out of the killing suite.
 NOT_KILLING = ["tests/spec/test_rules_doc.py"]
 
 PYTEST_ARGS = ["-p", "no:cacheprovider", *(f"--ignore={t}" for t in NOT_KILLING), "-q", "-x"]
@@ -258,6 +258,8 @@ def _copy_sources(dest: Path, src: Path = ROOT) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
     shutil.copytree(src / "unoformal", dest / "unoformal", ignore=ignore)
     shutil.copytree(src / "tests", dest / "tests", ignore=ignore)
+    # The referee's and the vectors' tests run the transcripts their documents show.
+    shutil.copytree(src / "docs", dest / "docs", ignore=ignore)
     shutil.copy2(src / "pyproject.toml", dest / "pyproject.toml")
 
 
@@ -278,6 +280,7 @@ def _prepare(work: Path, suite: list[str], only: list[str]) -> list[str]:
         "", "[tool.mutmut]",
         'source_paths = ["unoformal"]',
         f"only_mutate = {json.dumps(_files(only))}",
+        'also_copy = ["docs"]',
         f"pytest_add_cli_args = {json.dumps(PYTEST_ARGS[:-2])}",
         f"pytest_add_cli_args_test_selection = {json.dumps(inside)}",
         f"timeout_multiplier = {TIMEOUT_MULTIPLIER}",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from tests.fuzz.families import mutated_records
 from unoformal.engine import record as record_module
-from unoformal.engine.record import _record_validator, check_schema, schema_accepts
+from unoformal.engine.record import _inline, _record_validator, check_schema, schema_accepts
 from unoformal.errors import InvalidInputError
 
 
@@ -68,3 +69,24 @@ def test_a_refused_record_still_names_the_place() -> None:
         check_schema(bad)
     assert info.value.key == "actions[0].draws.A" and info.value.index == 0
     assert "is not of type 'array'" in info.value.message
+
+
+def test_references_are_resolved_once_into_the_schema_itself() -> None:
+    # Both validators are built from the schema with every "#/$defs/..." replaced by its
+    # definition (inside lists and nested definitions too); any other reference is kept.
+    defs = {"card": {"type": "string"},
+            "cards": {"type": "array", "items": {"$ref": "#/$defs/card"}}}
+    schema = {"properties": {"deal": {"$ref": "#/$defs/cards"},
+                             "any": {"oneOf": [{"$ref": "#/$defs/card"}, {"type": "null"}]},
+                             "other": {"$ref": "https://example.invalid/x.json"}}}
+    assert _inline(schema, defs) == {"properties": {
+        "deal": {"type": "array", "items": {"type": "string"}},
+        "any": {"oneOf": [{"type": "string"}, {"type": "null"}]},
+        "other": {"$ref": "https://example.invalid/x.json"}}}
+
+
+def test_the_shipped_schema_is_left_with_no_local_reference() -> None:
+    schema = json.loads(resources.files("unoformal.engine")
+                        .joinpath("record.schema.json").read_text())
+    text = json.dumps(_inline(schema, schema["$defs"]))
+    assert '"$ref"' in json.dumps(schema) and '"$ref"' not in text

@@ -9,12 +9,18 @@ from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC
 
 
-def deal(hands: dict[str, list[str]], pile: list[str]) -> dict[str, Any]:
-    """``hands`` topped up from what is left of the deck, alternately; ``pile`` top first."""
+def rest_of_deck(*taken: str) -> list[str]:
+    """The classic deck's card codes (DECK-1), without one copy of each of ``taken``."""
     deck = Deck.of(CLASSIC)
     rest = [f.code for f, n in zip(deck.faces, deck.copies, strict=True) for _ in range(n)]
-    for card in [c for h in hands.values() for c in h] + pile:
+    for card in taken:
         rest.remove(card)
+    return rest
+
+
+def deal(hands: dict[str, list[str]], pile: list[str]) -> dict[str, Any]:
+    """``hands`` topped up from what is left of the deck, alternately; ``pile`` top first."""
+    rest = rest_of_deck(*(c for h in hands.values() for c in h), *pile)
     full = {name: list(cards) for name, cards in hands.items()}
     names = list(full)
     for i, card in enumerate(rest):

@@ -109,9 +109,16 @@ def test_end_of_input_ends_with_0() -> None:
     assert code == 0 and err == "" and answers[0]["ok"]
 
 
+def _interruptible() -> None:
+    # As from a terminal: a background job of a shell (a mutation run, CI) starts with
+    # Ctrl-C ignored, and Python then never raises KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_ends_with_130_and_no_traceback() -> None:
     with subprocess.Popen(COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True) as proc:
+                          stderr=subprocess.PIPE, text=True,
+                          preexec_fn=_interruptible) as proc:
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(_new() + "\n")
         proc.stdin.flush()

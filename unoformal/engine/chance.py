@@ -23,7 +23,10 @@ from unoformal.spec.table import CLASSIC, RuleTable
 
 class ChanceError(IllegalActionError):
     """A stated chance outcome that the state contradicts (a card that is not on top of
-    the pile, a new pile that is not the discards below the top card ...)."""
+    the pile, a new pile that is not the discards below the top card ...).
+
+    Raised part-way through an action, it carries no state: the caller, who applied the
+    action to a copy, holds the state before it (which is what a refusal shows)."""
 
 
 class StatedGame(Game):
@@ -116,13 +119,11 @@ class StatedGame(Game):
         self._draws = self._piles = None
         if piles:
             raise ChanceError(f"{len(piles)} reshuffle(s) stated that this action does not "
-                              "cause: the draw pile was not empty", "RESHUFFLE-1",
-                              self.to_text())
+                              "cause: the draw pile was not empty", "RESHUFFLE-1")
         for p, left in (draws or {}).items():
             if left:
                 raise ChanceError(f"{self.names[p]} is stated to draw {len(left)} more "
-                                  "card(s) than the rules make them draw", rule_id,
-                                  self.to_text())
+                                  "card(s) than the rules make them draw", rule_id)
 
     def _take(self, p: int, count: int) -> None:
         draws = self._draws
@@ -160,7 +161,8 @@ class StatedGame(Game):
                           f"pile's top card is {code(top)}", "DRAW-1")
 
     def _reshuffle(self) -> None:
-        """RESHUFFLE-1 from the stated pile: exactly the discards below the top card."""
+        """RESHUFFLE-1 from the stated pile: exactly the cards the rule shuffles (the discards
+        below the top card; all of them without ``keep_top``)."""
         if self._piles is None:
             super()._reshuffle()
             return
@@ -174,7 +176,8 @@ class StatedGame(Game):
             raise ChanceError(f"the new draw pile holds the top discard "
                               f"{self.deck.code(self.discard[-1])}: it stays face up",
                               "RESHUFFLE-1")
-        self._check_same(stated, rest, "RESHUFFLE-1", "the discards below the top card")
+        what = "the discards below the top card" if keep else "the whole discard pile"
+        self._check_same(stated, rest, "RESHUFFLE-1", what)
         self.discard = self.discard[-1:] if keep else []
         self.pile = stated[::-1]
 
@@ -186,6 +189,12 @@ class StatedGame(Game):
         code = self.deck.code
         extra = sorted(code(c) for c in (have - need).elements())
         missing = sorted(code(c) for c in (need - have).elements())
-        parts = ([f"extra {' '.join(extra[:8])}"] if extra else []) + \
-            ([f"missing {' '.join(missing[:8])}"] if missing else [])
+        parts = ([f"extra {_listed(extra)}"] if extra else []) + \
+            ([f"missing {_listed(missing)}"] if missing else [])
         raise ChanceError(f"the stated new pile is not {what}: {'; '.join(parts)}", rule_id)
+
+
+def _listed(codes: list[str], shown: int = 8) -> str:
+    """The first ``shown`` codes, and how many more (a whole deck stated wrong is one line)."""
+    more = len(codes) - shown
+    return " ".join(codes[:shown]) + (f" and {more} more" if more > 0 else "")

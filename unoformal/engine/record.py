@@ -231,7 +231,7 @@ def _set_up(record: dict[str, Any], rules: RuleTable) -> tuple[list[str], int, A
         raise InvalidInputError("missing: a record names its players", "DECK-2", key="players")
     names = _keyed("players", lambda: check_players(record["players"], rules.players.minimum,
                                                     rules.players.maximum))
-    seed = _keyed("seed", lambda: check_seed(record.get("seed", 0)))
+    seed = check_seed(record.get("seed", 0))  # its errors name "seed" themselves
     dealer = record.get("dealer")
     if dealer is not None:
         _keyed("dealer", lambda: check_name(dealer, "dealer"))
@@ -500,14 +500,14 @@ def _apply_stated(game: StatedGame, action: Action, stated: Stated) -> None:
                 [list(p) for p in piles] if piles is not None else None)
     try:
         game.apply(action)
+        game.settle(_DRAW_RULE.get(action.type) or (game.cause[0] if game.cause else "DRAW-1"))
     except ChanceError as err:
         game.expect(None, None)
-        err.state = None
+        err.state = None  # the game is part-way: the state before is the caller's to show
         raise
     except UnoError:
         game.expect(None, None)
         raise
-    game.settle(_DRAW_RULE.get(action.type) or (game.cause[0] if game.cause else "DRAW-1"))
 
 
 # The rule that makes an action draw cards, where the action alone says it.
