@@ -287,7 +287,28 @@ def _prepare(work: Path, suite: list[str], only: list[str]) -> list[str]:
         "use_git_change_detection = false", ""])
     with (work / "pyproject.toml").open("a") as f:
         f.write(config)
+    with (work / "tests" / "conftest.py").open("a") as f:
+        f.write(QUICKEST_FIRST)
     return inside
+
+
+# Appended to the scratch copy's tests/conftest.py. mutmut hands each mutant the tests that
+# cover its function in no particular order, and the first failure ends the run (-x): run
+# quickest first (by the durations of mutmut's own stats run), so a mutant dies as soon as
+# any of its tests can kill it; a survivor runs them all either way.
+QUICKEST_FIRST = """
+
+def pytest_collection_modifyitems(session, config, items):  # added by benchmarks/mutation.py
+    import json
+    import os
+    from pathlib import Path
+
+    stats = Path(__file__).resolve().parent.parent / "mutmut-stats.json"
+    if "__mutmut_" not in os.environ.get("MUTANT_UNDER_TEST", "") or not stats.is_file():
+        return
+    took = json.loads(stats.read_text()).get("duration_by_test", {})
+    items.sort(key=lambda item: took.get(item.nodeid, float("inf")))
+"""
 
 
 def _files(only: list[str]) -> list[str]:
