@@ -36,6 +36,14 @@ def test_deck_3_every_shipped_variant_loads_and_records_its_overrides() -> None:
             assert getattr(CLASSIC.entry(rule_id), key) != value
 
 
+def test_deck_3_classic_by_name_is_the_table_that_deriving_it_gives() -> None:
+    # load_rules("classic") skips deriving (and the jsonschema import): it must be the
+    # same table, schema-checked, that deriving it gives
+    description, overrides = VARIANTS["classic"]
+    assert load_rules("classic") == derive(CLASSIC, "classic", description, overrides)
+    assert load_rules("classic") is CLASSIC
+
+
 # ---------------------------------------------------------------------- seed004
 
 
