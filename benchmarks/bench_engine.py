@@ -82,11 +82,16 @@ def _rlcard_play_first(rng: random.Random, moves: list[str]) -> str:
     return rng.choice([a for a in moves if a != "draw"] or moves)
 
 
-def ours(players: int, policy: str, seeds: list[int], push: bool) -> Run:
-    """Whole games to 500 points on the engine imported in this process."""
+def ours(players: int, policy: str, seeds: list[int], push: bool,
+         rules_name: str = "classic") -> Run:
+    """Whole games to 500 points on the engine imported in this process, under the
+    shipped variant ``rules_name`` (``rlcard``: RLCard's own rule choices, so that a round
+    asks for the same decisions as one of RLCard's games)."""
     from unoformal.engine.actions import ActionType
     from unoformal.engine.game import Game
-    from unoformal.spec.table import CLASSIC
+    from unoformal.spec.variants import load_rules
+
+    rules = load_rules(rules_name)
 
     choose = _uniform if policy == "uniform" else _ours_play_first(ActionType.PLAY)
     names = [f"P{i + 1}" for i in range(players)]
@@ -94,7 +99,7 @@ def ours(players: int, policy: str, seeds: list[int], push: bool) -> Run:
     start = time.process_time()
     for seed in seeds:
         rng = random.Random(seed)
-        game = Game(names, seed=seed, rules=CLASSIC)
+        game = Game(names, seed=seed, rules=rules)
         step = game.push if push else game.apply
         while not game.game_over:
             if game.round_over:
@@ -133,7 +138,8 @@ def child() -> None:
         if job["engine"] == "rlcard":
             run = rlcard(job["players"], job["policy"], job["games"], job["seed"])
         else:
-            run = ours(job["players"], job["policy"], job["seeds"], job["engine"] == "push")
+            run = ours(job["players"], job["policy"], job["seeds"], job["engine"] == "push",
+                       job["rules"])
         print(json.dumps(asdict(run)), flush=True)
 
 
@@ -195,14 +201,16 @@ def measure(args: argparse.Namespace, workers: dict[str, Worker],
     for engine, worker in workers.items():  # warm up: the lookups, caches, RLCard's imports
         for players in args.players:
             worker.run({"engine": engine, "players": players, "policy": "uniform",
-                        "seeds": seeds[:1], "games": 20, "seed": args.seed})
+                        "seeds": seeds[:1], "games": 20, "seed": args.seed,
+                        "rules": args.rules})
     for rep in range(args.repeats):
         for players in args.players:
             for policy in POLICIES:
                 for engine, worker in workers.items():
                     job: dict[str, Any] = {"engine": engine, "players": players,
                                            "policy": policy, "seeds": seeds,
-                                           "games": args.rlcard_games, "seed": args.seed}
+                                           "games": args.rlcard_games, "seed": args.seed,
+                                           "rules": args.rules}
                     run = worker.run(job)
                     results.setdefault((players, policy, engine), []).append(run)
         console.print(f"  repetition {rep + 1}/{args.repeats} done", highlight=False)
@@ -247,13 +255,14 @@ def report(args: argparse.Namespace, engines: list[str],
                               highlight=False)
 
 
-def profile(players: int, policy: str, seeds: list[int], top: int, console: Console) -> None:
+def profile(players: int, policy: str, seeds: list[int], top: int, console: Console,
+            rules: str = "classic") -> None:
     """cProfile of the engine in this process under one policy."""
     sys.path.insert(0, str(ROOT))
-    ours(players, policy, seeds, push=False)  # warm up: imports, lookups, caches
+    ours(players, policy, seeds, push=False, rules_name=rules)  # warm up: imports, caches
     profiler = cProfile.Profile()
     profiler.enable()
-    ours(players, policy, seeds, push=False)
+    ours(players, policy, seeds, push=False, rules_name=rules)
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
@@ -276,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", metavar="POLICY", choices=POLICIES,
                         help="profile the engine under this policy instead (cProfile)")
     parser.add_argument("--top", type=int, default=25, help="profile rows to print")
+    parser.add_argument("--rules", default="classic",
+                        help="our engine's shipped variant (default classic; rlcard: RLCard's "
+                             "own rule choices, rounds asking the same decisions)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -286,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         for players in args.players:
             profile(players, args.profile, [args.seed + i for i in range(args.games)],
-                    args.top, console)
+                    args.top, console, args.rules)
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         current = Worker(ROOT)
@@ -294,7 +306,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.baseline:
             workers["baseline"] = Worker(checkout(args.baseline, tmp))
         console.print(f"Python {sys.version.split()[0]}; {args.repeats} repetitions; "
-                      f"unoformal {args.games} games to 500 points from seed {args.seed}, "
+                      f"unoformal {args.games} games to 500 points from seed {args.seed} under "
+                      f"{args.rules}, "
                       f"RLCard {args.rlcard_games} games per run", highlight=False)
         results = measure(args, workers, console)
         for worker in {id(w): w for w in workers.values()}.values():
