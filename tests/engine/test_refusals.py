@@ -1,0 +1,138 @@
+"""Every refusal of an on-turn action, pinned whole: the rule it breaks, its words and the
+rules that made the state so (``causes``), one concrete position per refusal.
+
+``validate`` checks that the engine refuses exactly what the compiled relation forbids,
+but not what it says: the engine mutation score found refusals whose rule ID or words
+could change with no test noticing. A user reads these; a referee's log counts them by
+rule ID.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+
+from unoformal.engine.game import Game
+from unoformal.spec.table import CLASSIC, RuleTable
+from unoformal.spec.variants import derive, load_rules
+
+from .helpers import make_game, play, refused
+
+ABC = ("A", "B", "C")
+# EXT-SHORT off: an effect needing more cards than are left is not allowed
+SHORT_OFF = derive(CLASSIC, "short-off", "EXT-SHORT off", {"EXT-SHORT": {"enabled": False}})
+
+
+def _plain(rules: RuleTable = CLASSIC) -> Game:
+    return make_game(ABC, "C", {"A": ["R1", "G2"], "B": ["B1"]}, ("R5", "Y7"), rules=rules)
+
+
+def _start_wild() -> Game:
+    return make_game(ABC, "C", {"A": ["R1", "G2"], "B": ["B1"]}, ("W",))
+
+
+def _three_cards() -> Game:
+    return make_game(ABC, "C", {"A": ["R1", "G2", "G3"], "B": ["B1"]}, ("R5",))
+
+
+def _empty_pile(rules: RuleTable = CLASSIC) -> Game:
+    # every card not named is in C's hand: the pile is empty, the discard only R5
+    return make_game(ABC, "C", {"A": ["R1", "G2", "G3"], "B": ["B1"]}, ("R5",), rest_to="C",
+                     rules=rules)
+
+
+def _wd4_holding_red(rules: RuleTable = CLASSIC) -> Game:
+    return make_game(ABC, "C", {"A": ["W+4", "R2", "G2"], "B": ["B1"]}, ("R5",), rules=rules)
+
+
+def _wd4_played(rules: RuleTable = CLASSIC, pile: tuple[str, ...] = ("R5",),
+                rest_to: str | None = None) -> Game:
+    game = make_game(ABC, "C", {"A": ["W+4", "G2"], "B": ["B1", "B2"]}, pile, rules=rules,
+                     rest_to=rest_to)
+    return play(game, "A play W+4 blue")
+
+
+def _drew() -> Game:
+    return play(_plain(), "A draw")
+
+
+def _draw_two_stacking() -> Game:
+    game = make_game(ABC, "C", {"A": ["R+2", "G2"], "B": ["B1", "B2"]}, ("R5",),
+                     rules=load_rules("stacking"))
+    return play(game, "A play R+2")
+
+
+@dataclass(frozen=True)
+class Case:
+    position: Callable[[], Game]
+    action: str
+    rule: str
+    words: str
+    causes: tuple[str, ...] = ()
+
+
+WD4_TAKES_EFFECT = "A's Wild Draw Four takes effect (WD4-2)"
+DREW = "A drew and may play only the drawn card or pass (DRAW-1)"
+
+CASES = {
+    "start-wild-play": Case(_start_wild, "A play R1", "START-WILD",
+                            "the first player must choose the color first"),
+    "start-wild-draw": Case(_start_wild, "A draw", "START-WILD",
+                            "the first player must choose the color first"),
+    "accept-in-play": Case(_plain, "A accept", "WD4-2", "nothing to accept now"),
+    "challenge-in-play": Case(_plain, "A challenge", "WD4-2", "nothing to challenge now"),
+    "color-in-play": Case(_plain, "A choose_color red", "START-WILD",
+                          "nothing to choose_color now"),
+    "pass-before-drawing": Case(_plain, "A pass", "DRAW-1",
+                                "pass only after drawing (keep the drawn card)"),
+    "play-not-held": Case(_plain, "A play B9", "PLAY-1", "B9 is not in A's hand"),
+    "play-no-match": Case(_plain, "A play G2", "PLAY-1", "G2 does not match R5 / red"),
+    "misplay-legal": Case(_plain, "A misplay R1", "MISPLAY-1",
+                          "R1 is a legal play, not a misplay"),
+    "misplay-not-held": Case(_plain, "A misplay Y9", "MISPLAY-1", "Y9 is not in A's hand"),
+    "misplay-short": Case(lambda: _empty_pile(SHORT_OFF), "A misplay G2", "EXT-SHORT",
+                          "not enough cards are left for the penalty"),
+    "uno-too-early": Case(_three_cards, "A play R1 uno", "UNO-1",
+                          "UNO is said with the next-to-last card"),
+    "draw-twice": Case(_drew, "A draw", "DRAW-1", f"one draw per turn: {DREW}", ("DRAW-1",)),
+    "play-other-after-drawing": Case(
+        _drew, "A play R1", "DRAW-1",
+        f"after drawing only the drawn card may be played: {DREW}", ("DRAW-1",)),
+    "draw-nothing-left": Case(_empty_pile, "A draw", "EXT-PASS", "nothing is left to draw"),
+    "draw-able-to-play": Case(lambda: _plain(load_rules("rlcard")), "A draw", "DRAW-1",
+                              "a player able to play may not draw in these rules"),
+    "wd4-no-bluff": Case(lambda: _wd4_holding_red(load_rules("rlcard")), "A play W+4 blue",
+                         "WD4-1", "Wild Draw Four while holding the current color"),
+    "respond-draw": Case(_wd4_played, "B draw", "WD4-2",
+                         f"B must accept or challenge: {WD4_TAKES_EFFECT}", ("WD4-2",)),
+    "respond-pass": Case(_wd4_played, "B pass", "WD4-2",
+                         f"B must accept or challenge: {WD4_TAKES_EFFECT}", ("WD4-2",)),
+    "respond-play": Case(_wd4_played, "B play B1", "NOSTACK-1",
+                         f"the victim of a draw card cannot answer it: {WD4_TAKES_EFFECT}",
+                         ("WD4-2",)),
+    "accept-short": Case(lambda: _wd4_played(SHORT_OFF, ("R5", "Y1", "Y2"), "C"), "B accept",
+                         "EXT-SHORT", "4 cards are not left to draw"),
+    "challenge-draw-two": Case(_draw_two_stacking, "B challenge", "WD4-2",
+                               "only a Wild Draw Four can be challenged"),
+    "draw-two-short": Case(
+        lambda: make_game(ABC, "C", {"A": ["R+2", "G2"], "B": ["B1"]}, ("R5",), rest_to="C",
+                          rules=SHORT_OFF),
+        "A play R+2", "EXT-SHORT", "its victim cannot draw the cards it names"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_each_refusal_names_its_rule_its_words_and_its_causes(name: str) -> None:
+    case = CASES[name]
+    err = refused(case.position(), case.action, case.rule)  # and the state is unchanged
+    assert err.message == f"{case.action}: {case.words}"
+    assert err.causes == case.causes
+
+
+def test_the_cases_reach_every_refusal_rule_of_an_on_turn_action() -> None:
+    # the rules these refusals cite: a new refusal site with a new rule needs a case here
+    assert {c.rule for c in CASES.values()} == {
+        "START-WILD", "WD4-2", "DRAW-1", "PLAY-1", "MISPLAY-1", "EXT-SHORT", "UNO-1",
+        "EXT-PASS", "WD4-1", "NOSTACK-1"}
