@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.spec.table import CLASSIC, RuleTable
 from unoformal.spec.variants import derive, load_rules
@@ -116,6 +117,15 @@ CASES = {
                          "EXT-SHORT", "4 cards are not left to draw"),
     "challenge-draw-two": Case(_draw_two_stacking, "B challenge", "WD4-2",
                                "only a Wild Draw Four can be challenged"),
+    "keep-a-playable-drawn-card": Case(
+        lambda: play(make_game(ABC, "C", {"A": ["G2", "G3"], "B": ["B1"]}, ("R5", "R7"),
+                               rules=load_rules("rlcard")), "A draw"),
+        "A pass", "DRAW-1", "A may not keep the drawn card: A drew R7, which can be played, "
+        "so it is played at once (DRAW-1)", ("DRAW-1",)),
+    "uno-switched-off": Case(
+        lambda: make_game(ABC, "C", {"A": ["R1", "G2"], "B": ["B1"]}, ("R5",),
+                          rules=load_rules("rlcard")),
+        "A play R1 uno", "UNO-1", "nobody calls UNO in these rules"),
     "draw-two-short": Case(
         lambda: make_game(ABC, "C", {"A": ["R+2", "G2"], "B": ["B1"]}, ("R5",), rest_to="C",
                           rules=SHORT_OFF),
@@ -136,3 +146,12 @@ def test_the_cases_reach_every_refusal_rule_of_an_on_turn_action() -> None:
     assert {c.rule for c in CASES.values()} == {
         "START-WILD", "WD4-2", "DRAW-1", "PLAY-1", "MISPLAY-1", "EXT-SHORT", "UNO-1",
         "EXT-PASS", "WD4-1", "NOSTACK-1"}
+
+
+def test_misplay_1_a_wild_draw_four_that_may_not_be_played_may_be_misplayed() -> None:
+    # under rlcard's WD4-1 (no bluff) a Wild Draw Four held with a red card is no legal
+    # play, so misplaying it is offered and taken (MISPLAY-1), as any unplayable card
+    game = _wd4_holding_red(load_rules("rlcard"))
+    assert Action.parse("A misplay W+4") in game.legal_actions("A")
+    play(game, "A misplay W+4")
+    assert game.to_play == "B"
