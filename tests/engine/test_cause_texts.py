@@ -14,12 +14,16 @@ import pytest
 from tests.engine.helpers import make_game, play, refused
 from unoformal.engine.game import Game
 from unoformal.spec.table import CLASSIC, RuleTable
-from unoformal.spec.variants import derive
+from unoformal.spec.variants import derive, load_rules
 
 TWO = ("P0", "P1")
 THREE = ("P0", "P1", "P2")
 # TWO-1 with three players: a Reverse skips, so the turn goes on to someone else.
 TWO_1_AT_THREE = derive(CLASSIC, "two-1-at-three", "", {"TWO-1": {"players": 3}})
+# Challenge outcomes where both players draw (CHAL-3) and where nobody does (CHAL-2).
+CHAL_DRAWS = derive(CLASSIC, "chal-draws", "", {"CHAL-3": {"offender_draws": 1},
+                                                 "CHAL-2": {"offender_draws": 0}})
+RLCARD = load_rules("rlcard")  # DRAW-1 must_play_drawn, WD4-1 no bluff
 
 
 def _position(players: Sequence[str], hands: dict[str, list[str]], pile: list[str],
@@ -68,6 +72,36 @@ CASES = [
      ["P0 play W+4 green"], "P1 play R2", "NOSTACK-1", ("WD4-2",),
      "P1 play R2: the victim of a draw card cannot answer it: P0's Wild Draw Four takes "
      "effect (WD4-2)"),
+    ("WD4-2 accepted", THREE, {"P0": ["W+4", "G5"], "P1": ["R2"], "P2": ["R3"]}, ["R7"],
+     CLASSIC, ["P0 play W+4 green", "P1 accept"], "P1 play R2", "PLAY-1", ("WD4-2",),
+     "P1 play R2: P1 is not to move: P0's Wild Draw Four made P1 draw and lose the turn "
+     "(WD4-2), so P2 moves"),
+    # An upheld challenge: the offender draws and the challenger keeps the turn.
+    ("CHAL-2", THREE, {"P0": ["W+4", "R1"], "P1": ["G2"], "P2": ["G3"]}, ["R7"], CLASSIC,
+     ["P0 play W+4 green", "P1 challenge"], "P0 play R1", "PLAY-1", ("CHAL-2",),
+     "P0 play R1: P0 is not to move: P1 challenged P0's Wild Draw Four: P0 drew 4 (CHAL-2), "
+     "so P1 moves"),
+    ("CHAL-3", THREE, {"P0": ["W+4", "G5"], "P1": ["G2"], "P2": ["G3"]}, ["R7"], CLASSIC,
+     ["P0 play W+4 green", "P1 challenge"], "P1 play G2", "PLAY-1", ("CHAL-3",),
+     "P1 play G2: P1 is not to move: P1 challenged P0's Wild Draw Four: P1 drew 6 (CHAL-3), "
+     "so P2 moves"),
+    ("CHAL-3, both draw", THREE, {"P0": ["W+4", "G5"], "P1": ["G2"], "P2": ["G3"]}, ["R7"],
+     CHAL_DRAWS, ["P0 play W+4 green", "P1 challenge"], "P1 play G2", "PLAY-1", ("CHAL-3",),
+     "P1 play G2: P1 is not to move: P1 challenged P0's Wild Draw Four: P0 drew 1 and P1 "
+     "drew 6 (CHAL-3), so P2 moves"),
+    ("CHAL-2, nobody draws", THREE, {"P0": ["W+4", "R1"], "P1": ["G2"], "P2": ["G3"]},
+     ["R7"], CHAL_DRAWS, ["P0 play W+4 green", "P1 challenge"], "P0 play R1", "PLAY-1",
+     ("CHAL-2",), "P0 play R1: P0 is not to move: P1 challenged P0's Wild Draw Four: "
+     "nobody drew (CHAL-2), so P1 moves"),
+    # must_play_drawn: a playable drawn card is not the player's to keep.
+    ("DRAW-1, a playable drawn card", TWO, {"P0": ["G5"], "P1": ["R2"]}, ["R7", "R9"],
+     RLCARD, ["P0 draw"], "P0 pass", "DRAW-1", ("DRAW-1",),
+     "P0 pass: P0 may not keep the drawn card: P0 drew R9, which can be played, so it is "
+     "played at once (DRAW-1)"),
+    ("DRAW-1, a drawn Wild Draw Four", TWO, {"P0": ["G5"], "P1": ["R2"]}, ["R7", "W+4"],
+     RLCARD, ["P0 draw"], "P1 play R2", "PLAY-1", ("DRAW-1",),
+     "P1 play R2: P1 is not to move: P0 drew W+4, which can be played, so it is played at "
+     "once (DRAW-1)"),
     ("WD4-2, the drawn card", TWO, {"P0": ["G5"], "P1": ["R2"]}, ["R7", "W+4"], CLASSIC,
      ["P0 draw", "P0 play W+4 green"], "P1 draw", "WD4-2", ("WD4-2",),
      "P1 draw: P1 must accept or challenge: P0's drawn Wild Draw Four takes effect (WD4-2)"),
