@@ -206,6 +206,9 @@ def test_play_1_malformed_action_text_is_refused_naming_it(text: str, message: s
      "unknown field(s) ['x']; allowed: action, card, color, player, target, uno"),
     ({"action": "draw"}, "player: None: must be a string"),
     ({"player": "Ada"}, "action: None: must be a string"),
+    # The value shown is the one given, not a missing one.
+    ({"player": 5, "action": "draw"}, "player: 5: must be a string"),
+    ({"player": "Ada", "action": ["draw"]}, "action: ['draw']: must be a string"),
     ({"player": "Ada", "action": "play", "card": 5}, "card: 5: must be a string"),
     ({"player": "Ada", "action": "play", "card": "W", "color": 1}, "color: 1: must be a string"),
     ({"player": "Ada", "action": "catch", "target": ["Bo"]}, "target: ['Bo']: must be a string"),

@@ -714,6 +714,9 @@ class Game:
                     f"played at once ({rule_id})")
         if what is not None:
             return what
+        chal = self._challenge_words(rule_id, who, hit, name, mover)
+        if chal is not None:
+            return chal
         if rule_id.startswith("START-"):
             return f"the start card {name} ({rule_id}) gives the turn to {mover}"
         drawn_word = "drawn " if drawn else ""
@@ -723,6 +726,19 @@ class Game:
             return (f"{who}'s {drawn_word}{name} made {hit} draw and lose the turn "
                     f"({rule_id}), so {mover} moves")
         return f"{hit} resolved {who}'s {name} ({rule_id}), so {mover} moves"
+
+    def _challenge_words(self, rule_id: str, who: str, hit: str, name: str,
+                         mover: str) -> str | None:
+        """CHAL-2/3 in words (None for another rule): who drew how many is the outcome's
+        to say, not the card's (an upheld challenge makes the offender draw)."""
+        rules = self.rules
+        outcome = {o.id: o for o in (rules.challenge_upheld, rules.challenge_failed)}.get(rule_id)
+        if outcome is None:
+            return None
+        drew = " and ".join(f"{seat} drew {n}" for seat, n in ((who, outcome.offender_draws),
+                                                               (hit, outcome.challenger_draws))
+                            if n) or "nobody drew"
+        return f"{hit} challenged {who}'s {name}: {drew} ({rule_id}), so {mover} moves"
 
     def _check_advise(self, action: Action, p: int, face: int | None) -> Refusal | None:
         if not self.rules.advice.enabled:
