@@ -7,11 +7,14 @@ from collections.abc import Iterator
 import pytest
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     """The address of one local Dask cluster of two single-threaded worker processes,
-    started once for the whole session (a start costs seconds): the tests pass it as
-    ``--scheduler`` to run a campaign on two workers."""
+    started once per test module that asks for it (a start costs seconds): the tests pass
+    it as ``--scheduler`` to run a campaign on two workers. Not once per session: the
+    cluster's scheduler runs on threads of this process, and one full run aborted inside
+    Z3 (``Z3_solver_dec_ref`` during a garbage collection, in a later module's
+    cross-check) while they were alive; Z3's Python objects are not thread-safe."""
     from unoformal import campaign
 
     cluster = campaign.local_cluster(2)
