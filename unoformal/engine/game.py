@@ -836,7 +836,7 @@ class Game:
                 cause = self.rules.two_players.id
             else:
                 self.direction = -self.direction
-        victim = self._next(p)
+        victim = (p + self.direction) % self.n  # _next, inlined: this runs every play
         face = self.discard[-1]
         if effect.victim_draws:
             stack = self.rules.no_stacking
@@ -851,7 +851,7 @@ class Game:
                 return
             self._take(victim, effect.victim_draws)
             cause = effect.id
-        self.turn = self._next(p, 1 + skips)
+        self.turn = (p + (1 + skips) * self.direction) % self.n
         self.phase = PLAY
         self.cause = None if cause is None else (cause, p, face, victim, self._from_drawn)
         if self.winner is not None:
