@@ -91,6 +91,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UnoError as err:  # a command that did not catch its own: still one line
         print(f"error: {err.line()}", file=sys.stderr)
         return 2 if isinstance(err, InvalidInputError) else 1
+    except Exception:
+        if interrupts.received():  # Ctrl-C surfaced as a library's error (Z3: "canceled")
+            return _interrupted()
+        raise
     return code
 
 

@@ -12,11 +12,27 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from collections.abc import Callable
 
 _hooks: list[Callable[[], None]] = []
 _watching = False
+
+
+_received = threading.Event()
+
+
+def received() -> bool:
+    """Whether SIGINT has arrived: a Ctrl-C that lands inside a C library's callback (Z3's
+    error handler) cannot be raised there, and surfaces as that library's own error."""
+    return _received.is_set()
+
+
+def _unraisable(info: sys.UnraisableHookArgs) -> None:
+    if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
+        return  # Ctrl-C inside a callback: main() reports it as an interrupt, exit 130
+    sys.__unraisablehook__(info)
 
 
 def on_interrupt(hook: Callable[[], None]) -> None:
@@ -38,6 +54,7 @@ def watch() -> None:
         os.close(read)
         os.close(write)
         return
+    sys.unraisablehook = _unraisable
     threading.Thread(target=_wait, args=(read,), name="interrupts", daemon=True).start()
     _watching = True
 
@@ -48,5 +65,6 @@ def _wait(fd: int) -> None:
         if not data:
             return
         if signal.SIGINT in data:
+            _received.set()
             for hook in list(_hooks):
                 hook()
