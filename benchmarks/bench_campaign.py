@@ -62,7 +62,7 @@ def jobs(folder: Path) -> dict[str, Job]:
 
 def _rlcard_log(folder: Path) -> None:
     """3,000 records of RLCard's games (1,500 at 2 players, 1,500 at 4) to referee."""
-    subprocess.run([sys.executable, "-m", "unoformal.cli", "conform", "--engine", "rlcard",
+    subprocess.run([sys.executable, "-m", "unoformal", "conform", "--engine", "rlcard",
                     "--games", "1500", "--players", "2,4", "--save",
                     str(folder / "rlcard.jsonl")], capture_output=True, check=False)
 
@@ -70,7 +70,7 @@ def _rlcard_log(folder: Path) -> None:
 def _run(argv: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "unoformal.cli", *argv], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "unoformal", *argv], capture_output=True,
                           text=True, env={**os.environ, **env}, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -32,7 +32,7 @@ COMMANDS = {
 
 
 def measure(args: list[str], wait: float, group: bool) -> tuple[int, float]:
-    proc = subprocess.Popen([sys.executable, "-m", "unoformal.cli", *args],
+    proc = subprocess.Popen([sys.executable, "-m", "unoformal", *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             start_new_session=True)
     time.sleep(wait)

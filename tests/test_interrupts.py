@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,12 +22,26 @@ from pathlib import Path
 import pytest
 
 GRACE = 15.0  # seconds a command may take to end: far beyond the ~0.2 s measured
+START_S = 120.0  # seconds a command may take to get going on a loaded machine
 
 
-def _start(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "unoformal.cli", *args],
+def _start(*args: str, ready: bool = True) -> subprocess.Popen[str]:
+    """The command, started; with ``ready``, once it runs ``main`` (its Ctrl-C watcher
+    thread is up): a loaded machine can take seconds to start Python, and a signal
+    before then tests the interpreter's start, not the command."""
+    proc = subprocess.Popen([sys.executable, "-m", "unoformal", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
+    if ready:
+        _wait_for(lambda: _threads(proc.pid) >= 2, START_S)
+    return proc
+
+
+def _threads(pid: int) -> int:
+    try:
+        return len(list(Path(f"/proc/{pid}/task").iterdir()))
+    except OSError:
+        return 0
 
 
 def _children(pid: int) -> list[int]:
@@ -83,7 +98,7 @@ def test_verify_ends_on_ctrl_c_with_its_workers(group: bool) -> None:
     def proving() -> bool:  # a share's process under a worker
         return any(_children(worker) for worker in _children(proc.pid))
 
-    _wait_for(proving, 60)
+    _wait_for(proving, START_S)
     time.sleep(1.0)
     _interrupt(proc, group)
 
@@ -107,7 +122,7 @@ def test_a_campaign_on_a_local_cluster_ends_on_ctrl_c_with_its_workers(group: bo
     """Dask worker processes are shut down with the cluster; no traceback, no log line
     (the workers' own standard error is the null device), exit 130."""
     proc = _start("simulate", "--games", "1000000", "--workers", "2", "--json")
-    _wait_for(lambda: len(_children(proc.pid)) >= 3, 60)  # two workers (and a tracker)
+    _wait_for(lambda: len(_children(proc.pid)) >= 3, START_S)  # two workers (and a tracker)
     time.sleep(2.0)
     err = _interrupt(proc, group)
     assert "distributed" not in err
@@ -118,6 +133,41 @@ def test_a_campaign_ends_on_ctrl_c_while_its_cluster_starts(wait: float) -> None
     proc = _start("simulate", "--games", "1000000", "--workers", "2", "--json")
     time.sleep(wait)
     assert "distributed" not in _interrupt(proc, group=True)
+
+
+def _guard_line() -> int:
+    source = (Path(__file__).parents[1] / "unoformal" / "__main__.py").read_text()
+    return next(n for n, line in enumerate(source.splitlines(), 1)
+                if line.startswith("signal.signal(signal.SIGINT"))
+
+
+def _ours(traceback: str) -> list[str]:
+    """The frames of this package's modules in ``traceback``, but for those Python runs
+    before the entry point's guard is set: the package's ``__init__`` and the lines of
+    ``__main__`` above the guard."""
+    guard = _guard_line()
+    early = re.compile(r'/unoformal/(__init__\.py|__main__\.py", line (\d+))')
+    found = []
+    for line in traceback.splitlines():
+        match = early.search(line)
+        if "/unoformal/" in line and not (match and (match[2] is None or int(match[2]) < guard)):
+            found.append(line)
+    return found
+
+
+@pytest.mark.parametrize("wait", [0.05, 0.15, 0.3, 0.6])
+def test_ctrl_c_while_the_command_loads_ends_it_without_a_traceback(wait: float) -> None:
+    """SIGINT while the modules load: the entry point's guard ends the command (before
+    it, an import's traceback was printed). On a loaded machine the signal may land
+    before the interpreter has run a line of ours: then no frame of ours may show."""
+    proc = _start("simulate", "--games", "1000000", "--workers", "2", "--json", ready=False)
+    time.sleep(wait)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=GRACE)
+    if proc.returncode != 130:
+        assert not _ours(err), err
+        return
+    assert "Traceback" not in err and err.strip().endswith("interrupted"), err
 
 
 def test_simulate_reports_the_games_played_before_ctrl_c() -> None:

@@ -286,7 +286,7 @@ def test_deal_2_a_variant_whose_hands_do_not_fit_the_deck_exits_2(
 
 
 def test_simulate_json_is_the_same_in_another_process() -> None:
-    args = [sys.executable, "-m", "unoformal.cli", "simulate", "--games", "3", "--players",
+    args = [sys.executable, "-m", "unoformal", "simulate", "--games", "3", "--players",
             "3", "--seed", "9", "--penalties", "--json"]
     outs = [subprocess.run(args, capture_output=True, text=True, check=True,
                            env={**os.environ, "PYTHONHASHSEED": seed}).stdout

@@ -1,13 +1,49 @@
-"""unoformal: the rules of UNO stated once, as a rule table, played, proved and explored."""
+"""unoformal: the rules of UNO stated once, as a rule table, played, proved and explored.
 
-from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.game import Game, PlayerView
-from unoformal.engine.record import Record, Replay, load_record, replay, to_record
-from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
-from unoformal.spec.table import CLASSIC, RuleTable
-from unoformal.spec.variants import VARIANTS, load_rules
+The names below load on first use (PEP 562): ``import unoformal`` alone loads nothing
+else, so the ``unoformal`` command handles Ctrl-C before its modules have loaded.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+# Not typing's: importing typing takes a few milliseconds before Ctrl-C is handled.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from unoformal.engine.actions import Action, ActionType
+    from unoformal.engine.game import Game, PlayerView
+    from unoformal.engine.record import Record, Replay, load_record, replay, to_record
+    from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
+    from unoformal.spec.table import CLASSIC, RuleTable
+    from unoformal.spec.variants import VARIANTS, load_rules
+
+_HOME = {
+    "unoformal.engine.actions": ("Action", "ActionType"),
+    "unoformal.engine.game": ("Game", "PlayerView"),
+    "unoformal.engine.record": ("Record", "Replay", "load_record", "replay", "to_record"),
+    "unoformal.errors": ("IllegalActionError", "InvalidInputError", "UnoError"),
+    "unoformal.spec.table": ("CLASSIC", "RuleTable"),
+    "unoformal.spec.variants": ("VARIANTS", "load_rules"),
+}
+_MODULE_OF = {name: module for module, names in _HOME.items() for name in names}
 
 __all__ = ["CLASSIC", "VARIANTS", "Action", "ActionType", "Game", "IllegalActionError",
            "InvalidInputError", "PlayerView", "Record", "Replay", "RuleTable", "UnoError",
            "load_record", "load_rules", "replay", "to_record"]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'unoformal' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # looked up once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -76,8 +76,9 @@ class _Version(argparse.Action):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    interrupts.watch()
     try:
+        interrupts.end_guard()
+        interrupts.watch()
         args = _parse(argv)
         if isinstance(args, int):
             return args

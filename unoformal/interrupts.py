@@ -35,6 +35,16 @@ def _unraisable(info: sys.UnraisableHookArgs) -> None:
     sys.__unraisablehook__(info)
 
 
+def end_guard() -> None:
+    """Ctrl-C is Python's ``KeyboardInterrupt`` again, if the command's entry point
+    (``unoformal.__main__``) had set its guard: a Ctrl-C while the modules load ends the
+    program at once with exit 130, not with an import's traceback."""
+    handler = signal.getsignal(signal.SIGINT)
+    if getattr(handler, "__name__", None) == "_before_main" and \
+            threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def on_interrupt(hook: Callable[[], None]) -> None:
     """Run ``hook`` (from another thread) as soon as SIGINT arrives."""
     if hook not in _hooks:

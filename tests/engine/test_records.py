@@ -170,7 +170,7 @@ def test_score_1_seed002_replays_on_the_command_line(capsys: pytest.CaptureFixtu
 
 
 def test_score_1_seed002_replays_in_a_subprocess() -> None:
-    out = subprocess.run([sys.executable, "-m", "unoformal.cli", "replay", str(SEED002),
+    out = subprocess.run([sys.executable, "-m", "unoformal", "replay", str(SEED002),
                           "--json"], capture_output=True, text=True, check=True)
     state = json.loads(out.stdout)
     assert (state["winner"], state["round_points"], state["scores"]["You"]) == ("You", 127, 127)

@@ -50,7 +50,7 @@ def test_default_expectation_is_proved() -> None:
 
 
 def _verify(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "unoformal.cli", "verify", *args],
+    return subprocess.run([sys.executable, "-m", "unoformal", "verify", *args],
                           capture_output=True, text=True, timeout=120)
 
 
