@@ -721,6 +721,22 @@ def _drawn_card_playable(table: RuleTable) -> Breach | None:
     return None
 
 
+def _answers_draw(table: RuleTable) -> Breach | None:
+    """NOSTACK-1: a penalty is answered only with a card that passes a penalty on (one
+    whose victim draws); any other card would drop the penalty it answers."""
+    stack = table.no_stacking
+    for i, kind in enumerate(stack.answers):
+        if table.effect(kind).victim_draws == 0:
+            return Breach(("rules", stack.id, "answers"), stack.id, kind.value,
+                          f"answers[{i}]: a card whose victim draws (this table: "
+                          f"{_drawing_kinds(table)})")
+    return None
+
+
+def _drawing_kinds(table: RuleTable) -> str:
+    return ", ".join(f'"{k.value}"' for k in Kind if table.effect(k).victim_draws) or "none"
+
+
 def _switched_only_where_meant(table: RuleTable) -> Breach | None:
     """Only an entry whose switch every interpreter reads may be off: an extension, or a
     rulebook entry that states what off means (``when_off``)."""
@@ -756,6 +772,7 @@ CHECKS = (
     Check("start-kinds-distinct", "START-*", _start_kinds_distinct),
     Check("start-color-once", "START-*", _start_color_once),
     Check("drawn-card-playable", "DRAW-1", _drawn_card_playable),
+    Check("answers-draw", "NOSTACK-1", _answers_draw),
     Check("expect-players", "DECK-2", _expect_players),
 )
 
