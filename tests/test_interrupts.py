@@ -186,3 +186,33 @@ def test_replay_ends_on_ctrl_c_while_it_waits_for_its_record(tmp_path: Path) -> 
     proc = _start("replay", str(fifo))
     time.sleep(2.0)
     _interrupt(proc, group=False)
+
+
+LOST = """
+import gc, sys
+from unoformal import interrupts
+interrupts.watch()
+
+class Finalized:
+    def __del__(self):
+        raise KeyboardInterrupt  # as Ctrl-C does when it lands in a finalizer
+
+try:
+    Finalized()
+    gc.collect()
+    for _ in range(10**6):
+        pass
+except KeyboardInterrupt:
+    print("raised again")
+else:
+    print("lost")
+"""
+
+
+def test_a_ctrl_c_lost_in_a_finalizer_is_raised_again() -> None:
+    """Python cannot raise an exception out of ``__del__``: a Ctrl-C landing there was
+    printed and forgotten, and the command went on. The hook raises it again."""
+    done = subprocess.run([sys.executable, "-c", LOST], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.strip() == "raised again", done.stdout + done.stderr
+    assert "Traceback" not in done.stderr, done.stderr

@@ -10,6 +10,7 @@ the C code returns, and the pending ``KeyboardInterrupt`` is raised.
 
 from __future__ import annotations
 
+import _thread
 import os
 import signal
 import sys
@@ -21,6 +22,16 @@ _watching = False
 
 
 _received = threading.Event()
+_lost = threading.Event()
+
+
+def _raise_again() -> None:
+    """Raise a lost ``KeyboardInterrupt`` in the main thread, from this one (it does
+    nothing where SIGINT is ignored, during a cleanup)."""
+    while True:
+        _lost.wait()
+        _lost.clear()
+        _thread.interrupt_main()
 
 
 def received() -> bool:
@@ -30,8 +41,12 @@ def received() -> bool:
 
 
 def _unraisable(info: sys.UnraisableHookArgs) -> None:
+    """A ``KeyboardInterrupt`` raised inside a finalizer or a C library's callback cannot
+    propagate, and Python would only print it: the command would go on as if Ctrl-C had
+    never come. It is raised again, at the next point the program can take it."""
     if info.exc_type is not None and issubclass(info.exc_type, KeyboardInterrupt):
-        return  # Ctrl-C inside a callback: main() reports it as an interrupt, exit 130
+        _lost.set()  # raised here, in the hook, it would be lost again
+        return
     sys.__unraisablehook__(info)
 
 
@@ -66,6 +81,7 @@ def watch() -> None:
         return
     sys.unraisablehook = _unraisable
     threading.Thread(target=_wait, args=(read,), name="interrupts", daemon=True).start()
+    threading.Thread(target=_raise_again, name="interrupts-again", daemon=True).start()
     _watching = True
 
 
