@@ -90,3 +90,19 @@ def test_the_shipped_schema_is_left_with_no_local_reference() -> None:
                         .joinpath("record.schema.json").read_text())
     text = json.dumps(_inline(schema, schema["$defs"]))
     assert '"$ref"' in json.dumps(schema) and '"$ref"' not in text
+
+
+def _unwalked() -> Any:
+    raise AssertionError("jsonschema walked a record the compiled schema takes")
+
+
+def test_a_record_the_compiled_schema_takes_is_not_walked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The compiled schema has the first word: a record it takes is checked by it alone
+    # (walking it again is what conform's speed depends on not doing).
+    good = {"version": 2, "players": ["A", "B"],
+            "actions": [{"player": "A", "action": "draw", "draws": {"A": ["R1"]}}]}
+    monkeypatch.setattr(record_module, "_record_validator", _unwalked)
+    check_schema(good)
+    with pytest.raises(AssertionError, match="jsonschema walked"):
+        check_schema({**good, "seed": "7"})  # refused: walked for its words

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from typing import Any, cast
 
 import pytest
 
@@ -121,6 +122,43 @@ def test_chal_1_a_state_with_a_reveal_round_trips() -> None:
     assert "reveal=B:A:R2,G5" in text
     again = Game.from_text(text)
     assert again.to_text() == text and again.view("B").revealed == ("A", ("R2", "G5"))
+
+
+@pytest.mark.parametrize(("hand", "legal"), [(["R2", "G3"], "0"), (["Y2", "G3"], "1")],
+                         ids=["a bluff", "legal"])
+def test_wd4_2_a_challengeable_wild_draw_four_keeps_what_a_challenge_decides_by(
+        hand: list[str], legal: str) -> None:
+    # A plays W+4 on R5 holding a red card (a bluff, WD4-1) or none: the text keeps whether
+    # it was legal and the color before it, which a challenge decides by and restores (CHAL-*).
+    game = play(make_game(("A", "B"), "B", {"A": ["W+4", *hand]}, ("R5",)), "A play W+4 green")
+    text = game.to_text()
+    fields = dict(field.split("=", 1) for field in text.split())
+    assert (fields["phase"], fields["legal"], fields["prev"]) == ("respond", legal, "red")
+    again = Game.from_text(text)
+    for g in (game, again):
+        play(g, "B challenge")
+    assert again.to_text() == game.to_text()
+
+
+# An Action built by hand with a type that is not an ActionType is refused, and shown as
+# it was built in the refusal (its action), not as something else.
+HAND_BUILT: list[tuple[Action, str, str]] = [
+    (Action("A", cast(Any, "dance")), "A dance", "action type 'dance': expected an ActionType"),
+    (Action("A", cast(Any, 7), "R1"), "A 7 R1", "action type 7: expected an ActionType"),
+]
+
+
+@pytest.mark.parametrize(("action", "shown", "message"), HAND_BUILT,
+                         ids=[case[1] for case in HAND_BUILT])
+def test_play_1_an_action_built_by_hand_with_a_wrong_type_is_shown_as_built(
+        action: Action, shown: str, message: str) -> None:
+    game = Game(["A", "B"], seed=1)
+    before = game.to_text()
+    with pytest.raises(InvalidInputError) as info:
+        game.apply(action)
+    err = info.value
+    assert (str(action), err.action, err.message, err.key) == (shown, shown, message, "action")
+    assert game.to_text() == before
 
 
 def test_start_wild_a_state_in_the_color_phase_round_trips() -> None:

@@ -22,7 +22,7 @@ from unoformal.engine.game import Game
 from unoformal.engine.record import embedded_rules, record_actions, replay
 from unoformal.engine.text import state_from_text
 from unoformal.errors import InvalidInputError
-from unoformal.spec.variants import VARIANTS
+from unoformal.spec.variants import VARIANTS, load_rules
 
 P0, P1, P2 = "P0", "P1", "P2"
 CODES = "(expected R0-R9, RS, RR, R+2 and likewise Y, G, B; W; W+4)"
@@ -51,6 +51,15 @@ def start(*piles: list[str], pile: list[str] | None = None) -> Record:
     data = record({P0: [], P1: []}, pile or ["W+4", "R3", "G4"], [])
     data["start_reshuffles"] = [list(p) for p in piles]
     return data
+
+
+def colored(color: str, pile: list[str], **extra: Any) -> Record:
+    """A record stating the start card's color (``start_color``), nothing played."""
+    return record({P0: [], P1: []}, pile, [], start_color=color, **extra)
+
+
+# DECK-1 with three colors: a start color of the fourth names no color of this deck.
+THREE_COLORS = variant("three-colors", "DECK-1", {"colors": ["red", "yellow", "green"]})
 
 
 def reshuffling(stated: list[str] | None = None, draws: list[str] | None = None,
@@ -132,6 +141,18 @@ REFUSED_WHEN_READ: list[tuple[str, Record, str, str | None, str]] = [
            pile=["W+4", *(f"R{r}" for r in "12345678")]),
      "the stated new pile is not the pile with the start card back: extra G1 G2 G3 G4 G5 G6 "
      "G7 G8 and 1 more; missing R1 R2 R3 R4 R5 R6 R7 R8", "START-WD4", "start_reshuffles"),
+    ("START-WILD a start color stated where the first player chooses it",
+     colored("blue", ["W", "R3"]),
+     "a start color is stated, but these rules do not draw the color of the start card W at "
+     "random", "START-WILD", "start_color"),
+    ("START-WILD a start color stated for a start card that has one",
+     colored("green", ["R3"], rules="rlcard"),
+     "a start color is stated, but these rules do not draw the color of the start card R3 at "
+     "random", "START-WILD", "start_color"),
+    ("DECK-1 a start color the deck does not have",
+     {"version": 2, "rules": THREE_COLORS, "players": [P0, P1], "start_color": "blue",
+      "actions": []},
+     "blue is not in this deck", "DECK-1", "start_color"),
     ("the rules name no shipped variant", {**reshuffling(), "rules": "nope"},
      f"'nope': a version-2 record names a shipped variant ({', '.join(VARIANTS)}) or embeds "
      "its overrides, never a path", None, "rules"),
@@ -158,6 +179,19 @@ def test_start_wd4_a_game_refusing_its_start_reshuffles_carries_the_dealt_state(
     err = info.value
     assert (err.message, err.rule_id) == (
         "1 start reshuffle(s) stated that the start card does not cause", "START-WD4")
+    assert err.state is not None
+    assert state_from_text(err.state).to_text() == Game(names, dealer=P1, deal=dealt).to_text()
+
+
+def test_start_wild_a_game_refusing_a_stated_start_color_carries_the_dealt_state() -> None:
+    names = [P0, P1]
+    dealt = deal({P0: [], P1: []}, ["W", "R3"])
+    with pytest.raises(ChanceError) as info:
+        StatedGame(names, dealer=P1, deal=dealt, start_color=3)
+    err = info.value
+    assert (err.message, err.rule_id) == (
+        "a start color is stated, but these rules do not draw the color of the start card W "
+        "at random", "START-WILD")
     assert err.state is not None
     assert state_from_text(err.state).to_text() == Game(names, dealer=P1, deal=dealt).to_text()
 
@@ -317,6 +351,21 @@ def test_an_embedded_variant_is_built_once_whatever_its_keys_order() -> None:
 
 def test_deal_2_a_stated_game_with_its_defaults_is_the_seeded_game() -> None:
     assert StatedGame([P0, P1]).to_text() == Game([P0, P1]).to_text()
+
+
+def test_start_wild_a_stated_start_color_is_taken() -> None:
+    # rlcard draws a start Wild's color at random (START-WILD color_at_random).
+    for name in ("red", "yellow", "green", "blue"):
+        game = replay(colored(name, ["W", "R3"], rules="rlcard")).game
+        assert game.color is not None and game.deck.colors[game.color].value == name
+
+
+def test_start_wild_an_unstated_start_color_follows_the_seed() -> None:
+    names, rules = [P0, P1], load_rules("rlcard")
+    dealt = deal({P0: [], P1: []}, ["W", "R3"])
+    stated = StatedGame(names, rules=rules, dealer=P1, deal=dealt)
+    assert stated.color is not None
+    assert stated.to_text() == Game(names, rules=rules, dealer=P1, deal=dealt).to_text()
 
 
 def test_draw_1_a_stated_draw_of_the_last_card_takes_it() -> None:

@@ -53,6 +53,15 @@ def test_deck_1_a_file_of_exactly_the_size_limit_is_read(tmp_path: Path) -> None
     assert message(str(path)) == f"{path}: larger than {MAX_BYTES} bytes: not a variant file"
 
 
+def test_deck_1_a_huge_file_is_refused_having_read_past_the_limit_only(tmp_path: Path) -> None:
+    # A sparse file of a tebibyte costs no disk: reading it whole would ask for a tebibyte
+    # of memory (MemoryError), reading past the limit only refuses it in words.
+    path = tmp_path / "huge.toml"
+    with path.open("wb") as file:
+        file.truncate(2**40)
+    assert message(str(path)) == f"{path}: larger than {MAX_BYTES} bytes: not a variant file"
+
+
 def test_deck_1_a_file_that_cannot_be_read_says_why(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "locked.toml"
