@@ -55,6 +55,22 @@ def _wd4_played(rules: RuleTable = CLASSIC, pile: tuple[str, ...] = ("R5",),
     return play(game, "A play W+4 blue")
 
 
+def _no_top_card() -> Game:
+    # RESHUFFLE-1 without keep_top: B's draw from an empty pile takes the whole discard, so
+    # A moves with no top card and only the color (red, from B's R3) to match
+    table = derive(CLASSIC, "no-keep", "RESHUFFLE-1 shuffles the whole discard",
+                   {"RESHUFFLE-1": {"keep_top": False}})
+    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
+                     rules=table, rest_to="A")
+    return play(game, "A play R5", "B play R3", "A draw", "A pass", "B draw", "B pass")
+
+
+def _wd4_legal_no_bluff() -> Game:
+    # rlcard's WD4-1 (a playable card forbids it): G2 does not match R5, so W+4 is legal
+    return make_game(ABC, "C", {"A": ["W+4", "G2"], "B": ["B1"]}, ("R5",),
+                     rules=load_rules("rlcard"))
+
+
 def _drew() -> Game:
     return play(_plain(), "A draw")
 
@@ -92,6 +108,11 @@ CASES = {
     "play-no-match": Case(_plain, "A play G2", "PLAY-1", "G2 does not match R5 / red"),
     "misplay-legal": Case(_plain, "A misplay R1", "MISPLAY-1",
                           "R1 is a legal play, not a misplay"),
+    "play-no-match-no-top-card": Case(_no_top_card, "A play G2", "PLAY-1",
+                                      "G2 does not match - / red"),
+    # the mover's own hand decides (WD4-1), so the check must ask about the mover's hand
+    "misplay-legal-wd4-no-bluff": Case(_wd4_legal_no_bluff, "A misplay W+4", "MISPLAY-1",
+                                       "W+4 is a legal play, not a misplay"),
     "misplay-not-held": Case(_plain, "A misplay Y9", "MISPLAY-1", "Y9 is not in A's hand"),
     "misplay-short": Case(lambda: _empty_pile(SHORT_OFF), "A misplay G2", "EXT-SHORT",
                           "not enough cards are left for the penalty"),
@@ -151,7 +172,9 @@ def test_the_cases_reach_every_refusal_rule_of_an_on_turn_action() -> None:
 def test_misplay_1_a_wild_draw_four_that_may_not_be_played_may_be_misplayed() -> None:
     # under rlcard's WD4-1 (no bluff) a Wild Draw Four held with a red card is no legal
     # play, so misplaying it is offered and taken (MISPLAY-1), as any unplayable card
-    game = _wd4_holding_red(load_rules("rlcard"))
-    assert Action.parse("A misplay W+4") in game.legal_actions("A")
-    play(game, "A misplay W+4")
+    listed = _wd4_holding_red(load_rules("rlcard"))
+    assert Action.parse("A misplay W+4") in listed.legal_actions("A")
+    # taken in a fresh position too, where no list of legal actions is cached: apply then
+    # asks the misplay check itself, which must look at A's hand (WD4-1 depends on it)
+    game = play(_wd4_holding_red(load_rules("rlcard")), "A misplay W+4")
     assert game.to_play == "B"
