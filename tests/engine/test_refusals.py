@@ -1,5 +1,6 @@
 """Every refusal of an on-turn action, pinned whole: the rule it breaks, its words and the
-rules that made the state so (``causes``), one concrete position per refusal.
+rules that made the state so (``causes``), one concrete position per refusal; and the UNO-1
+refusals of out-of-turn calls and catches under variants that change UNO-1.
 
 ``validate`` checks that the engine refuses exactly what the compiled relation forbids,
 but not what it says: the engine mutation score found refusals whose rule ID or words
@@ -178,3 +179,45 @@ def test_misplay_1_a_wild_draw_four_that_may_not_be_played_may_be_misplayed() ->
     # asks the misplay check itself, which must look at A's hand (WD4-1 depends on it)
     game = play(_wd4_holding_red(load_rules("rlcard")), "A misplay W+4")
     assert game.to_play == "B"
+
+
+# ------------------------------------------------------- out-of-turn refusals (UNO-1)
+
+# UNO-1 with the call only together with the card: a player who forgot it has no late call
+# left, though the window in which others may catch them is open as usual
+SAID_WITH_CARD_ONLY = derive(CLASSIC, "uno-with-card-only", "UNO-1 said with the card only",
+                             {"UNO-1": {"say_before_accusation": False}})
+
+
+def _one_card_left(rules: RuleTable) -> Game:
+    game = make_game(ABC, "C", {"A": ["R1", "G5"], "B": ["B1", "B2"]}, ("R7",), rules=rules)
+    return play(game, "A play R1")  # A keeps one card and says nothing
+
+
+OUT_OF_TURN = {
+    "uno-late-when-said-with-card-only": Case(
+        lambda: _one_card_left(SAID_WITH_CARD_ONLY), "A uno", "UNO-1",
+        "A has no UNO left to say"),
+    "uno-switched-off": Case(lambda: _one_card_left(load_rules("rlcard")), "A uno", "UNO-1",
+                             "A has no UNO left to say"),
+    "catch-uno-switched-off": Case(lambda: _one_card_left(load_rules("rlcard")), "B catch A",
+                                   "UNO-1", "A cannot be caught now"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_OF_TURN))
+def test_each_out_of_turn_refusal_names_its_rule_and_its_words(name: str) -> None:
+    case = OUT_OF_TURN[name]
+    err = refused(case.position(), case.action, case.rule)  # and the state is unchanged
+    assert err.message == f"{case.action}: {case.words}"
+    assert err.causes == case.causes
+
+
+def test_uno_1_said_with_the_card_only_the_window_stays_open_for_a_catch() -> None:
+    # the late call above is refused by the rule, not for want of a window: A can be caught
+    game = _one_card_left(SAID_WITH_CARD_ONLY)
+    assert game.state_json()["uno_pending"] == "A"
+    assert Action.parse("B catch A") in game.legal_actions("B")
+    assert Action.parse("A uno") not in game.legal_actions("A")
+    play(game, "B catch A")
+    assert game.view("B").hand_sizes["A"] == 1 + SAID_WITH_CARD_ONLY.uno.penalty
