@@ -156,6 +156,10 @@ def test_wd4_2_a_respond_phase_without_a_pending_draw_card_is_refused(kind: str)
         Game.from_text(text.replace(" kind=W+4 ", f" kind={kind} "))
     assert info.value.line() == (f"state text: kind: {kind!r}: a respond phase answers a draw "
                                  "card; expected +2 or W+4 (breaks WD4-2)")
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(text.replace(" offender=A ", " offender=- "))
+    assert info.value.line() == ("state text: offender: -: a respond phase names who played the "
+                                 "draw card (breaks WD4-2)")
 
 
 def test_score_1_points_read_in_a_round_still_in_play_are_not_reported() -> None:

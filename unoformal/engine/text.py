@@ -166,6 +166,9 @@ def _read(text: str, rules: RuleTable | None) -> Game:
         g.pending_kind = _KINDS[fields["kind"]]
     _check_respond(g.phase, rules, fields["kind"])
     g.offender = seat(fields["offender"], "offender")
+    if g.phase == "respond" and g.offender is None:
+        raise InvalidInputError("-: a respond phase names who played the draw card", "WD4-2",
+                                key="offender")
     if fields["legal"] not in ("0", "1"):
         raise InvalidInputError(f"{show(fields['legal'])}: expected 0 or 1", "WD4-1",
                                 key="legal")
