@@ -133,3 +133,57 @@ def test_a_state_read_from_text_has_no_cause_and_refuses_plainly() -> None:
     assert read.cause is None
     err = refused(read, "P0 draw", "DRAW-1")
     assert err.causes == () and err.message == "P0 draw: one draw per turn"
+
+
+# RESHUFFLE-1 without keep_top: a penalty that empties the draw pile shuffles the whole
+# discard back, the draw card that set it too. The words still name that card.
+NO_KEEP = derive(CLASSIC, "no-keep", "", {"RESHUFFLE-1": {"keep_top": False}})
+
+# (case, P0's hand, pile, actions played, refused action, causes, message); P2 holds every
+# card not named. P0's R1 makes the Wild Draw Four a bluff (CHAL-2), G5 does not (CHAL-3).
+SHORT_PILE_CASES = [
+    ("WD4-2 accepted", ["W+4", "G5"], ["R7", "Y1", "Y2"], ["P0 play W+4 green", "P1 accept"],
+     "P1 play R2", ("WD4-2",), "P1 play R2: P1 is not to move: P0's Wild Draw Four made P1 "
+     "draw and lose the turn (WD4-2), so P2 moves"),
+    ("CHAL-3", ["W+4", "G5"], ["R7", "Y1", "Y2", "Y3", "Y4"],
+     ["P0 play W+4 green", "P1 challenge"], "P1 play R2", ("CHAL-3",),
+     "P1 play R2: P1 is not to move: P1 challenged P0's Wild Draw Four: P1 drew 6 (CHAL-3), "
+     "so P2 moves"),
+    ("CHAL-2", ["W+4", "R1"], ["R7", "Y1", "Y2"], ["P0 play W+4 green", "P1 challenge"],
+     "P0 play R1", ("CHAL-2",), "P0 play R1: P0 is not to move: P1 challenged P0's Wild "
+     "Draw Four: P0 drew 4 (CHAL-2), so P1 moves"),
+    # P2's advice penalty (ADVICE-1) empties the pile while P1 has still to answer
+    ("WD4-2 accepted after an advice", ["W+4", "G5"], ["R7", "Y1"],
+     ["P0 play W+4 green", "P2 advise", "P1 accept"], "P1 play R2", ("WD4-2",),
+     "P1 play R2: P1 is not to move: P0's Wild Draw Four made P1 draw and lose the turn "
+     "(WD4-2), so P2 moves"),
+]
+
+
+@pytest.mark.parametrize(("hand", "pile", "before", "action", "causes", "message"),
+                         [case[1:] for case in SHORT_PILE_CASES],
+                         ids=[case[0] for case in SHORT_PILE_CASES])
+def test_reshuffle_1_a_draw_card_shuffled_back_by_its_own_penalty_is_still_named(
+        hand: list[str], pile: list[str], before: list[str], action: str,
+        causes: tuple[str, ...], message: str) -> None:
+    game = make_game(THREE, "P2", {"P0": hand, "P1": ["R2"]}, pile, rules=NO_KEEP,
+                     rest_to="P2")
+    play(game, *before)
+    assert game.top is None  # the whole discard, the Wild Draw Four too, went back
+    err = refused(game, action, "PLAY-1")
+    assert err.causes == causes
+    assert err.message == message
+
+
+def test_reshuffle_1_a_state_read_from_text_names_the_pending_draw_card_by_its_kind() -> None:
+    # the advice empties the discard while P1 must answer; the text carries no cause, only
+    # the pending kind, and that is what the words name
+    game = make_game(THREE, "P2", {"P0": ["W+4", "G5"], "P1": ["R2"]}, ["R7", "Y1"],
+                     rules=NO_KEEP, rest_to="P2")
+    play(game, "P0 play W+4 green", "P2 advise")
+    read = Game.from_text(game.to_text(), NO_KEEP)
+    assert read.phase == "respond" and read.top is None and read.cause is None
+    play(read, "P1 accept")
+    err = refused(read, "P1 play R2", "PLAY-1")
+    assert err.message == ("P1 play R2: P1 is not to move: P0's Wild Draw Four made P1 draw "
+                           "and lose the turn (WD4-2), so P2 moves")

@@ -1,5 +1,6 @@
 """Every refusal of an on-turn action, pinned whole: the rule it breaks, its words and the
-rules that made the state so (``causes``), one concrete position per refusal.
+rules that made the state so (``causes``), one concrete position per refusal; and the UNO-1
+refusals of out-of-turn calls and catches under variants that change UNO-1.
 
 ``validate`` checks that the engine refuses exactly what the compiled relation forbids,
 but not what it says: the engine mutation score found refusals whose rule ID or words
@@ -55,6 +56,22 @@ def _wd4_played(rules: RuleTable = CLASSIC, pile: tuple[str, ...] = ("R5",),
     return play(game, "A play W+4 blue")
 
 
+def _no_top_card() -> Game:
+    # RESHUFFLE-1 without keep_top: B's draw from an empty pile takes the whole discard, so
+    # A moves with no top card and only the color (red, from B's R3) to match
+    table = derive(CLASSIC, "no-keep", "RESHUFFLE-1 shuffles the whole discard",
+                   {"RESHUFFLE-1": {"keep_top": False}})
+    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
+                     rules=table, rest_to="A")
+    return play(game, "A play R5", "B play R3", "A draw", "A pass", "B draw", "B pass")
+
+
+def _wd4_legal_no_bluff() -> Game:
+    # rlcard's WD4-1 (a playable card forbids it): G2 does not match R5, so W+4 is legal
+    return make_game(ABC, "C", {"A": ["W+4", "G2"], "B": ["B1"]}, ("R5",),
+                     rules=load_rules("rlcard"))
+
+
 def _drew() -> Game:
     return play(_plain(), "A draw")
 
@@ -92,6 +109,11 @@ CASES = {
     "play-no-match": Case(_plain, "A play G2", "PLAY-1", "G2 does not match R5 / red"),
     "misplay-legal": Case(_plain, "A misplay R1", "MISPLAY-1",
                           "R1 is a legal play, not a misplay"),
+    "play-no-match-no-top-card": Case(_no_top_card, "A play G2", "PLAY-1",
+                                      "G2 does not match - / red"),
+    # the mover's own hand decides (WD4-1), so the check must ask about the mover's hand
+    "misplay-legal-wd4-no-bluff": Case(_wd4_legal_no_bluff, "A misplay W+4", "MISPLAY-1",
+                                       "W+4 is a legal play, not a misplay"),
     "misplay-not-held": Case(_plain, "A misplay Y9", "MISPLAY-1", "Y9 is not in A's hand"),
     "misplay-short": Case(lambda: _empty_pile(SHORT_OFF), "A misplay G2", "EXT-SHORT",
                           "not enough cards are left for the penalty"),
@@ -151,7 +173,51 @@ def test_the_cases_reach_every_refusal_rule_of_an_on_turn_action() -> None:
 def test_misplay_1_a_wild_draw_four_that_may_not_be_played_may_be_misplayed() -> None:
     # under rlcard's WD4-1 (no bluff) a Wild Draw Four held with a red card is no legal
     # play, so misplaying it is offered and taken (MISPLAY-1), as any unplayable card
-    game = _wd4_holding_red(load_rules("rlcard"))
-    assert Action.parse("A misplay W+4") in game.legal_actions("A")
-    play(game, "A misplay W+4")
+    listed = _wd4_holding_red(load_rules("rlcard"))
+    assert Action.parse("A misplay W+4") in listed.legal_actions("A")
+    # taken in a fresh position too, where no list of legal actions is cached: apply then
+    # asks the misplay check itself, which must look at A's hand (WD4-1 depends on it)
+    game = play(_wd4_holding_red(load_rules("rlcard")), "A misplay W+4")
     assert game.to_play == "B"
+
+
+# ------------------------------------------------------- out-of-turn refusals (UNO-1)
+
+# UNO-1 with the call only together with the card: a player who forgot it has no late call
+# left, though the window in which others may catch them is open as usual
+SAID_WITH_CARD_ONLY = derive(CLASSIC, "uno-with-card-only", "UNO-1 said with the card only",
+                             {"UNO-1": {"say_before_accusation": False}})
+
+
+def _one_card_left(rules: RuleTable) -> Game:
+    game = make_game(ABC, "C", {"A": ["R1", "G5"], "B": ["B1", "B2"]}, ("R7",), rules=rules)
+    return play(game, "A play R1")  # A keeps one card and says nothing
+
+
+OUT_OF_TURN = {
+    "uno-late-when-said-with-card-only": Case(
+        lambda: _one_card_left(SAID_WITH_CARD_ONLY), "A uno", "UNO-1",
+        "A has no UNO left to say"),
+    "uno-switched-off": Case(lambda: _one_card_left(load_rules("rlcard")), "A uno", "UNO-1",
+                             "A has no UNO left to say"),
+    "catch-uno-switched-off": Case(lambda: _one_card_left(load_rules("rlcard")), "B catch A",
+                                   "UNO-1", "A cannot be caught now"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUT_OF_TURN))
+def test_each_out_of_turn_refusal_names_its_rule_and_its_words(name: str) -> None:
+    case = OUT_OF_TURN[name]
+    err = refused(case.position(), case.action, case.rule)  # and the state is unchanged
+    assert err.message == f"{case.action}: {case.words}"
+    assert err.causes == case.causes
+
+
+def test_uno_1_said_with_the_card_only_the_window_stays_open_for_a_catch() -> None:
+    # the late call above is refused by the rule, not for want of a window: A can be caught
+    game = _one_card_left(SAID_WITH_CARD_ONLY)
+    assert game.state_json()["uno_pending"] == "A"
+    assert Action.parse("B catch A") in game.legal_actions("B")
+    assert Action.parse("A uno") not in game.legal_actions("A")
+    play(game, "B catch A")
+    assert game.view("B").hand_sizes["A"] == 1 + SAID_WITH_CARD_ONLY.uno.penalty

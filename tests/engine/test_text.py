@@ -182,6 +182,34 @@ def test_deck_1_bad_state_text_is_refused(edit: object, words: str) -> None:
     assert words in info.value.line()
 
 
+@pytest.mark.parametrize("kind", ["-", "#", "S"])
+def test_wd4_2_a_respond_phase_without_a_pending_draw_card_is_refused(kind: str) -> None:
+    # an accept or a challenge resolves the pending draw card: a respond phase needs one
+    game = play(make_game(("A", "B", "C"), "C", {"A": ["W+4", "G5"], "B": ["R2"]}, ("R7",)),
+                "A play W+4 green")
+    text = game.to_text()
+    assert " phase=respond " in text and " kind=W+4 " in text
+    assert Game.from_text(text).to_text() == text
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(text.replace(" kind=W+4 ", f" kind={kind} "))
+    assert info.value.line() == (f"state text: kind: {kind!r}: a respond phase answers a draw "
+                                 "card; expected +2 or W+4 (breaks WD4-2)")
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(text.replace(" offender=A ", " offender=- "))
+    assert info.value.line() == ("state text: offender: -: a respond phase names who played the "
+                                 "draw card (breaks WD4-2)")
+
+
+def test_score_1_points_read_in_a_round_still_in_play_are_not_reported() -> None:
+    # SCORE-1: state_json's round_points are a finished round's; a text may state points
+    # in a round still in play (the reader keeps them for the text), they are not reported
+    text = make_game(("A", "B"), "B", {"A": ["R2"]}, ("R7",)).to_text()
+    game = Game.from_text(text.replace(" points=0 ", " points=7 "))
+    assert game.round_points == 7 and " points=7 " in game.to_text()
+    out = game.state_json()
+    assert not out["round_over"] and out["round_points"] == 0
+
+
 @pytest.mark.parametrize("args", [[], ["--rules", "stacking"], ["--markdown"],
                                   ["--rules", "seed004", "--markdown"]])
 def test_deck_1_rules_command_prints_every_rule_id(capsys: pytest.CaptureFixture[str],

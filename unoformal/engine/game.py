@@ -873,9 +873,9 @@ class Game:
 
     def _do_accept(self, p: int, *_: Any) -> None:
         """WD4-2 / D2-1 under stacking: the victim draws what is pending and loses the turn."""
+        card = self._penalty_card()
         self._take(p, self.pending)
-        self._was_caused_by(self.rules.effect(self.pending_kind).id
-                            if self.pending_kind is not None else "WD4-2", p)
+        self._was_caused_by(self.f_effect[card].id, p, card)
         self._resolved(p, keeps_turn=False)
 
     def _do_challenge(self, p: int, *_: Any) -> None:
@@ -885,17 +885,30 @@ class Game:
         if self.rules.hidden.challenge_shows_hand_to_challenger:
             self.reveal = (p, offender, tuple(sorted(self.hands[offender])))
         outcome = self.rules.challenge_failed if self.wd4_legal else self.rules.challenge_upheld
+        card = self._penalty_card()
         self._take(offender, outcome.offender_draws)
         self._take(p, outcome.challenger_draws)
         if not self.rules.challenge_color.named_color_stays:
             self.color = self.prev_color
-        self._was_caused_by(outcome.id, p)
+        self._was_caused_by(outcome.id, p, card)
         self._resolved(p, keeps_turn=outcome.challenger_keeps_turn)
 
-    def _was_caused_by(self, rule_id: str, victim: int) -> None:
-        offender = self.offender if self.offender is not None else victim
-        self.cause = (rule_id, offender, self.discard[-1] if self.discard else None, victim,
-                      False)
+    def _penalty_card(self) -> int:
+        """The draw card an accept or a challenge resolves, for the words of its cause: a
+        card of the pending kind (the words name only its kind).
+
+        Not the discard's top: RESHUFFLE-1 without keep_top shuffles the whole discard back,
+        that card too, when a draw empties the pile (this penalty's, or a catch's or an
+        advice's while it waits); the pending kind stays, in the state and in its text
+        (whose reader refuses a respond phase without one, WD4-2)."""
+        kind = self.pending_kind
+        assert kind is not None
+        return self.f_kind.index(kind)
+
+    def _was_caused_by(self, rule_id: str, victim: int, card: int) -> None:
+        offender = self.offender
+        assert offender is not None  # set with the respond phase (the text reader: WD4-2)
+        self.cause = (rule_id, offender, card, victim, False)
 
     def _resolved(self, victim: int, keeps_turn: bool) -> None:
         self.pending = 0

@@ -164,7 +164,11 @@ def _read(text: str, rules: RuleTable | None) -> Game:
             raise InvalidInputError(f"{show(fields['kind'])}: expected "
                                     f"{', '.join(_KINDS)} or -", key="kind")
         g.pending_kind = _KINDS[fields["kind"]]
+    _check_respond(g.phase, rules, fields["kind"])
     g.offender = seat(fields["offender"], "offender")
+    if g.phase == "respond" and g.offender is None:
+        raise InvalidInputError("-: a respond phase names who played the draw card", "WD4-2",
+                                key="offender")
     if fields["legal"] not in ("0", "1"):
         raise InvalidInputError(f"{show(fields['legal'])}: expected 0 or 1", "WD4-1",
                                 key="legal")
@@ -238,6 +242,15 @@ def _fields(text: str) -> dict[str, str]:
     if missing:
         raise InvalidInputError(f"missing {', '.join(missing)}")
     return fields
+
+
+def _check_respond(phase: str, rules: RuleTable, kind: str) -> None:
+    """WD4-2 / NOSTACK-1: a respond phase answers a draw card, so its pending kind is one
+    (the words and the outcome of an accept or a challenge depend on it)."""
+    draws = [k.value for k in Kind if rules.effect(k).victim_draws]
+    if phase == "respond" and kind not in draws:
+        raise InvalidInputError(f"{show(kind)}: a respond phase answers a draw card; "
+                                f"expected {' or '.join(draws)}", "WD4-2", key="kind")
 
 
 def _check_deck(g: Game) -> None:

@@ -1,0 +1,126 @@
+"""Engine edges pinned whole, each found by the engine mutation score: the refusals of a
+deal's card lists and of a color the deck lacks, refusals in the START and OVER phases,
+an action with an unhashable field, ``push`` followed by ``apply``, what an accept leaves
+in the text, RESHUFFLE-1 without keep_top, and whether a challenge can be paid (EXT-SHORT
+off)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.game import Game
+from unoformal.errors import InvalidInputError
+from unoformal.spec.table import CLASSIC
+from unoformal.spec.variants import derive
+
+from .helpers import deck_codes, make_game, play, refused
+
+ABC = ("A", "B", "C")
+SHORT_OFF = derive(CLASSIC, "short-off", "EXT-SHORT off", {"EXT-SHORT": {"enabled": False}})
+NO_KEEP = derive(CLASSIC, "no-keep", "RESHUFFLE-1 shuffles the whole discard",
+                 {"RESHUFFLE-1": {"keep_top": False}})
+
+
+@pytest.mark.parametrize(("deal", "message"), [
+    ({"hands": {"A": "R1"}, "draw_pile": []}, "deal.hands.A must be a list of card codes"),
+    ({"hands": {}, "draw_pile": ["R1", 5]}, "deal.draw_pile[1]: 5: a card code is a string"),
+])
+def test_deck_1_a_deal_whose_cards_are_not_codes_is_refused_naming_where(
+        deal: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Game(["A", "B"], dealer="B", deal=deal)
+    assert (info.value.message, info.value.rule_id) == (message, "DECK-1")
+
+
+def test_deck_1_a_color_the_deck_lacks_is_refused_citing_it() -> None:
+    three = derive(CLASSIC, "three-colors", "", {"DECK-1": {"colors": ["red", "yellow",
+                                                                      "green"]}})
+    game = make_game(ABC, "C", {"A": ["W", "G2"]}, ("R5",), rules=three)
+    with pytest.raises(InvalidInputError) as info:
+        game.apply(Action.parse("A play W blue"))
+    assert (info.value.message, info.value.rule_id) == (
+        "A play W blue: blue is not in this deck", "DECK-1")
+
+
+def test_start_wd4_with_ext_start_off_every_action_is_refused_in_words() -> None:
+    # only Wild Draw Fours are left to turn, and EXT-START is off: nothing settles it
+    no_ext = derive(CLASSIC, "no-ext-start", "", {"EXT-START": {"enabled": False}})
+    wd4s = [c for c in deck_codes() if c == "W+4"]
+    game = make_game(ABC, "C", {}, wd4s, rules=no_ext, rest_to="C")
+    assert game.phase == "start"
+    err = refused(game, "A draw", "START-WD4")
+    assert err.message == "A draw: the start card is not settled (EXT-START is off)"
+
+
+def test_end_1_an_action_after_the_round_is_refused_in_words() -> None:
+    game = play(make_game(("A", "B"), "B", {"A": ["R1"]}, ("R7",)), "A play R1")
+    assert game.round_over
+    err = refused(game, "B draw", "END-1")
+    assert err.message == "B draw: the round is over"
+
+
+def test_play_1_an_action_with_an_unhashable_field_is_refused_not_crashed() -> None:
+    game = make_game(ABC, "C", {"A": ["R1"]}, ("R7",))
+    bad = Action("A", ActionType.PLAY, ["R1"])  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError):
+        game.apply(bad)
+    assert game.history == []
+
+
+def test_play_1_push_records_the_action_and_apply_checks_the_next_one() -> None:
+    def position() -> Game:
+        return make_game(ABC, "C", {"A": ["R1", "G2"], "B": ["R3", "B4"]}, ("R7",))
+    game, applied = position(), position()
+    first = Action.parse("A play R1")
+    assert first in game.legal_actions()
+    game.push(first)
+    applied.apply(first)
+    assert game.history == [first] and game.to_text() == applied.to_text()
+    play(game, "B play R3")  # apply right after push: no list of legal actions is cached
+    assert [str(a) for a in game.history] == ["A play R1", "B play R3"]
+    refused(game, "A play R3", "PLAY-1")
+
+
+def test_wd4_2_an_accepted_penalty_leaves_nothing_pending() -> None:
+    game = make_game(ABC, "C", {"A": ["W+4", "G2"], "B": ["B1"]}, ("R5",))
+    play(game, "A play W+4 blue")
+    assert " pending=4 " in game.to_text()
+    play(game, "B accept")
+    assert " pending=0 kind=- offender=- " in game.to_text()
+    assert game.state_json()["phase"] == "play"
+
+
+def test_reshuffle_1_without_keep_top_the_whole_discard_becomes_the_pile() -> None:
+    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
+                     rules=NO_KEEP, rest_to="A")
+    play(game, "A play R5", "B play R3", "A draw", "A pass")
+    before = sorted(game.hands[1])
+    play(game, "B draw")  # the pile is empty: R7, R5 and R3 are shuffled into a new one
+    assert game.top is None and len(game.pile) == 2
+    drawn = [c for c in game.hands[1] if c not in before or game.hands[1].count(c) >
+             before.count(c)]
+    assert sorted(game.deck.code(c) for c in game.pile + drawn[:1]) == ["R3", "R5", "R7"]
+
+
+@pytest.mark.parametrize(("hand", "pile", "can"), [
+    # a bluff (A holds R2): an upheld challenge makes A draw 4, and 4 are left (CHAL-2)
+    (["W+4", "R2", "G2"], ("R5", "Y1", "Y2", "Y3"), True),
+    # a legal Wild Draw Four: a failed challenge makes B draw 6, and only 4 are left (CHAL-3)
+    (["W+4", "G2"], ("R5", "Y1", "Y2", "Y3"), False),
+])
+def test_ext_short_off_a_challenge_is_allowed_only_when_its_outcome_can_be_drawn(
+        hand: list[str], pile: tuple[str, ...], can: bool) -> None:
+    game = make_game(ABC, "C", {"A": hand, "B": ["B1"]}, pile, rules=SHORT_OFF, rest_to="C")
+    play(game, "A play W+4 blue")
+    assert game.available() == 4
+    challenge = Action.parse("B challenge")
+    assert (challenge in game.legal_actions("B")) is can
+    if can:
+        play(game, "B challenge")
+        assert game.cause is not None and game.cause[0] == "CHAL-2"
+    else:
+        err = refused(game, "B challenge", "WD4-2")
+        assert err.message == "B challenge: only a Wild Draw Four can be challenged"
