@@ -80,6 +80,8 @@ def test_score_1_a_zero_is_worth_nothing_and_faces_count_only_when_the_rule_says
     classic = Deck.of(CLASSIC)
     assert classic.points[classic.face_id("R0")] == 0
     assert classic.points[classic.face_id("R7")] == 7
+    assert [classic.points[classic.face_id(c)] for c in ("RS", "G+2", "W", "W+4")] == \
+        [20, 20, 50, 50]  # SCORE-1: action cards 20, wild cards 50
     flat = derive(CLASSIC, "no-face-value", "SCORE-1 counts number cards as 0",
                   {"SCORE-1": {"number_face_value": False}})
     deck = Deck.of(flat)

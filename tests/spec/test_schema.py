@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -397,3 +398,56 @@ def test_expect_may_be_given_as_a_file_states_it() -> None:
     assert rules.expect == (table.Expect(**item),)
     err = refusal({}, expect=[{**item, "extra": "x"}])
     assert "expect[0].extra: unknown key" in str(err)
+
+
+# ------------------------------------------------ each cross-field check, word for word
+
+WHOLE = [
+    ({"START-WILD": {"color_at_random": True}}, "START-WILD",
+     'variant "v": rules.START-WILD.color_at_random = true: allowed false while '
+     "first_player_chooses_color is true (one of the two decides the color) "
+     "[check start-color-once] (breaks START-WILD)"),
+    ({"START-D2": {"first_player_chooses_color": True, "color_at_random": True}}, "START-D2",
+     'variant "v": rules.START-D2.color_at_random = true: allowed false while '
+     "first_player_chooses_color is true (one of the two decides the color) "
+     "[check start-color-once] (breaks START-D2)"),
+    ({"DRAW-1": {"must_play_drawn": True, "may_play_drawn": False}}, "DRAW-1",
+     'variant "v": rules.DRAW-1.must_play_drawn = true: allowed false while may_play_drawn '
+     "is false (a drawn card that may not be played cannot have to be) "
+     "[check drawn-card-playable] (breaks DRAW-1)"),
+]
+
+
+@pytest.mark.parametrize("case", WHOLE, ids=[c[1] for c in WHOLE])
+def test_a_cross_field_refusal_reads_word_for_word(
+        case: tuple[dict[str, Any], str, str]) -> None:
+    overrides, rule_id, message = case
+    with pytest.raises(VariantError) as refused:
+        derive(CLASSIC, "v", "", overrides)
+    assert (refused.value.rule_id, str(refused.value)) == (rule_id, message)
+
+
+@pytest.mark.parametrize("accepted", [
+    {"DRAW-1": {"must_play_drawn": True}},
+    {"START-WILD": {"first_player_chooses_color": False, "color_at_random": True}},
+    {"START-D2": {"color_at_random": True}},
+], ids=str)
+def test_either_of_two_values_alone_is_accepted(accepted: dict[str, Any]) -> None:
+    """The other side of each check: one value without the other it excludes."""
+    assert list(breaches(derive(CLASSIC, "v", "", accepted))) == []
+
+
+def test_start_kinds_distinct_names_the_rule_already_for_that_kind() -> None:
+    """START-*: a start rule's kind is a label no variant file changes, so only a table
+    built in code can give two enabled rules one kind; a switched-off one does not count."""
+    twice = replace(CLASSIC, start_reverse=replace(CLASSIC.start_reverse, kind=Kind.SKIP))
+    found = [(check.name, breach) for check, breach in breaches(twice)]
+    assert found == [("start-kinds-distinct", table.Breach(
+        ("rules", "START-REV", "kind"), "START-REV", "S",
+        "a kind no other start rule has (START-SKIP is for it)"))]
+    wd4 = replace(CLASSIC, start_wild_draw_four=replace(CLASSIC.start_wild_draw_four,
+                                                        kind=Kind.WILD))
+    assert [b.allowed for _, b in breaches(wd4)] == [
+        "a kind no other start rule has (START-WILD is for it)"]
+    off = replace(twice, start_reverse=replace(twice.start_reverse, enabled=False))
+    assert list(breaches(off)) == []
