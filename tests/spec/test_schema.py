@@ -451,3 +451,48 @@ def test_start_kinds_distinct_names_the_rule_already_for_that_kind() -> None:
         "a kind no other start rule has (START-WILD is for it)"]
     off = replace(twice, start_reverse=replace(twice.start_reverse, enabled=False))
     assert list(breaches(off)) == []
+
+
+def _changed(entry: str, **values: Any) -> RuleTable:
+    """CLASSIC with one entry's values changed in code (past the file schema)."""
+    return replace(CLASSIC, **{entry: replace(getattr(CLASSIC, entry), **values)})
+
+
+SWITCHABLE = ("START-D2, START-SKIP, START-REV, TWO-1, ADVICE-1, UNO-1, EXT-PASS, EXT-SHORT, "
+              "EXT-START")
+BREACHES = [
+    (_changed("players", minimum=6, maximum=4), "players-ordered",
+     table.Breach(("rules", "DECK-2", "minimum"), "DECK-2", 6, "at most the maximum, 4")),
+    (replace(_changed("players", maximum=4), deal=replace(CLASSIC.deal, hand_size=27)),
+     "hands-leave-a-start-card",
+     table.Breach(("rules", "DEAL-2", "hand_size"), "DEAL-2", 27,
+                  "at most 26: 4 hands (DECK-2 maximum) must leave a start card of the "
+                  "deck's 108 cards (DECK-1)")),
+    (replace(_changed("deck", number_copies=(1,)), deal=replace(CLASSIC.deal, hand_size=1)),
+     "dealer-draw-ends",
+     table.Breach(("rules", "DEAL-1", "ties_draw_again"), "DEAL-1", True,
+                  "false, or a deck with 9 cards below the highest dealer value 0 (this one "
+                  "has 0; symbol_value = 0): otherwise every dealer draw can tie, for ever")),
+    (_changed("matching", enabled=False), "switched-only-where-meant",
+     table.Breach(("rules", "PLAY-1", "enabled"), "PLAY-1", False,
+                  f"true: only {SWITCHABLE} can be switched off")),
+]
+
+
+@pytest.mark.parametrize("case", BREACHES, ids=[c[1] for c in BREACHES])
+def test_each_cross_field_check_blames_one_field_in_whole_words(
+        case: tuple[RuleTable, str, table.Breach]) -> None:
+    """The path, rule, value and words of each check's breach, for a table built in code
+    (4 players: 107 // 4 = 26 cards a hand at most, where 109 // 4 or 107 / 4 differ)."""
+    built, name, breach = case
+    assert [(check.name, found) for check, found in breaches(built)] == [(name, breach)]
+
+
+def test_deal_1_dealer_values_are_one_per_card_symbols_and_wilds_alike() -> None:
+    """DEAL-1: every card of the deck has a dealer value; symbol cards (action cards,
+    Wilds and Wild Draw Fours) all take symbol_value."""
+    values = table.dealer_values(CLASSIC)
+    assert len(values) == deck_size(CLASSIC.deck) == 108
+    numbers, symbols = values[:76], values[76:]  # 4 zeros and 72 others; 24 + 4 + 4
+    assert sorted(numbers) == sorted([0] * 4 + list(range(1, 10)) * 8)
+    assert symbols == [CLASSIC.dealer_draw.symbol_value] * 32
