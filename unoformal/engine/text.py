@@ -247,7 +247,7 @@ def _fields(text: str) -> dict[str, str]:
 def _check_respond(phase: str, rules: RuleTable, kind: str) -> None:
     """WD4-2 / NOSTACK-1: a respond phase answers a draw card, so its pending kind is one
     (the words and the outcome of an accept or a challenge depend on it)."""
-    draws = [k.value for k in Kind if rules.effect(k).victim_draws]
+    draws = [k.value for k in rules.drawing_kinds()]
     if phase == "respond" and kind not in draws:
         raise InvalidInputError(f"{show(kind)}: a respond phase answers a draw card; "
                                 f"expected {' or '.join(draws)}", "WD4-2", key="kind")

@@ -363,6 +363,11 @@ class RuleTable:
         effect: CardEffect = getattr(self, _EFFECTS[kind])
         return effect
 
+    def drawing_kinds(self) -> list[Kind]:
+        """The kinds whose card makes its victim draw (D2-1, WD4-2): what a respond phase
+        answers and what NOSTACK-1 may answer with."""
+        return [k for k in Kind if self.effect(k).victim_draws]
+
     def reverse_is_skip(self, players: int) -> bool:
         """TWO-1: whether, with this many players, a Reverse acts as a Skip."""
         two = self.two_players
@@ -734,7 +739,7 @@ def _answers_draw(table: RuleTable) -> Breach | None:
 
 
 def _drawing_kinds(table: RuleTable) -> str:
-    return ", ".join(f'"{k.value}"' for k in Kind if table.effect(k).victim_draws) or "none"
+    return ", ".join(f'"{k.value}"' for k in table.drawing_kinds()) or "none"
 
 
 def _switched_only_where_meant(table: RuleTable) -> Breach | None:

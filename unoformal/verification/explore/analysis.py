@@ -11,7 +11,6 @@ from typing import Any
 import networkx as nx
 
 from unoformal.engine.game import OVER, PHASES, RESPOND, START
-from unoformal.spec.cards import Kind
 from unoformal.spec.deck import Deck
 from unoformal.verification.explore.coverage import OUTSIDE, Branch, catalogue
 from unoformal.verification.explore.graph import StateGraph
@@ -185,7 +184,7 @@ def unreached(graph: StateGraph) -> list[str]:
     n = len(graph.config.players)
     seen_phase = {c[0] for c in graph.controls}
     out = [f"phase {p!r} never reached" for p in PHASES if p not in seen_phase]
-    draws = [k.value for k in Kind if rules.effect(k).victim_draws]
+    draws = [k.value for k in rules.drawing_kinds()]
     for phase in PHASES:
         if phase not in seen_phase or phase in (START,):
             continue
