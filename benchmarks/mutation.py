@@ -1,9 +1,11 @@
 """Engine mutation score: how much of the engine and the table's interpreters the tests pin.
 
-Not part of the default test run (a full run takes minutes). Usage::
+Not part of the default test run (a full run takes hours on two cores). Usage::
 
     python benchmarks/mutation.py [--only engine/game.py] [--only 'unoformal.spec.*'] [--json]
         [--jobs 2] [--suite tests/engine ...] [--keep DIR] [--no-planted]
+    python benchmarks/mutation.py --resume DIR     # go on with a kept run that was stopped
+    python benchmarks/mutation.py --report DIR     # what a kept run has found so far
 
 mutmut (3.x) mutates a scratch copy of the repository (``unoformal/``, ``tests/``,
 ``pyproject.toml``), so the worktree is never touched. Its mutants are whole-function
@@ -39,6 +41,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -191,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, metavar="DIR",
                         help="only report the results kept in DIR (a --keep directory, its run "
                              "finished or not: mutants not run yet count as not checked)")
+    parser.add_argument("--resume", type=Path, metavar="DIR",
+                        help="go on with the run kept in DIR (stopped or cut short): mutmut "
+                             "keeps every verdict it has and runs the mutants left")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     suite = args.suite or KILLING_SUITE
@@ -201,19 +207,20 @@ def main(argv: list[str] | None = None) -> int:
               else _text(report))
         return 0
     report = measure(suite, [_pattern(o) for o in args.only], args.jobs, args.keep,
-                     planted=not args.no_planted)
+                     planted=not args.no_planted, resume=args.resume)
     print(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json
           else _text(report))
     return 0
 
 
 def measure(suite: list[str], only: list[str], jobs: int, keep: Path | None,
-            planted: bool = True) -> Report:
-    """Run mutmut over ``only`` (every mutant in scope when empty) with ``suite``."""
+            planted: bool = True, resume: Path | None = None) -> Report:
+    """Run mutmut over ``only`` (every mutant in scope when empty) with ``suite``; with
+    ``resume``, go on with the run kept there instead (``wall_s`` is then this part's)."""
     report = Report(suite=suite, only=only)
     start = time.perf_counter()
-    with _workdir(keep) as work:
-        suite = _prepare(work, suite, only)
+    with _workdir(keep) if resume is None else nullcontext(resume.resolve()) as work:
+        suite = _prepare(work, suite, only) if resume is None else _inside(work, suite)
         _mutmut_run(work, only, jobs)
         _collect(work, report)
         if planted:
@@ -267,15 +274,7 @@ def _prepare(work: Path, suite: list[str], only: list[str]) -> list[str]:
     """The scratch copy, its pyproject carrying mutmut's settings for this run; returns the
     suite as paths inside the copy (a test file from outside the repository is copied in)."""
     _copy_sources(work)
-    inside = []
-    for item in suite:
-        path = Path(item)
-        if path.is_absolute():
-            dest = work / "tests" / "outside" / path.name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, dest)
-            item = str(dest.relative_to(work))
-        inside.append(item)
+    inside = _inside(work, suite, copy=True)
     config = "\n".join([
         "", "[tool.mutmut]",
         'source_paths = ["unoformal"]',
@@ -288,26 +287,99 @@ def _prepare(work: Path, suite: list[str], only: list[str]) -> list[str]:
     with (work / "pyproject.toml").open("a") as f:
         f.write(config)
     with (work / "tests" / "conftest.py").open("a") as f:
-        f.write(QUICKEST_FIRST)
+        f.write(conftest())
     return inside
 
 
-# Appended to the scratch copy's tests/conftest.py. mutmut hands each mutant the tests that
-# cover its function in no particular order, and the first failure ends the run (-x): run
-# quickest first (by the durations of mutmut's own stats run), so a mutant dies as soon as
-# any of its tests can kill it; a survivor runs them all either way.
-QUICKEST_FIRST = """
+def _inside(work: Path, suite: list[str], copy: bool = False) -> list[str]:
+    """The suite as paths inside the copy: a test file from outside the repository is
+    copied in (``copy``) under tests/outside/."""
+    inside = []
+    for item in suite:
+        path = Path(item)
+        if path.is_absolute():
+            dest = work / "tests" / "outside" / path.name
+            if copy:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(path, dest)
+            item = str(dest.relative_to(work))
+        inside.append(item)
+    return inside
 
-def pytest_collection_modifyitems(session, config, items):  # added by benchmarks/mutation.py
+
+# Appended to the scratch copy's tests/conftest.py, for mutant runs only (not mutmut's stats
+# run). Two things mutmut leaves to the suite:
+# - Quickest first. mutmut hands each mutant the tests that cover its function in no
+#   particular order, and the first failure ends the run (-x): run them quickest first (by
+#   the durations of mutmut's own stats run), so a mutant dies as soon as any of its tests
+#   can kill it; a survivor runs them all either way.
+# - A CPU budget per test. mutmut's limit is per mutant, (its tests' time + 1 s) x
+#   TIMEOUT_MULTIPLIER x 2: for a function every test calls (the shuffler) that is a quarter
+#   of an hour of a worker for each mutant that loops for ever. A test that runs past
+#   BUDGET_FACTOR x its stats time + BUDGET_SECONDS of CPU ends the mutant's run with
+#   mutmut's own exit code for a timeout, so it is counted as a timeout, never as killed.
+BUDGET_FACTOR = 10
+BUDGET_SECONDS = 10
+
+
+def conftest(factor: float = BUDGET_FACTOR, seconds: float = BUDGET_SECONDS) -> str:
+    """The code appended to the copy's tests/conftest.py (pytest is imported there)."""
+    return f"""
+
+
+import functools  # added by benchmarks/mutation.py
+
+
+@functools.cache  # read once: the budget asks for every test
+def _mutmut_stats():  # added by benchmarks/mutation.py
     import json
-    import os
     from pathlib import Path
 
     stats = Path(__file__).resolve().parent.parent / "mutmut-stats.json"
-    if "__mutmut_" not in os.environ.get("MUTANT_UNDER_TEST", "") or not stats.is_file():
+    if not stats.is_file():
+        return None
+    return json.loads(stats.read_text()).get("duration_by_test", {{}})
+
+
+def _mutmut_durations():  # added by benchmarks/mutation.py
+    import os
+
+    # Not cached: mutmut's fork server collects (no mutant) before it forks each mutant run.
+    if "__mutmut_" not in os.environ.get("MUTANT_UNDER_TEST", ""):
+        return None
+    return _mutmut_stats()
+
+
+def pytest_collection_modifyitems(session, config, items):  # added by benchmarks/mutation.py
+    took = _mutmut_durations()
+    if took is not None:
+        items.sort(key=lambda item: took.get(item.nodeid, float("inf")))
+
+
+def _past_budget(signum, frame):  # added by benchmarks/mutation.py
+    import os
+    import sys
+
+    sys.stderr.write("mutation.py: a test ran past its CPU budget (a mutant that loops)\\n")
+    sys.stderr.flush()
+    os._exit(36)  # mutmut's exit code for a timeout
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):  # added by benchmarks/mutation.py
+    import signal
+
+    took = _mutmut_durations()
+    if took is None:
+        yield
         return
-    took = json.loads(stats.read_text()).get("duration_by_test", {})
-    items.sort(key=lambda item: took.get(item.nodeid, float("inf")))
+    budget = {factor} * took.get(item.nodeid, 6.0) + {seconds}
+    signal.signal(signal.SIGPROF, _past_budget)
+    signal.setitimer(signal.ITIMER_PROF, budget)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
 """
 
 
@@ -341,7 +413,7 @@ def _files(only: list[str]) -> list[str]:
 def _mutmut_run(work: Path, only: list[str], jobs: int) -> None:
     log = work / "mutmut-run.log"
     (work / "mutants").mkdir(exist_ok=True)  # on PYTHONPATH (_env): must exist from the start
-    with log.open("w") as out:
+    with log.open("a") as out:  # a resumed run's log follows the first part's
         mutmut = str(Path(sys.executable).with_name("mutmut"))
         done = subprocess.run([mutmut, "run", "--max-children", str(jobs), *only], cwd=work,
                               stdout=out, stderr=subprocess.STDOUT, env=_env(work), check=False,

@@ -10,11 +10,15 @@ reported here is the tests' doing, not the harness's.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBSET = ["unoformal.engine.game.xǁGameǁ_wd4_is_legal__mutmut_*",
@@ -61,3 +65,48 @@ def test_wd4_1_two_1_a_suite_that_checks_nothing_leaves_them_alive(tmp_path: Pat
     assert out["survived"] >= 8 and out["score"] < 0.5  # only crashing mutants die
     assert out["planted"] == {PLANTED: False}
     assert "_wd4_is_legal__mutmut_2" in " ".join(out["not_killed"])
+
+
+LOOPS = '''
+def test_quick() -> None:
+    pass
+
+
+def test_loops_for_ever() -> None:
+    while True:
+        pass
+'''
+
+
+def _conftest(factor: float, seconds: float) -> str:
+    spec = importlib.util.spec_from_file_location("mutation", ROOT / "benchmarks" / "mutation.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["mutation"] = module  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules["mutation"]
+    text: str = module.conftest(factor, seconds)
+    return text
+
+
+def test_a_mutant_that_loops_ends_as_a_timeout_within_its_tests_budget(tmp_path: Path) -> None:
+    """The CPU budget per test the harness adds to the copy's conftest: a test that loops
+    under a mutant ends the run with mutmut's exit code for a timeout (36), not a kill."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "conftest.py").write_text("import pytest\n" + _conftest(0, 1))
+    (tmp_path / "tests" / "test_x.py").write_text(LOOPS)
+    (tmp_path / "mutmut-stats.json").write_text(json.dumps({"duration_by_test": {}}))
+
+    def run(mutant: str, timeout: float) -> int:
+        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               "tests/test_x.py"], cwd=tmp_path, capture_output=True,
+                              env={**os.environ, "MUTANT_UNDER_TEST": mutant}, timeout=timeout,
+                              check=False)
+        return done.returncode
+
+    assert run("unoformal.engine.game.x_f__mutmut_1", timeout=60) == 36
+    # No budget outside a mutant's run (mutmut's stats run times the tests as they are).
+    with pytest.raises(subprocess.TimeoutExpired):
+        run("stats", timeout=4)
