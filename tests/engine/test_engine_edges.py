@@ -1,8 +1,10 @@
 """Engine edges pinned whole, each found by the engine mutation score: the refusals of a
 deal's card lists and of a color the deck lacks, refusals in the START and OVER phases,
 an action with an unhashable field, ``push`` followed by ``apply``, what an accept leaves
-in the text, RESHUFFLE-1 without keep_top, and whether a challenge can be paid (EXT-SHORT
-off)."""
+in the text, RESHUFFLE-1 without keep_top (what can be drawn, what matches an empty
+discard), what can be drawn when the discard is empty, DRAW-1's keeping of an unplayable
+drawn card under RLCard's rules, the variant's name in a schema refusal, and whether a
+challenge can be paid (EXT-SHORT off)."""
 
 from __future__ import annotations
 
@@ -12,9 +14,9 @@ import pytest
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
-from unoformal.errors import InvalidInputError
+from unoformal.errors import InvalidInputError, VariantError
 from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive
+from unoformal.spec.variants import derive, load_rules
 
 from .helpers import deck_codes, make_game, play, refused
 
@@ -97,6 +99,7 @@ def test_reshuffle_1_without_keep_top_the_whole_discard_becomes_the_pile() -> No
     game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
                      rules=NO_KEEP, rest_to="A")
     play(game, "A play R5", "B play R3", "A draw", "A pass")
+    assert game.available() == 3  # the pile is empty; all of R7, R5, R3 would come back
     before = sorted(game.hands[1])
     play(game, "B draw")  # the pile is empty: R7, R5 and R3 are shuffled into a new one
     assert game.top is None and len(game.pile) == 2
@@ -124,3 +127,43 @@ def test_ext_short_off_a_challenge_is_allowed_only_when_its_outcome_can_be_drawn
     else:
         err = refused(game, "B challenge", "WD4-2")
         assert err.message == "B challenge: only a Wild Draw Four can be challenged"
+
+
+def test_reshuffle_1_without_keep_top_an_empty_discard_matches_by_color_alone() -> None:
+    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
+                     rules=NO_KEEP, rest_to="A")
+    play(game, "A play R5", "B play R3", "A draw", "A pass", "B draw", "B pass")
+    assert game.top is None and game.to_play == "A" and game.color == 0  # red, from R3
+    plays = {a.card for a in game.legal_actions("A") if a.type is ActionType.PLAY}
+    assert plays == {"R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "RR", "RS",
+                     "R+2", "W", "W+4"}  # PLAY-1: no top card to match by number or symbol
+    refused(game, "A play G2", "PLAY-1")
+
+
+def test_reshuffle_1_an_empty_discard_leaves_the_whole_pile_to_draw() -> None:
+    """A stated state may have no discard at all: keep_top then keeps nothing back."""
+    text = Game(["A", "B"], seed=3).to_text()
+    fields = dict(f.split("=", 1) for f in text.split())
+    empty = text.replace(f" pile={fields['pile']} discard={fields['discard']} ",
+                         f" pile={fields['pile']},{fields['discard']} discard= ")
+    game = Game.from_text(empty)
+    assert game.top is None and game.available() == len(game.pile) == 108 - 2 * 7
+
+
+def test_draw_1_under_rlcards_rules_an_unplayable_drawn_card_is_kept_by_passing() -> None:
+    rlcard = load_rules("rlcard")  # must_play_drawn: a playable drawn card is played at once
+    game = make_game(ABC, "C", {"A": ["G2", "B5"]}, ("R7", "Y9"), rules=rlcard, rest_to="C")
+    play(game, "A draw")  # Y9 on R7: not playable
+    assert "A pass" in [str(a) for a in game.legal_actions("A")]
+    play(game, "A pass")
+    assert game.to_play == "B"
+    game = make_game(ABC, "C", {"A": ["G2", "B5"]}, ("R7", "R9"), rules=rlcard, rest_to="C")
+    play(game, "A draw")  # R9 on R7: played at once, never kept
+    assert [str(a) for a in game.legal_actions("A", penalties=False)] == ["A play R9"]
+    refused(game, "A pass", "DRAW-1")
+
+
+def test_a_refusal_by_the_schema_names_the_variant() -> None:
+    with pytest.raises(VariantError) as info:
+        derive(CLASSIC, "mine", "", {"UNO-1": {"penalty": -1}})
+    assert str(info.value).startswith('variant "mine": rules.UNO-1.penalty = -1: ')
