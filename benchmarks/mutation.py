@@ -5,6 +5,7 @@ Not part of the default test run (a full run takes hours on two cores). Usage::
     python benchmarks/mutation.py [--only engine/game.py] [--only 'unoformal.spec.*'] [--json]
         [--jobs 2] [--suite tests/engine ...] [--keep DIR] [--no-planted]
     python benchmarks/mutation.py --resume DIR     # go on with a kept run that was stopped
+    python benchmarks/mutation.py --resume DIR --recheck   # its survivors, against new tests
     python benchmarks/mutation.py --report DIR     # what a kept run has found so far
 
 mutmut (3.x) mutates a scratch copy of the repository (``unoformal/``, ``tests/``,
@@ -196,7 +197,11 @@ def main(argv: list[str] | None = None) -> int:
                              "finished or not: mutants not run yet count as not checked)")
     parser.add_argument("--resume", type=Path, metavar="DIR",
                         help="go on with the run kept in DIR (stopped or cut short): mutmut "
-                             "keeps every verdict it has and runs the mutants left")
+                             "keeps every verdict it has and runs the mutants left, with the "
+                             "tests as they are now (the source must not have changed)")
+    parser.add_argument("--recheck", action="store_true",
+                        help="with --resume: run the survivors again (those not explained as "
+                             "equivalent), e.g. against tests added since")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     suite = args.suite or KILLING_SUITE
@@ -207,26 +212,59 @@ def main(argv: list[str] | None = None) -> int:
               else _text(report))
         return 0
     report = measure(suite, [_pattern(o) for o in args.only], args.jobs, args.keep,
-                     planted=not args.no_planted, resume=args.resume)
+                     planted=not args.no_planted, resume=args.resume, recheck=args.recheck)
     print(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if args.json
           else _text(report))
     return 0
 
 
 def measure(suite: list[str], only: list[str], jobs: int, keep: Path | None,
-            planted: bool = True, resume: Path | None = None) -> Report:
+            planted: bool = True, resume: Path | None = None, recheck: bool = False) -> Report:
     """Run mutmut over ``only`` (every mutant in scope when empty) with ``suite``; with
-    ``resume``, go on with the run kept there instead (``wall_s`` is then this part's)."""
+    ``resume``, go on with the run kept there instead (``wall_s`` is then this part's),
+    running its survivors again too when ``recheck``."""
     report = Report(suite=suite, only=only)
     start = time.perf_counter()
     with _workdir(keep) if resume is None else nullcontext(resume.resolve()) as work:
-        suite = _prepare(work, suite, only) if resume is None else _inside(work, suite)
-        _mutmut_run(work, only, jobs)
+        if resume is None:
+            suite = _prepare(work, suite, only)
+            names = only
+        else:
+            suite = _refresh(work, suite)
+            names = _survivors(work) if recheck else only
+        _mutmut_run(work, names, jobs)
         _collect(work, report)
         if planted:
             report.planted = {p.name: _planted_killed(p, suite, work) for p in _planted(only)}
     report.wall_s = time.perf_counter() - start
     return report
+
+
+def _refresh(work: Path, suite: list[str]) -> list[str]:
+    """A kept run goes on with the worktree's tests, as they are now; its mutants are of the
+    source it began with, so the source must be the same."""
+    theirs, ours = _files_under(work / "unoformal"), _files_under(ROOT / "unoformal")
+    changed = sorted(n for n in theirs.keys() | ours.keys() if theirs.get(n) != ours.get(n))
+    if changed:
+        raise SystemExit(f"--resume {work}: the source changed since the run began "
+                         f"({', '.join(changed[:5])}); start a new run")
+    for tests in (work / "tests", work / "mutants" / "tests"):
+        shutil.rmtree(tests, ignore_errors=True)  # mutmut copies tests/ into mutants/
+    shutil.copytree(ROOT / "tests", work / "tests",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis"))
+    with (work / "tests" / "conftest.py").open("a") as f:
+        f.write(conftest())
+    return _inside(work, suite, copy=True)
+
+
+def _files_under(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
+
+
+def _survivors(work: Path) -> list[str]:
+    explained = {e["name"] for e in _equivalents()}
+    return sorted(n for n, s in _statuses(work).items() if s == "survived" and n not in explained)
 
 
 def _collect(work: Path, report: Report) -> None:

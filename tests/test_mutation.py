@@ -110,3 +110,35 @@ def test_a_mutant_that_loops_ends_as_a_timeout_within_its_tests_budget(tmp_path:
     # No budget outside a mutant's run (mutmut's stats run times the tests as they are).
     with pytest.raises(subprocess.TimeoutExpired):
         run("stats", timeout=4)
+
+
+def test_two_1_a_kept_run_rechecked_against_new_tests_counts_them(tmp_path: Path) -> None:
+    """``--resume DIR --recheck``: the survivors of a kept run are run again with the
+    tests as they are now, so a kill shown by a test added since is mutmut's own verdict."""
+    hollow = tmp_path / "test_later.py"
+    hollow.write_text(HOLLOW)
+    subset = ["--only", "unoformal.spec.table.xǁRuleTableǁreverse_is_skip__mutmut_*"]
+    run = tmp_path / "run"
+
+    def harness(*args: str) -> dict[str, Any]:
+        done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mutation.py"),
+                               "--json", "--no-planted", "--suite", str(hollow), *args],
+                              capture_output=True, text=True, cwd=ROOT, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
+        out: dict[str, Any] = json.loads(done.stdout)
+        return out
+
+    first = harness("--keep", str(run), *subset)
+    assert first["total"] == 4 and first["survived"] >= 3
+    # The same file now checks TWO-1 (tests/engine/test_rules.py's check, in a few lines).
+    hollow.write_text(HOLLOW + '''
+
+def test_two_1_a_reverse_acts_as_a_skip_with_two_players_only() -> None:
+    from unoformal.spec.table import CLASSIC
+
+    assert CLASSIC.reverse_is_skip(2) and not CLASSIC.reverse_is_skip(3)
+''')
+    again = harness("--resume", str(run), "--recheck")  # no subset: the survivors alone
+    survivors = [n for n in first["not_killed"] if first["not_killed"][n]["status"] == "survived"]
+    assert survivors and not set(survivors) & set(again["not_killed"])
+    assert again["killed"] == 4  # the rest of table.py's mutants are still not checked
