@@ -161,6 +161,12 @@ def test_draw_1_under_rlcards_rules_an_unplayable_drawn_card_is_kept_by_passing(
     play(game, "A draw")  # R9 on R7: played at once, never kept
     assert [str(a) for a in game.legal_actions("A", penalties=False)] == ["A play R9"]
     refused(game, "A pass", "DRAW-1")
+    # A drawn W+4 is legal here (WD4-1: A holds nothing else to play), so it is played at
+    # once too; the refusal, asked without listing the legal actions, reads A's hand.
+    game = make_game(ABC, "C", {"A": ["G2", "B5"]}, ("R7", "W+4"), rules=rlcard, rest_to="C")
+    play(game, "A draw")
+    refused(game, "A pass", "DRAW-1")
+    assert "A play W+4 red" in [str(a) for a in game.legal_actions("A")]
 
 
 def test_a_refusal_by_the_schema_names_the_variant() -> None:
