@@ -167,6 +167,41 @@ def test_draw_1_under_rlcards_rules_an_unplayable_drawn_card_is_kept_by_passing(
     play(game, "A draw")
     refused(game, "A pass", "DRAW-1")
     assert "A play W+4 red" in [str(a) for a in game.legal_actions("A")]
+    assert [str(a) for a in game.legal_actions("A", penalties=False)] == [
+        f"A play W+4 {c}" for c in ("red", "yellow", "green", "blue")]
+
+
+def test_draw_1_under_rlcards_rules_a_legal_w4_in_hand_forbids_drawing() -> None:
+    """RLCard's players draw only when nothing is playable; a W+4 is playable when nothing
+    else is (WD4-1), and whether it is depends on the rest of the hand."""
+    rlcard = load_rules("rlcard")
+    game = make_game(ABC, "C", {"A": ["W+4", "G2"]}, ("R7", "Y9"), rules=rlcard, rest_to="C")
+    assert [str(a) for a in game.legal_actions("A", penalties=False)] == [
+        f"A play W+4 {c}" for c in ("red", "yellow", "green", "blue")]
+    refused(game, "A draw", "DRAW-1")
+
+
+def test_advice_1_off_misplays_are_still_listed_for_the_player_to_move() -> None:
+    off = derive(CLASSIC, "no-advice", "ADVICE-1 off", {"ADVICE-1": {"enabled": False}})
+    game = make_game(ABC, "C", {"A": ["G2", "R5"]}, ("R7", "Y1", "Y2"), rules=off,
+                     rest_to="C")
+    assert [str(a) for a in game.legal_actions()] == [
+        "A play R5", "A play R5 uno", "A misplay G2", "A draw"]
+    assert [str(a) for a in game.legal_actions(penalties=False)] == [
+        "A play R5", "A play R5 uno", "A draw"]
+
+
+def test_uno_1_after_an_upheld_challenge_the_offender_holds_five_and_cannot_be_caught() -> None:
+    """A went down to one card with a bluffed W+4 and said nothing; the upheld challenge
+    gave A four more (CHAL-2). UNO-1's catch needs the one card: no catch is listed."""
+    game = make_game(ABC, "C", {"A": ["W+4", "R2"], "B": ["B1", "B2"]},
+                     ("R7", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6"), rest_to="C")
+    play(game, "A play W+4 blue")
+    assert "C catch A" in [str(a) for a in game.legal_actions("C")]
+    play(game, "B challenge")
+    assert len(game.hands[0]) == 5
+    assert not [a for a in game.legal_actions() if a.type is ActionType.CATCH]
+    refused(game, "C catch A", "UNO-1")
 
 
 def test_a_refusal_by_the_schema_names_the_variant() -> None:
