@@ -1,6 +1,7 @@
 """Engine throughput against RLCard's UnoGame, under the same policy, at several player counts.
 
     python benchmarks/bench_engine.py [--players 2,4,10] [--repeats 5] [--baseline REV]
+        [--compiled]
 
 Not part of the test suite: timings are measured here, never asserted.
 
@@ -30,6 +31,8 @@ repetitions interleaved (each engine once per repetition, in turn), the same see
 every repetition, time is each run's CPU time (``time.process_time``), medians reported.
 ``--baseline REV`` runs a second copy of the engine, the source of git revision ``REV``
 (``git archive``), in the same way, for a before/after ratio measured in the same run.
+``--compiled`` runs a copy of this tree with ``engine/game.py`` compiled by mypyc, in the
+same way: a measurement of a proposed design change, not what ``pip install`` gives.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ import json
 import os
 import pstats
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -182,6 +186,40 @@ def checkout(rev: str, into: str) -> Path:
     return Path(into)
 
 
+# What the compiled copy needs beyond the source as it is: mypyc crashes building a native
+# subclass of random.Random, so the shuffler stays a Python class; and Game must allow the
+# interpreted subclasses the package has (the explorer's, the validator's, stated chance).
+COMPILE_MARKS = [
+    ("from __future__ import annotations\n",
+     "from __future__ import annotations\n\nfrom mypy_extensions import mypyc_attr\n"),
+    ("class _Random(random.Random):",
+     "@mypyc_attr(native_class=False)\nclass _Random(random.Random):"),
+    ("class Game:", "@mypyc_attr(allow_interpreted_subclasses=True)\nclass Game:"),
+]
+
+
+def compiled(into: str) -> Path:
+    """This tree's engine with ``engine/game.py`` compiled by mypyc, under ``into``: a
+    measurement of a proposed design change (issue #14), not what ``pip install`` gives."""
+    dest = Path(into) / "compiled"
+    shutil.copytree(ROOT / "unoformal", dest / "unoformal",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    source = dest / "unoformal" / "engine" / "game.py"
+    text = source.read_text()
+    for old, new in COMPILE_MARKS:
+        if old not in text:
+            raise SystemExit(f"--compiled: engine/game.py has no {old!r} to mark for mypyc")
+        text = text.replace(old, new, 1)
+    source.write_text(text)
+    done = subprocess.run([str(Path(sys.executable).with_name("mypyc")),
+                           "unoformal/engine/game.py"], cwd=dest, capture_output=True,
+                          text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit("mypyc could not compile engine/game.py:\n" + done.stdout[-3000:]
+                         + done.stderr[-3000:])
+    return dest
+
+
 def rate(runs: list[Run], per: Callable[[Run], float]) -> float:
     return statistics.median(per(r) for r in runs)
 
@@ -237,11 +275,15 @@ def report(args: argparse.Namespace, engines: list[str],
     console.print(table)
     for players in args.players:
         theirs = results[(players, "play-first", "rlcard")]
-        mine = results[(players, "play-first", "apply")]
-        console.print(f"{players} players, play-first: unoformal {rate(mine, rounds_per_s):,.0f} "
-                      f"rounds/s, RLCard {rate(theirs, rounds_per_s):,.0f} games/s: "
-                      f"{rate(mine, rounds_per_s) / rate(theirs, rounds_per_s):.2f}x",
-                      highlight=False)
+        for engine in ("apply", "compiled"):
+            if engine not in engines:
+                continue
+            mine = results[(players, "play-first", engine)]
+            console.print(f"{players} players, play-first: unoformal ({engine}) "
+                          f"{rate(mine, rounds_per_s):,.0f} rounds/s, RLCard "
+                          f"{rate(theirs, rounds_per_s):,.0f} games/s: "
+                          f"{rate(mine, rounds_per_s) / rate(theirs, rounds_per_s):.2f}x",
+                          highlight=False)
     if "baseline" in engines:
         for players in args.players:
             for policy in POLICIES:
@@ -282,6 +324,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--baseline", metavar="REV",
                         help="also measure the engine of this git revision (e.g. main)")
+    parser.add_argument("--compiled", action="store_true",
+                        help="also measure this engine with engine/game.py compiled by mypyc "
+                             "(a proposed design change, not what users install)")
     parser.add_argument("--profile", metavar="POLICY", choices=POLICIES,
                         help="profile the engine under this policy instead (cProfile)")
     parser.add_argument("--top", type=int, default=25, help="profile rows to print")
@@ -305,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         workers = {"apply": current, "push": current, "rlcard": current}
         if args.baseline:
             workers["baseline"] = Worker(checkout(args.baseline, tmp))
+        if args.compiled:
+            workers["compiled"] = Worker(compiled(tmp))
         console.print(f"Python {sys.version.split()[0]}; {args.repeats} repetitions; "
                       f"unoformal {args.games} games to 500 points from seed {args.seed} under "
                       f"{args.rules}, "

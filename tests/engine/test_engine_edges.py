@@ -208,3 +208,40 @@ def test_a_refusal_by_the_schema_names_the_variant() -> None:
     with pytest.raises(VariantError) as info:
         derive(CLASSIC, "mine", "", {"UNO-1": {"penalty": -1}})
     assert str(info.value).startswith('variant "mine": rules.UNO-1.penalty = -1: ')
+
+
+SMALL = derive(CLASSIC, "small", "numbers 0-4 only", {
+    "DECK-1": {"number_copies": [1, 2, 2, 2, 2]}, "DECK-2": {"maximum": 4}})
+
+
+@pytest.mark.parametrize(("action", "rules", "message", "rule_id"), [
+    (Action("A", ActionType.PLAY), CLASSIC, "A play: play needs a card", "PLAY-1"),
+    (Action("A", ActionType.MISPLAY), CLASSIC, "A misplay: misplay needs a card", "PLAY-1"),
+    (Action("A", ActionType.PLAY, "R9"), SMALL,
+     "A play R9: card R9 is not in this deck (DECK-1)", "DECK-1"),
+    (Action("A", ActionType.DRAW, "R5"), CLASSIC, "A draw R5: draw takes no card", "PLAY-1"),
+    (Action("A", ActionType.PLAY, "R5", "red"), CLASSIC,
+     "A play R5 red: a color is named only with a wild card", "WILD-1"),
+    (Action("A", ActionType.DRAW, None, "red"), CLASSIC, "A draw red: draw takes no color",
+     "WILD-1"),
+    (Action("A", ActionType.PLAY, "W"), CLASSIC, "A play W: name a color", "WILD-1"),
+    (Action("A", ActionType.CHOOSE_COLOR), CLASSIC, "A choose_color: name a color", "WILD-1"),
+    (Action("A", ActionType.CATCH), CLASSIC, "A catch: catch needs a target", "UNO-1"),
+    (Action("A", ActionType.CATCH, target="Zed"), CLASSIC,
+     "unknown target 'Zed'; players are A, B, C", "DECK-2"),
+    (Action("A", ActionType.DRAW, target="B"), CLASSIC, "A draw B: draw takes no target",
+     "UNO-1"),
+    (Action("A", ActionType.DRAW, uno=True), CLASSIC, "A draw uno: 'uno' goes with a play",
+     "UNO-1"),
+])
+def test_an_action_of_the_wrong_shape_is_refused_naming_its_rule_and_the_state(
+        action: Action, rules: Any, message: str, rule_id: str) -> None:
+    """What each verb takes (PLAY-1 cards, WILD-1 colors, UNO-1 targets and calls), and
+    a card the deck lacks (DECK-1): refused before legality, the state unchanged."""
+    game = make_game(ABC, "C", {"A": ["R1", "W"]}, ("R2",), rules=rules, rest_to="C")
+    before = game.to_text()
+    with pytest.raises(InvalidInputError) as info:
+        game.apply(action)
+    err = info.value
+    assert (err.message, err.rule_id, err.action) == (message, rule_id, str(action))
+    assert err.state == before == game.to_text() and game.history == []
