@@ -53,6 +53,8 @@ def test_start_wd4_with_ext_start_off_every_action_is_refused_in_words() -> None
     wd4s = [c for c in deck_codes() if c == "W+4"]
     game = make_game(ABC, "C", {}, wd4s, rules=no_ext, rest_to="C")
     assert game.phase == "start"
+    # Nothing settled the first turn: the state keeps the round's defaults, seat 0 and left.
+    assert " turn=A dir=left color=- phase=start " in game.to_text()
     err = refused(game, "A draw", "START-WD4")
     assert err.message == "A draw: the start card is not settled (EXT-START is off)"
 
@@ -245,3 +247,27 @@ def test_an_action_of_the_wrong_shape_is_refused_naming_its_rule_and_the_state(
     err = info.value
     assert (err.message, err.rule_id, err.action) == (message, rule_id, str(action))
     assert err.state == before == game.to_text() and game.history == []
+
+
+@pytest.mark.parametrize(("kwargs", "words", "key"), [
+    ({"rules": "classic"},
+     "rules 'classic': expected a RuleTable (see unoformal.spec.load_rules)", None),
+    ({"dealer": ""}, "dealer '': use 1 to 24 ASCII letters and digits", "dealer"),
+    ({"dealer": 5}, "dealer 5: a name is a string", "dealer"),
+])
+def test_a_game_built_with_a_wrong_argument_is_refused_naming_it(
+        kwargs: dict[str, Any], words: str, key: str | None) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Game(["A", "B"], **kwargs)
+    assert info.value.message.startswith(words) and info.value.key == key
+
+
+@pytest.mark.parametrize("thing", ["A draw", {"player": "A", "action": "draw"}, 5])
+def test_play_1_what_is_not_an_action_is_refused_without_an_action_field(thing: Any) -> None:
+    """The error's action field (its JSON's "action") names an action only when it is one."""
+    game = Game(["A", "B"], seed=1)
+    before = game.to_text()
+    with pytest.raises(InvalidInputError) as info:
+        game.apply(thing)
+    assert info.value.message == f"{thing!r} is not an Action"
+    assert info.value.action is None and info.value.state == before == game.to_text()
