@@ -254,6 +254,7 @@ def test_an_action_of_the_wrong_shape_is_refused_naming_its_rule_and_the_state(
      "rules 'classic': expected a RuleTable (see unoformal.spec.load_rules)", None),
     ({"dealer": ""}, "dealer '': use 1 to 24 ASCII letters and digits", "dealer"),
     ({"dealer": 5}, "dealer 5: a name is a string", "dealer"),
+    ({"deal": 5}, 'deal must be {"hands": {...}, "draw_pile": [...]}', "deal"),
 ])
 def test_a_game_built_with_a_wrong_argument_is_refused_naming_it(
         kwargs: dict[str, Any], words: str, key: str | None) -> None:
@@ -271,3 +272,15 @@ def test_play_1_what_is_not_an_action_is_refused_without_an_action_field(thing: 
         game.apply(thing)
     assert info.value.message == f"{thing!r} is not an Action"
     assert info.value.action is None and info.value.state == before == game.to_text()
+
+
+def test_ext_short_off_without_keep_top_a_draw_two_counts_the_whole_discard() -> None:
+    """EXT-SHORT off: a +2 is playable only if its victim can draw 2. Once it is played,
+    RESHUFFLE-1 without keep_top returns the whole discard, the +2 included (2 cards);
+    with keep_top the top stays, and 1 card is not enough."""
+    both = derive(CLASSIC, "short-off-no-keep", "", {"EXT-SHORT": {"enabled": False},
+                                                     "RESHUFFLE-1": {"keep_top": False}})
+    for rules, playable in ((both, True), (SHORT_OFF, False)):
+        game = make_game(ABC, "C", {"A": ["R+2", "G5"]}, ("R7",), rules=rules, rest_to="C")
+        assert game.available() == (1 if rules is both else 0)
+        assert (Action.parse("A play R+2") in game.legal_actions("A")) is playable
