@@ -284,3 +284,53 @@ def test_ext_short_off_without_keep_top_a_draw_two_counts_the_whole_discard() ->
         game = make_game(ABC, "C", {"A": ["R+2", "G5"]}, ("R7",), rules=rules, rest_to="C")
         assert game.available() == (1 if rules is both else 0)
         assert (Action.parse("A play R+2") in game.legal_actions("A")) is playable
+
+
+@pytest.mark.parametrize(("action", "message", "key"), [
+    (Action("two words", ActionType.DRAW), "player 'two words': use 1 to 24 ASCII letters",
+     "player"),
+    (Action(5, ActionType.DRAW), "player 5: a name is a string", "player"),  # type: ignore[arg-type]
+    (Action("A", ActionType.CATCH, target=""), "target '': use 1 to 24 ASCII letters",
+     "target"),
+    (Action("A", ActionType.CATCH, target=7), "target 7: a name is a string", "target"),  # type: ignore[arg-type]
+])
+def test_deck_2_an_action_whose_name_is_not_a_name_is_refused_naming_the_field(
+        action: Action, message: str, key: str) -> None:
+    game = make_game(ABC, "C", {"A": ["R1", "W"]}, ("R2",), rest_to="C")
+    with pytest.raises(InvalidInputError) as info:
+        game.apply(action)
+    err = info.value
+    assert err.message.startswith(message) and (err.rule_id, err.key) == ("DECK-2", key)
+    assert game.history == []
+
+
+def test_two_1_a_reverse_that_also_skips_skips_once_more_as_a_skip() -> None:
+    """REV-1's skips and TWO-1 add up: with 2 players a Reverse that skips one more player
+    skips twice, which gives the turn back to the other player."""
+    rev = derive(CLASSIC, "rev-skips", "REV-1 skips one", {"REV-1": {"skips": 1}})
+    for rules, after in ((rev, "B"), (CLASSIC, "A")):
+        game = make_game(("A", "B"), "B", {"A": ["RR", "G5"]}, ("R7", "Y1"), rules=rules,
+                         rest_to="B")
+        play(game, "A play RR")
+        assert game.to_play == after
+
+
+def test_nostack_1_a_draw_card_the_answers_leave_out_is_drawn_at_once() -> None:
+    """Answering is allowed (victim_may_answer) but only with a W+4: a Draw Two is then
+    not answerable, so its victim draws at once and loses the turn (D2-1)."""
+    w4 = derive(CLASSIC, "answer-w4", "", {"NOSTACK-1": {"victim_may_answer": True,
+                                                          "answers": ["W+4"]}})
+    game = make_game(ABC, "C", {"A": ["R+2", "G5"]}, ("R7", "Y1", "Y2"), rules=w4,
+                     rest_to="C")
+    play(game, "A play R+2")
+    assert (game.phase, game.to_play, len(game.hands[1])) == ("play", "C", 2)
+
+
+def test_wd4_2_the_respond_phase_names_the_card_just_played_whatever_lies_below() -> None:
+    game = make_game(ABC, "C", {"A": ["R1", "W+4", "G5"], "B": ["R3", "B9"]},
+                     ("R7", "Y1", "Y2"), rest_to="C")
+    play(game, "A play R1", "B play R3", "C draw", "C pass", "A play W+4 blue")
+    assert [game.deck.code(c) for c in game.discard] == ["R7", "R1", "R3", "W+4"]
+    err = refused(game, "B draw", "WD4-2")
+    assert err.message == "B draw: B must accept or challenge: A's Wild Draw Four takes " \
+        "effect (WD4-2)"
