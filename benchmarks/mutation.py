@@ -201,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                              "tests as they are now (the source must not have changed)")
     parser.add_argument("--recheck", action="store_true",
                         help="with --resume: run the survivors again (those not explained as "
-                             "equivalent), e.g. against tests added since")
+                             "equivalent; those --only names, if given), e.g. against tests "
+                             "added since")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     suite = args.suite or KILLING_SUITE
@@ -231,7 +232,7 @@ def measure(suite: list[str], only: list[str], jobs: int, keep: Path | None,
             names = only
         else:
             suite = _refresh(work, suite)
-            names = _survivors(work) if recheck else only
+            names = _survivors(work, only) if recheck else only
         _mutmut_run(work, names, jobs)
         _collect(work, report)
         if planted:
@@ -262,9 +263,12 @@ def _files_under(root: Path) -> dict[str, bytes]:
             if p.is_file() and "__pycache__" not in p.parts}
 
 
-def _survivors(work: Path) -> list[str]:
+def _survivors(work: Path, only: list[str]) -> list[str]:
+    """The kept run's survivors not explained as equivalent (those ``only`` names, if any)."""
     explained = {e["name"] for e in _equivalents()}
-    return sorted(n for n, s in _statuses(work).items() if s == "survived" and n not in explained)
+    return sorted(n for n, s in _statuses(work).items() if s == "survived"
+                  and n not in explained
+                  and (not only or any(fnmatch.fnmatchcase(n, o) for o in only)))
 
 
 def _collect(work: Path, report: Report) -> None:
