@@ -255,7 +255,7 @@ def _refresh(work: Path, suite: list[str]) -> list[str]:
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis"))
     with (work / "tests" / "conftest.py").open("a") as f:
         f.write(conftest())
-    return _inside(work, suite, copy=True)
+    return _inside(work, suite)
 
 
 def _files_under(root: Path) -> dict[str, bytes]:
@@ -316,7 +316,7 @@ def _prepare(work: Path, suite: list[str], only: list[str]) -> list[str]:
     """The scratch copy, its pyproject carrying mutmut's settings for this run; returns the
     suite as paths inside the copy (a test file from outside the repository is copied in)."""
     _copy_sources(work)
-    inside = _inside(work, suite, copy=True)
+    inside = _inside(work, suite)
     config = "\n".join([
         "", "[tool.mutmut]",
         'source_paths = ["unoformal"]',
@@ -333,17 +333,16 @@ def _prepare(work: Path, suite: list[str], only: list[str]) -> list[str]:
     return inside
 
 
-def _inside(work: Path, suite: list[str], copy: bool = False) -> list[str]:
+def _inside(work: Path, suite: list[str]) -> list[str]:
     """The suite as paths inside the copy: a test file from outside the repository is
-    copied in (``copy``) under tests/outside/."""
+    copied in, under tests/outside/."""
     inside = []
     for item in suite:
         path = Path(item)
         if path.is_absolute():
             dest = work / "tests" / "outside" / path.name
-            if copy:
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(path, dest)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest)
             item = str(dest.relative_to(work))
         inside.append(item)
     return inside
