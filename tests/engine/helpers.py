@@ -21,8 +21,13 @@ from unoformal.engine.record import game_from_record, to_record
 from unoformal.errors import IllegalActionError, UnoError
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC, RuleTable
+from unoformal.spec.variants import derive
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
+
+# RESHUFFLE-1 without keep_top: a draw from an empty pile takes the whole discard back.
+NO_KEEP = derive(CLASSIC, "no-keep", "RESHUFFLE-1 shuffles the whole discard",
+                 {"RESHUFFLE-1": {"keep_top": False}})
 
 
 def deck_codes(rules: RuleTable = CLASSIC) -> list[str]:
@@ -93,3 +98,12 @@ def refused(game: Game, text: str, rule_id: str,
 def sorted_codes(codes: Iterable[str], rules: RuleTable = CLASSIC) -> list[str]:
     deck = Deck.of(rules)
     return [deck.code(i) for i in sorted(deck.face_id(c) for c in codes)]
+
+
+def pile_runs_out() -> Game:
+    """Under :data:`NO_KEEP`, two players: A (R5, G2 and every card not named) and B (R3,
+    B9) each play a red card, A draws the pile's last card (G1) and keeps it. B moves with
+    the pile empty and R7, R5, R3 in the discard."""
+    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
+                     rules=NO_KEEP, rest_to="A")
+    return play(game, "A play R5", "B play R3", "A draw", "A pass")

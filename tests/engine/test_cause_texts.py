@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from tests.engine.helpers import make_game, play, refused
+from tests.engine.helpers import NO_KEEP, make_game, play, refused
 from unoformal.engine.game import Game
 from unoformal.spec.table import CLASSIC, RuleTable
 from unoformal.spec.variants import derive, load_rules
@@ -137,7 +137,6 @@ def test_a_state_read_from_text_has_no_cause_and_refuses_plainly() -> None:
 
 # RESHUFFLE-1 without keep_top: a penalty that empties the draw pile shuffles the whole
 # discard back, the draw card that set it too. The words still name that card.
-NO_KEEP = derive(CLASSIC, "no-keep", "", {"RESHUFFLE-1": {"keep_top": False}})
 
 # (case, P0's hand, pile, actions played, refused action, causes, message); P2 holds every
 # card not named. P0's R1 makes the Wild Draw Four a bluff (CHAL-2), G5 does not (CHAL-3).

@@ -18,12 +18,10 @@ from unoformal.errors import InvalidInputError, VariantError
 from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import derive, load_rules
 
-from .helpers import deck_codes, make_game, play, refused
+from .helpers import deck_codes, make_game, pile_runs_out, play, refused
 
 ABC = ("A", "B", "C")
 SHORT_OFF = derive(CLASSIC, "short-off", "EXT-SHORT off", {"EXT-SHORT": {"enabled": False}})
-NO_KEEP = derive(CLASSIC, "no-keep", "RESHUFFLE-1 shuffles the whole discard",
-                 {"RESHUFFLE-1": {"keep_top": False}})
 
 
 @pytest.mark.parametrize(("deal", "message"), [
@@ -98,9 +96,7 @@ def test_wd4_2_an_accepted_penalty_leaves_nothing_pending() -> None:
 
 
 def test_reshuffle_1_without_keep_top_the_whole_discard_becomes_the_pile() -> None:
-    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
-                     rules=NO_KEEP, rest_to="A")
-    play(game, "A play R5", "B play R3", "A draw", "A pass")
+    game = pile_runs_out()
     assert game.available() == 3  # the pile is empty; all of R7, R5, R3 would come back
     before = sorted(game.hands[1])
     play(game, "B draw")  # the pile is empty: R7, R5 and R3 are shuffled into a new one
@@ -132,9 +128,7 @@ def test_ext_short_off_a_challenge_is_allowed_only_when_its_outcome_can_be_drawn
 
 
 def test_reshuffle_1_without_keep_top_an_empty_discard_matches_by_color_alone() -> None:
-    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
-                     rules=NO_KEEP, rest_to="A")
-    play(game, "A play R5", "B play R3", "A draw", "A pass", "B draw", "B pass")
+    game = play(pile_runs_out(), "B draw", "B pass")
     assert game.top is None and game.to_play == "A" and game.color == 0  # red, from R3
     plays = {a.card for a in game.legal_actions("A") if a.type is ActionType.PLAY}
     assert plays == {"R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "RR", "RS",

@@ -32,7 +32,7 @@ from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import derive, load_rules, load_toml
 
-from .helpers import make_game, make_record, play
+from .helpers import make_game, make_record, pile_runs_out, play
 
 ABC = ("A", "B", "C")
 VERBS = ("play, draw, pass, accept, challenge, uno, catch, choose_color, misplay, advise")
@@ -91,10 +91,7 @@ def test_end_1_a_winner_before_the_final_draw_is_not_reported() -> None:
 
 
 def test_reshuffle_1_with_the_whole_discard_returned_there_is_no_top_card() -> None:
-    table = derive(CLASSIC, "no-keep", "test", {"RESHUFFLE-1": {"keep_top": False}})
-    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
-                     rules=table, rest_to="A")
-    play(game, "A play R5", "B play R3", "A draw", "A pass", "B draw")
+    game = play(pile_runs_out(), "B draw")
     assert game.top is None
     assert game.state_json()["top"] is None and game.view("A").top is None
 

@@ -20,7 +20,7 @@ from unoformal.engine.game import Game
 from unoformal.spec.table import CLASSIC, RuleTable
 from unoformal.spec.variants import derive, load_rules
 
-from .helpers import make_game, play, refused
+from .helpers import make_game, pile_runs_out, play, refused
 
 ABC = ("A", "B", "C")
 # EXT-SHORT off: an effect needing more cards than are left is not allowed
@@ -59,11 +59,7 @@ def _wd4_played(rules: RuleTable = CLASSIC, pile: tuple[str, ...] = ("R5",),
 def _no_top_card() -> Game:
     # RESHUFFLE-1 without keep_top: B's draw from an empty pile takes the whole discard, so
     # A moves with no top card and only the color (red, from B's R3) to match
-    table = derive(CLASSIC, "no-keep", "RESHUFFLE-1 shuffles the whole discard",
-                   {"RESHUFFLE-1": {"keep_top": False}})
-    game = make_game(("A", "B"), "B", {"A": ["R5", "G2"], "B": ["R3", "B9"]}, ("R7", "G1"),
-                     rules=table, rest_to="A")
-    return play(game, "A play R5", "B play R3", "A draw", "A pass", "B draw", "B pass")
+    return play(pile_runs_out(), "B draw", "B pass")
 
 
 def _wd4_legal_no_bluff() -> Game:
@@ -155,14 +151,6 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
-def test_each_refusal_names_its_rule_its_words_and_its_causes(name: str) -> None:
-    case = CASES[name]
-    err = refused(case.position(), case.action, case.rule)  # and the state is unchanged
-    assert err.message == f"{case.action}: {case.words}"
-    assert err.causes == case.causes
-
-
 def test_the_cases_reach_every_refusal_rule_of_an_on_turn_action() -> None:
     # the rules these refusals cite: a new refusal site with a new rule needs a case here
     assert {c.rule for c in CASES.values()} == {
@@ -205,9 +193,9 @@ OUT_OF_TURN = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(OUT_OF_TURN))
-def test_each_out_of_turn_refusal_names_its_rule_and_its_words(name: str) -> None:
-    case = OUT_OF_TURN[name]
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(OUT_OF_TURN))
+def test_each_refusal_names_its_rule_its_words_and_its_causes(name: str) -> None:
+    case = CASES.get(name) or OUT_OF_TURN[name]
     err = refused(case.position(), case.action, case.rule)  # and the state is unchanged
     assert err.message == f"{case.action}: {case.words}"
     assert err.causes == case.causes
