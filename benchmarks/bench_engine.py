@@ -1,7 +1,7 @@
 """Engine throughput against RLCard's UnoGame, under the same policy, at several player counts.
 
     python benchmarks/bench_engine.py [--players 2,4,10] [--repeats 5] [--baseline REV]
-        [--compiled]
+        [--pure]
 
 Not part of the test suite: timings are measured here, never asserted.
 
@@ -31,8 +31,9 @@ repetitions interleaved (each engine once per repetition, in turn), the same see
 every repetition, time is each run's CPU time (``time.process_time``), medians reported.
 ``--baseline REV`` runs a second copy of the engine, the source of git revision ``REV``
 (``git archive``), in the same way, for a before/after ratio measured in the same run.
-``--compiled`` runs a copy of this tree with ``engine/game.py`` compiled by mypyc, in the
-same way: a measurement of a proposed design change, not what ``pip install`` gives.
+The installed engine is ``engine/game.py`` compiled by mypyc where the build could
+(setup.py; the header line says which). ``--pure`` also runs this tree's source without
+the compiled module, in the same way: the engine a machine without a C compiler installs.
 """
 
 from __future__ import annotations
@@ -136,7 +137,12 @@ def rlcard(players: int, policy: str, games: int, seed: int) -> Run:
 def child() -> None:
     """Serve workloads, one JSON line in, one out, on the engine this process imports."""
     import unoformal
-    print(json.dumps({"engine": unoformal.__file__}), flush=True)
+    try:
+        from unoformal.engine import build
+        built = build()
+    except ImportError:  # a baseline from before the compiled build
+        built = "pure Python"
+    print(json.dumps({"engine": unoformal.__file__, "build": built}), flush=True)
     for line in sys.stdin:
         job = json.loads(line)
         if job["engine"] == "rlcard":
@@ -154,7 +160,8 @@ class Worker:
         env = dict(os.environ, PYTHONPATH=str(source))
         self.proc = subprocess.Popen([sys.executable, __file__, "--child"], env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.engine = self._read()["engine"]
+        hello = self._read()
+        self.engine, self.build = hello["engine"], hello["build"]
         if not str(self.engine).startswith(str(source)):
             raise SystemExit(f"the child imported {self.engine}, not the engine in {source}")
 
@@ -186,37 +193,11 @@ def checkout(rev: str, into: str) -> Path:
     return Path(into)
 
 
-# What the compiled copy needs beyond the source as it is: mypyc crashes building a native
-# subclass of random.Random, so the shuffler stays a Python class; and Game must allow the
-# interpreted subclasses the package has (the explorer's, the validator's, stated chance).
-COMPILE_MARKS = [
-    ("from __future__ import annotations\n",
-     "from __future__ import annotations\n\nfrom mypy_extensions import mypyc_attr\n"),
-    ("class _Random(random.Random):",
-     "@mypyc_attr(native_class=False)\nclass _Random(random.Random):"),
-    ("class Game:", "@mypyc_attr(allow_interpreted_subclasses=True)\nclass Game:"),
-]
-
-
-def compiled(into: str) -> Path:
-    """This tree's engine with ``engine/game.py`` compiled by mypyc, under ``into``: a
-    measurement of a proposed design change (issue #14), not what ``pip install`` gives."""
-    dest = Path(into) / "compiled"
+def pure(into: str) -> Path:
+    """This tree's package without the compiled engine, under ``into``: pure Python."""
+    dest = Path(into) / "pure"
     shutil.copytree(ROOT / "unoformal", dest / "unoformal",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    source = dest / "unoformal" / "engine" / "game.py"
-    text = source.read_text()
-    for old, new in COMPILE_MARKS:
-        if old not in text:
-            raise SystemExit(f"--compiled: engine/game.py has no {old!r} to mark for mypyc")
-        text = text.replace(old, new, 1)
-    source.write_text(text)
-    done = subprocess.run([str(Path(sys.executable).with_name("mypyc")),
-                           "unoformal/engine/game.py"], cwd=dest, capture_output=True,
-                          text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit("mypyc could not compile engine/game.py:\n" + done.stdout[-3000:]
-                         + done.stderr[-3000:])
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
     return dest
 
 
@@ -275,7 +256,7 @@ def report(args: argparse.Namespace, engines: list[str],
     console.print(table)
     for players in args.players:
         theirs = results[(players, "play-first", "rlcard")]
-        for engine in ("apply", "compiled"):
+        for engine in ("apply", "pure"):
             if engine not in engines:
                 continue
             mine = results[(players, "play-first", engine)]
@@ -324,9 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     parser.add_argument("--baseline", metavar="REV",
                         help="also measure the engine of this git revision (e.g. main)")
-    parser.add_argument("--compiled", action="store_true",
-                        help="also measure this engine with engine/game.py compiled by mypyc "
-                             "(a proposed design change, not what users install)")
+    parser.add_argument("--pure", action="store_true",
+                        help="also measure this tree's engine as pure Python (without the "
+                             "module setup.py compiles)")
     parser.add_argument("--profile", metavar="POLICY", choices=POLICIES,
                         help="profile the engine under this policy instead (cProfile)")
     parser.add_argument("--top", type=int, default=25, help="profile rows to print")
@@ -350,12 +331,15 @@ def main(argv: list[str] | None = None) -> int:
         workers = {"apply": current, "push": current, "rlcard": current}
         if args.baseline:
             workers["baseline"] = Worker(checkout(args.baseline, tmp))
-        if args.compiled:
-            workers["compiled"] = Worker(compiled(tmp))
+        if args.pure:
+            workers["pure"] = Worker(pure(tmp))
         console.print(f"Python {sys.version.split()[0]}; {args.repeats} repetitions; "
                       f"unoformal {args.games} games to 500 points from seed {args.seed} under "
                       f"{args.rules}, "
                       f"RLCard {args.rlcard_games} games per run", highlight=False)
+        for name, worker in workers.items():
+            if name != "rlcard":
+                console.print(f"  {name}: {worker.build}, {worker.engine}", highlight=False)
         results = measure(args, workers, console)
         for worker in {id(w): w for w in workers.values()}.values():
             worker.close()

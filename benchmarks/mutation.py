@@ -260,7 +260,7 @@ def _refresh(work: Path, suite: list[str]) -> list[str]:
 
 def _files_under(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts}
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".so"}
 
 
 def _survivors(work: Path, only: list[str]) -> list[str]:
@@ -305,7 +305,10 @@ class _workdir:
 
 def _copy_sources(dest: Path, src: Path = ROOT) -> None:
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
-    shutil.copytree(src / "unoformal", dest / "unoformal", ignore=ignore)
+    # Without the compiled engine (setup.py): Python would import it in place of the
+    # mutated game.py, and every mutant of the engine would survive.
+    shutil.copytree(src / "unoformal", dest / "unoformal",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
     shutil.copytree(src / "tests", dest / "tests", ignore=ignore)
     # The referee's and the vectors' tests run the transcripts their documents show.
     shutil.copytree(src / "docs", dest / "docs", ignore=ignore)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from unoformal.cli import main, version
+from unoformal.engine import build
 
 RECORD = Path(__file__).parent / "records" / "seed002_whole_game.json"
 
@@ -53,7 +54,7 @@ def test_the_import_probe_sees_a_heavy_import() -> None:
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out.strip() == f"unoformal {version()}"
+    assert capsys.readouterr().out.strip() == f"unoformal {version()} (engine: {build()})"
     assert version() != "unknown"  # installed (the tests run from an install)
 
 

@@ -71,7 +71,9 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> None:
-        print(f"unoformal {version()}")
+        from unoformal.engine import build
+
+        print(f"unoformal {version()} (engine: {build()})")
         parser.exit()
 
 

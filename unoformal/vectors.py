@@ -66,8 +66,8 @@ def vector(text: str, rules: RuleTable, stated_rules: Any) -> dict[str, Any]:
 
 
 def _watched(game: Game) -> _Shuffled:
-    child = object.__new__(_Shuffled)
-    child.__dict__.update(game.copy().__dict__)
+    child = game.copy_into(_Shuffled.__new__(_Shuffled))
+    assert isinstance(child, _Shuffled)
     child.piles = []
     return child
 

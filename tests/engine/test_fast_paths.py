@@ -70,13 +70,25 @@ class _KeepsListing(Game):
         self._legal = listed
 
 
+class _Live(tuple[Action, ...]):
+    """A tuple that answers ``in`` from a list the caller may still change."""
+
+    out: list[Action]
+
+    def __contains__(self, action: object) -> bool:
+        return action in self.out
+
+
 class _SharesListing(Game):
-    """Planted bug: the listing is the very list handed to the caller."""
+    """Planted bug: the listing is the very list handed to the caller (seen through a
+    tuple: the compiled engine's field takes nothing else)."""
 
     def legal_actions(self, player: str | None = None, *,
                       penalties: bool = True) -> list[Action]:
         out = super().legal_actions(player, penalties=penalties)
-        self._legal = out  # type: ignore[assignment]
+        live = _Live(out)
+        live.out = out
+        self._legal = live
         return out
 
 

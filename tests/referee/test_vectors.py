@@ -56,8 +56,8 @@ class OurEngine:
 
     def successor(self, rules: Any, state: str, action: str, piles: list[list[str]]) -> str:
         game = self._game(rules, state)
-        stated = object.__new__(StatedGame)
-        stated.__dict__.update(game.__dict__)
+        stated = game.copy_into(StatedGame.__new__(StatedGame))
+        assert isinstance(stated, StatedGame)
         faces = [[game.deck.face_id(c) for c in pile] for pile in piles]
         apply_stated(stated, Action.parse(action), (None, faces))
         if self.count_reshuffles:  # a stated pile is taken, not shuffled: count it

@@ -17,8 +17,10 @@ from unoformal.engine.game import Game
 from unoformal.spec.cards import Kind
 from unoformal.spec.table import CLASSIC
 from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.verification.validate import run as validate_run
 from unoformal.verification.validate import validate
 from unoformal.verification.validate.compile import compile_terms
+from unoformal.verification.validate.engine_side import TracedGame
 from unoformal.verification.validate.model import Model
 from unoformal.verification.validate.run import required, unreachable
 
@@ -65,7 +67,10 @@ def test_required_branches_include_every_step() -> None:
 # ----------------------------------------------------------- planted engine bugs
 
 def _planted(monkeypatch: pytest.MonkeyPatch, name: str, bug: Callable[..., Any]) -> None:
-    monkeypatch.setattr(Game, name, bug)
+    # The bug goes into a subclass of the game validation runs: the installed engine may be
+    # compiled (setup.py), whose class takes no new attributes.
+    buggy = type("Buggy", (TracedGame,), {name: bug})
+    monkeypatch.setattr(validate_run, "TracedGame", buggy)
     for kind, handler in list(game_module._HANDLERS.items()):
         if handler.__name__ == name:  # actions are dispatched through this table
             monkeypatch.setitem(game_module._HANDLERS, kind, bug)
@@ -100,11 +105,8 @@ def _wild_scores_forty(self: Game, winner: int) -> None:
     self.uno_window = None
 
 
-_ORIGINAL_START = Game._turn_start_card
-
-
-def _skip_start_does_not_skip(self: Game) -> None:
-    _ORIGINAL_START(self)
+def _skip_start_does_not_skip(self: TracedGame) -> None:
+    TracedGame._turn_start_card(self)
     if self.f_kind[self.discard[0]] is Kind.SKIP:
         self.turn = (self.dealer + 1) % self.n  # START-SKIP: the first player is not skipped
 

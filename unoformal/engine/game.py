@@ -17,6 +17,8 @@ from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from unoformal.engine.actions import Action, ActionType, check_action
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_players, check_seed, show
@@ -28,7 +30,15 @@ from unoformal.spec.table import CLASSIC, CardEffect, Holding, NextDealer, RuleT
 START, COLOR, PLAY, DRAWN, RESPOND, OVER = "start", "color", "play", "drawn", "respond", "over"
 PHASES = (START, COLOR, PLAY, DRAWN, RESPOND, OVER)
 
+# An argument of the public API that the body checks and refuses in words
+# (InvalidInputError, naming the rule). Typed Any rather than the type it must have: the
+# compiled engine (setup.py) checks annotated types itself, with a bare TypeError.
+Checked = Any
 
+
+# The build compiles this module with mypyc where it can (setup.py). mypyc cannot build a
+# native subclass of random.Random, so the shuffler stays a Python class.
+@mypyc_attr(native_class=False)
 class _Random(random.Random):
     """``random.Random`` with the standard library's own shuffle, written out: Fisher-Yates
     from the last card down, each index drawn by rejection from ``getrandbits`` as
@@ -78,6 +88,8 @@ class Refusal:
 Cause = tuple[str, int, int | None, int, bool]
 
 
+# The explorer, the validator, stated chance and tests subclass Game in Python.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
     """A game of UNO under one rule table, from the first deal to game over."""
 
@@ -89,8 +101,12 @@ class Game:
     # changed): apply() accepts one of them without deriving its legality again.
     _legal: tuple[Action, ...] | None = None
 
-    def __init__(self, players: Sequence[str], seed: int = 0, rules: RuleTable = CLASSIC,
-                 dealer: str | None = None, deal: dict[str, Any] | None = None) -> None:
+    def __init__(self, players: Sequence[str], seed: Checked = 0, rules: Checked = CLASSIC,
+                 dealer: Checked = None, deal: Checked = None) -> None:
+        """``players``: their names, in seat order (DECK-2); ``seed``: an integer from 0 to
+        2**63-1; ``rules``: a :class:`RuleTable`; ``dealer``: a player's name, or None to
+        draw for it (DEAL-1); ``deal``: ``{"hands": {...}, "draw_pile": [...]}``, or None
+        to shuffle (DEAL-2)."""
         if not isinstance(rules, RuleTable):
             raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable (see "
                                     "unoformal.spec.load_rules)")
@@ -127,7 +143,7 @@ class Game:
         self.f_kind, self.f_color, self.f_rank = t.kind, t.color, t.rank
         self.f_effect = t.effect
 
-    def seat(self, name: str, what: str = "player", key: str | None = None) -> int:
+    def seat(self, name: Checked, what: str = "player", key: str | None = None) -> int:
         try:
             return self.t.seats[name]
         except (KeyError, TypeError):
@@ -313,7 +329,7 @@ class Game:
             return None
         return self.names[max(range(self.n), key=lambda p: self.scores[p])]
 
-    def hand(self, player: str) -> list[str]:
+    def hand(self, player: Checked) -> list[str]:
         return self._sorted_codes(self.hands[self.seat(player)])
 
     def _sorted_codes(self, cards: Iterable[int]) -> list[str]:
@@ -413,7 +429,7 @@ class Game:
 
     # ---------------------------------------------------------- legal actions
 
-    def legal_actions(self, player: str | None = None, *,
+    def legal_actions(self, player: Checked = None, *,
                       penalties: bool = True) -> list[Action]:
         """Every legal action of ``player`` (of all players when None), including
         out-of-turn ones (UNO, catch, advice). ``penalties=False`` leaves out the actions
@@ -507,7 +523,7 @@ class Game:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Checked) -> None:
         """Play one action. Raises :class:`InvalidInputError` for malformed input and
         :class:`IllegalActionError` for a rule it breaks; either way the state is unchanged."""
         try:
@@ -543,7 +559,7 @@ class Game:
         _HANDLERS[action.type](self, p, face, color, target, action.uno)
         self.history.append(action)
 
-    def _resolve(self, action: Action) -> tuple[int, int | None, int | None, int | None]:
+    def _resolve(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
         """Check the action's shape and translate names and codes to indices."""
         try:
             check_action(action)
@@ -982,7 +998,7 @@ class Game:
 
     # ------------------------------------------------------------------- views
 
-    def view(self, player: str) -> PlayerView:
+    def view(self, player: Checked) -> PlayerView:
         """HIDDEN-1: own hand, hand sizes of all; the challenger alone sees the hand (CHAL-1)."""
         p = self.seat(player)
         revealed = None
@@ -1032,19 +1048,43 @@ class Game:
         return state_to_text(self)
 
     @classmethod
-    def from_text(cls, text: str, rules: RuleTable | None = None) -> Game:
+    def from_text(cls, text: Checked, rules: Checked = None) -> Game:
         from unoformal.engine.text import state_from_text
         return state_from_text(text, rules)
 
     def copy(self) -> Game:
         """An independent copy (history shared as a new list)."""
-        new = object.__new__(type(self))
-        new.__dict__.update(self.__dict__)
+        cls = type(self)
+        return self.copy_into(cls.__new__(cls))
+
+    def copy_into(self, new: Game) -> Game:
+        """``new`` (a fresh instance, not initialised) made an independent copy of this game.
+
+        Every field is named: a class compiled by mypyc keeps its fields in slots, not in a
+        ``__dict__``; a Python subclass's own fields are in its ``__dict__``, copied first
+        (tests/engine/test_copy.py checks that no field is missed)."""
+        own = getattr(self, "__dict__", None)
+        if own is not None:
+            new.__dict__.update(own)
+        new.rules, new.deck, new.t, new.names, new.n = (self.rules, self.deck, self.t,
+                                                        self.names, self.n)
+        new.f_kind, new.f_color, new.f_rank = self.f_kind, self.f_color, self.f_rank
+        new.f_effect, new.wd4_legal = self.f_effect, self.wd4_legal
+        new.seed, new.shuffles, new.round, new.dealer = (self.seed, self.shuffles,
+                                                         self.round, self.dealer)
+        new.origin, new.dealer_draws = self.origin, self.dealer_draws
         new.hands = [list(h) for h in self.hands]
         new.pile = list(self.pile)
         new.discard = list(self.discard)
         new.scores = list(self.scores)
         new.history = list(self.history)
+        new.turn, new.direction, new.color, new.prev_color = (self.turn, self.direction,
+                                                               self.color, self.prev_color)
+        new.phase, new.drawn, new.pending, new.pending_kind = (self.phase, self.drawn,
+                                                               self.pending, self.pending_kind)
+        new.offender, new.reveal, new.uno_window = self.offender, self.reveal, self.uno_window
+        new.winner, new.round_points = self.winner, self.round_points
+        new.cause, new._from_drawn = self.cause, self._from_drawn
         new._legal = None  # a copy checks its first action itself
         return new
 

@@ -83,7 +83,7 @@ def _read(text: str, rules: RuleTable | None) -> Game:
         rules = _named_rules(fields["rules"])
     elif not isinstance(rules, RuleTable):
         raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable")
-    g = object.__new__(Game)
+    g = Game.__new__(Game)
     g.rules = rules
     g.deck = Deck.of(rules)
     g.names = _field("players", lambda v: _check_players(v.split(","), rules), fields)

@@ -91,7 +91,7 @@ class ExploreGame(Game):
              deal: dict[str, Any], script: tuple[int, ...] = ()) -> ExploreGame:
         """The state after DEAL-2/DEAL-3/START-* for a given deal (``NeedChoice`` if a
         start rule draws or turns again and the script does not say which card comes)."""
-        game = object.__new__(cls)
+        game = cls.__new__(cls)
         game.script, game.pos, game.events, game.dealing = script, 0, 0, True
         Game.__init__(game, players, 0, rules, dealer, deal)
         game.dealing = False

@@ -1,0 +1,98 @@
+"""The build (setup.py): the engine compiled by mypyc where it can be, pure Python where not,
+and both pass the engine's tests."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from unoformal.engine import build, game, stale
+
+ROOT = Path(__file__).resolve().parent.parent
+# The engine's own tests; the rest of the suite runs on whichever engine is installed.
+PURE_TESTS = ["tests/engine", "tests/spec", "tests/verification/test_validate.py"]
+
+
+def _can_compile() -> bool:
+    try:
+        import mypyc  # noqa: F401
+    except ImportError:
+        return False
+    compiler = os.environ.get("CC", "cc").split()[0]
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return shutil.which(compiler) is not None and headers.exists()
+
+
+def _editable() -> bool:
+    return (Path(game.__file__ or "").parent.parent.parent / "pyproject.toml").exists()
+
+
+@pytest.mark.skipif(not (_can_compile() and _editable()),
+                    reason="no mypyc or C compiler here, or not an editable install")
+def test_where_it_can_the_install_compiles_the_engine() -> None:
+    assert build() == "compiled by mypyc"
+    assert not (game.__file__ or "").endswith(".py")
+
+
+def _pure_copy(into: Path) -> Path:
+    """The repository's package and tests without any compiled module."""
+    skip = shutil.ignore_patterns("*.so", "__pycache__", "*.pyc")
+    shutil.copytree(ROOT / "unoformal", into / "unoformal", ignore=skip)
+    shutil.copytree(ROOT / "tests", into / "tests", ignore=skip)
+    shutil.copytree(ROOT / "docs", into / "docs", ignore=skip)  # tests read the rules doc
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, into)
+    return into
+
+
+def test_the_pure_python_engine_passes_the_engine_tests(tmp_path: Path) -> None:
+    tree = _pure_copy(tmp_path)
+    probe = subprocess.run(
+        [sys.executable, "-c", "from unoformal.engine import build, game;"
+         "print(build(), game.__file__)"],
+        cwd=tree, capture_output=True, text=True, check=True)
+    assert probe.stdout.split()[:2] == ["pure", "Python"], probe.stdout
+    assert probe.stdout.split()[-1].startswith(str(tree))
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *PURE_TESTS],
+        cwd=tree, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+
+
+def test_without_a_c_compiler_the_build_is_pure_python(tmp_path: Path) -> None:
+    tree = _pure_copy(tmp_path)
+    env = {**os.environ, "CC": "false"}  # a compiler that always fails
+    done = subprocess.run([sys.executable, "setup.py", "-q", "build"], cwd=tree,
+                          capture_output=True, text=True, env=env, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "installing the pure-Python engine" in done.stderr
+    built = [p.relative_to(tree / "build") for p in (tree / "build").rglob("*") if p.is_file()]
+    assert any(p.parts[-3:] == ("unoformal", "engine", "game.py") for p in built), built
+    assert not [p for p in built if p.suffix in (".so", ".pyd")]
+
+
+def test_a_compiled_engine_older_than_its_source_is_reported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    engine = tmp_path / "unoformal" / "engine"
+    engine.mkdir(parents=True)
+    (tmp_path / "setup.py").write_text("")
+    compiled, source = engine / "game.cpython-311-x86_64-linux-gnu.so", engine / "game.py"
+    compiled.write_text("")
+    source.write_text("")
+    monkeypatch.setattr(game, "__file__", str(compiled))
+    os.utime(compiled, (1_000, 1_000))
+    os.utime(source, (2_000, 2_000))
+    assert stale()  # the source was edited after the build
+    os.utime(compiled, (3_000, 3_000))
+    assert not stale()
+    os.utime(compiled, (1_000, 1_000))
+    (tmp_path / "setup.py").unlink()
+    assert not stale()  # an installed wheel: no source tree to go stale
+    monkeypatch.setattr(game, "__file__", str(source))
+    assert not stale()  # pure Python
