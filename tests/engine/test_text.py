@@ -200,6 +200,23 @@ def test_wd4_2_a_respond_phase_without_a_pending_draw_card_is_refused(kind: str)
                                  "draw card (breaks WD4-2)")
 
 
+@pytest.mark.parametrize(("key", "value"), [("pending", "4"), ("kind", "+2"),
+                                            ("offender", "A")])
+def test_wd4_2_outside_a_respond_phase_nothing_is_pending(key: str, value: str) -> None:
+    # A Draw Two played from such a state would carry the stated count on (mutmut's
+    # surviving mutant _do_play_36 relied on this text being read).
+    game = make_game(("A", "B", "C"), "C", {"A": ["R+2", "G5"], "B": ["R2"]}, ("R7",))
+    text = game.to_text()
+    assert " phase=play pending=0 kind=- offender=- " in re.sub(
+        r" (hands|pile|discard|scores|uno|drawn)=\S*", "", text)
+    edited = re.sub(rf" {key}=\S+ ", f" {key}={value} ", text)
+    with pytest.raises(InvalidInputError) as info:
+        Game.from_text(edited)
+    none = "0" if key == "pending" else "-"
+    assert info.value.line() == (f"state text: {key}: {value!r}: nothing is pending in a play "
+                                 f"phase; expected {none} (breaks WD4-2)")
+
+
 def test_score_1_points_read_in_a_round_still_in_play_are_not_reported() -> None:
     # SCORE-1: state_json's round_points are a finished round's; a text may state points
     # in a round still in play (the reader keeps them for the text), they are not reported

@@ -169,6 +169,7 @@ def _read(text: str, rules: RuleTable | None) -> Game:
     if g.phase == "respond" and g.offender is None:
         raise InvalidInputError("-: a respond phase names who played the draw card", "WD4-2",
                                 key="offender")
+    _check_nothing_pending(g.phase, fields)
     if fields["legal"] not in ("0", "1"):
         raise InvalidInputError(f"{show(fields['legal'])}: expected 0 or 1", "WD4-1",
                                 key="legal")
@@ -251,6 +252,18 @@ def _check_respond(phase: str, rules: RuleTable, kind: str) -> None:
     if phase == "respond" and kind not in draws:
         raise InvalidInputError(f"{show(kind)}: a respond phase answers a draw card; "
                                 f"expected {' or '.join(draws)}", "WD4-2", key="kind")
+
+
+def _check_nothing_pending(phase: str, fields: dict[str, str]) -> None:
+    """WD4-2 / NOSTACK-1: cards to draw, their kind and who played them are pending only
+    while the victim answers; in any other phase a Draw Two or Wild Draw Four would carry
+    them on."""
+    if phase == "respond":
+        return
+    for key, none in (("pending", "0"), ("kind", "-"), ("offender", "-")):
+        if fields[key] != none:
+            raise InvalidInputError(f"{show(fields[key])}: nothing is pending in a {phase} "
+                                    f"phase; expected {none}", "WD4-2", key=key)
 
 
 def _check_deck(g: Game) -> None:
