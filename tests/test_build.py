@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from unoformal.engine import build, game, stale
+from unoformal.engine import build, game
 
 ROOT = Path(__file__).resolve().parent.parent
 # The engine's own tests; the rest of the suite runs on whichever engine is installed.
@@ -76,23 +76,3 @@ def test_without_a_c_compiler_the_build_is_pure_python(tmp_path: Path) -> None:
     assert any(p.parts[-3:] == ("unoformal", "engine", "game.py") for p in built), built
     assert not [p for p in built if p.suffix in (".so", ".pyd")]
 
-
-def test_a_compiled_engine_older_than_its_source_is_reported(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    engine = tmp_path / "unoformal" / "engine"
-    engine.mkdir(parents=True)
-    (tmp_path / "setup.py").write_text("")
-    compiled, source = engine / "game.cpython-311-x86_64-linux-gnu.so", engine / "game.py"
-    compiled.write_text("")
-    source.write_text("")
-    monkeypatch.setattr(game, "__file__", str(compiled))
-    os.utime(compiled, (1_000, 1_000))
-    os.utime(source, (2_000, 2_000))
-    assert stale()  # the source was edited after the build
-    os.utime(compiled, (3_000, 3_000))
-    assert not stale()
-    os.utime(compiled, (1_000, 1_000))
-    (tmp_path / "setup.py").unlink()
-    assert not stale()  # an installed wheel: no source tree to go stale
-    monkeypatch.setattr(game, "__file__", str(source))
-    assert not stale()  # pure Python

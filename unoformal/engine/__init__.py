@@ -28,7 +28,7 @@ def stale() -> bool:
     again."""
     compiled = Path(game.__file__ or "")
     source = compiled.with_name("game.py")
-    if compiled.suffix == ".py" or not (compiled.parents[2] / "setup.py").exists():
+    if compiled.suffix == ".py" or not (compiled.parent.parent.parent / "setup.py").exists():
         return False
     return source.exists() and source.stat().st_mtime > compiled.stat().st_mtime
 
