@@ -1,17 +1,19 @@
-"""The build: the engine's one hot module compiled by mypyc, where it can be.
+"""The build: the modules where the CPU time goes, compiled by mypyc where it can be.
 
-``unoformal/engine/game.py`` (the engine that interprets the rule table) is compiled to a C
-extension by mypyc when the build has mypy (``pyproject.toml`` asks for it) and a C
-compiler. The extension sits beside the source and Python imports it in its place. Where
-either is missing, or with ``UNOFORMAL_PURE_PYTHON=1`` in the environment, the package is
-pure Python and behaves the same: ``unoformal --version`` says which one is installed, and
-the test suite runs the engine's tests on the pure source too (``tests/test_build.py``).
-Everything else (the table, the proofs, the explorer) is pure Python either way.
+The modules listed in ``unoformal/compiled.py`` (the engine that interprets the rule table,
+and the explorer's successor function) are compiled to C extensions by mypyc when the build
+has mypy (``pyproject.toml`` asks for it) and a C compiler. Each extension sits beside its
+source and Python imports it in its place. Where either is missing, or with
+``UNOFORMAL_PURE_PYTHON=1`` in the environment, the package is pure Python and behaves the
+same: ``unoformal --version`` says which one is installed, and the test suite runs the
+engine's and the explorer's tests on the pure source too (``tests/test_build.py``).
+Everything else (the table, the proofs, the commands) is pure Python either way.
 """
 
 from __future__ import annotations
 
 import os
+import runpy
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,8 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-COMPILED = ["unoformal/engine/game.py"]
+# The list lives in the package, which reads it to tell which modules are compiled.
+COMPILED = list(runpy.run_path("unoformal/compiled.py")["COMPILED"])
 
 
 def extensions() -> list[Any]:
@@ -33,7 +36,8 @@ def extensions() -> list[Any]:
     try:
         # mypy type-checks what the module imports; the build environment has none of the
         # package's dependencies, and the code is checked under --strict by the test suite.
-        return list(mypycify(["--ignore-missing-imports", *COMPILED], opt_level="3"))
+        return list(mypycify(["--ignore-missing-imports", *COMPILED], opt_level="3",
+                             group_name="unoformal"))
     except BaseException as err:
         _warn(f"mypyc failed ({type(err).__name__}: {err})")
         return []

@@ -138,7 +138,7 @@ def child() -> None:
     """Serve workloads, one JSON line in, one out, on the engine this process imports."""
     import unoformal
     try:
-        from unoformal.engine import build
+        from unoformal.compiled import build
         built = build()
     except ImportError:  # a baseline from before the compiled build
         built = "pure Python"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from unoformal.cli import main, version
-from unoformal.engine import build
+from unoformal.compiled import build
 
 RECORD = Path(__file__).parent / "records" / "seed002_whole_game.json"
 

@@ -71,7 +71,7 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> None:
-        from unoformal.engine import build
+        from unoformal.compiled import build
 
         print(f"unoformal {version()} (engine: {build()})")
         parser.exit()

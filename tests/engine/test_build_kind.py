@@ -1,40 +1,59 @@
-"""Which engine is installed (``unoformal.engine.build``), and a compiled one that is older
-than its source in a checkout (``unoformal.engine.stale``): read from the module's file."""
+"""Which modules are compiled where the package is installed (``unoformal.compiled``), and
+compiled ones older than their source in a checkout: read from the files beside the
+sources, as Python's import picks them."""
 
 from __future__ import annotations
 
 import os
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-import pytest
-
-from unoformal.engine import build, game, stale
+from unoformal.compiled import COMPILED, build, compiled, stale
 
 
-def test_the_build_is_read_from_the_engine_module_file(monkeypatch: pytest.MonkeyPatch,
-                                                       tmp_path: Path) -> None:
-    monkeypatch.setattr(game, "__file__", str(tmp_path / "game.py"))
-    assert build() == "pure Python"
-    monkeypatch.setattr(game, "__file__", str(tmp_path / "game.cpython-311-x86_64-linux-gnu.so"))
-    assert build() == "compiled by mypyc"
+def _tree(root: Path, built: tuple[str, ...]) -> dict[str, Path]:
+    binaries = {}
+    for module in COMPILED:
+        source = root / module
+        source.parent.mkdir(parents=True, exist_ok=True)
+        source.write_text("")
+        if module in built:
+            binaries[module] = source.with_name(source.stem + EXTENSION_SUFFIXES[0])
+            binaries[module].write_text("")
+    return binaries
 
 
-def test_a_compiled_engine_older_than_its_source_is_reported(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    engine = tmp_path / "unoformal" / "engine"
-    engine.mkdir(parents=True)
+def test_the_build_is_read_from_the_files_beside_the_sources(tmp_path: Path) -> None:
+    _tree(tmp_path, ())
+    assert compiled(tmp_path) == [] and build(tmp_path) == "pure Python"
+    _tree(tmp_path, COMPILED[:1])
+    assert compiled(tmp_path) == [COMPILED[0]]
+    assert build(tmp_path) == f"partly compiled (1 of {len(COMPILED)})"
+    _tree(tmp_path, COMPILED)
+    assert compiled(tmp_path) == list(COMPILED) and build(tmp_path) == "compiled by mypyc"
+
+
+def test_a_compiled_module_older_than_its_source_is_reported(tmp_path: Path) -> None:
+    binaries = _tree(tmp_path, COMPILED)
     (tmp_path / "setup.py").write_text("")
-    compiled, source = engine / "game.cpython-311-x86_64-linux-gnu.so", engine / "game.py"
-    compiled.write_text("")
-    source.write_text("")
-    monkeypatch.setattr(game, "__file__", str(compiled))
-    os.utime(compiled, (1_000, 1_000))
-    os.utime(source, (2_000, 2_000))
-    assert stale()  # the source was edited after the build
-    os.utime(compiled, (3_000, 3_000))
-    assert not stale()
-    os.utime(compiled, (1_000, 1_000))
+    for binary in binaries.values():
+        os.utime(binary, (3_000, 3_000))
+    for module in COMPILED:
+        os.utime(tmp_path / module, (2_000, 2_000))
+    assert stale(tmp_path) == []
+    edited = COMPILED[-1]
+    os.utime(tmp_path / edited, (4_000, 4_000))
+    assert stale(tmp_path) == [edited]  # the source was edited after the build
     (tmp_path / "setup.py").unlink()
-    assert not stale()  # an installed wheel: no source tree to go stale
-    monkeypatch.setattr(game, "__file__", str(source))
-    assert not stale()  # pure Python
+    assert stale(tmp_path) == []  # an installed wheel: no source tree to go stale
+
+
+def test_a_module_without_a_compiled_form_is_never_stale(tmp_path: Path) -> None:
+    _tree(tmp_path, ())
+    (tmp_path / "setup.py").write_text("")
+    assert stale(tmp_path) == []
+
+
+def test_the_listed_modules_exist() -> None:
+    root = Path(__file__).resolve().parents[2]
+    assert all((root / module).is_file() for module in COMPILED)

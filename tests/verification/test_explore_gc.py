@@ -28,7 +28,8 @@ def test_exploring_makes_no_reference_cycles() -> None:
     assert _cyclic_garbage("duel") == 0
 
 
-def test_a_planted_cycle_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_planted_cycle_is_found(monkeypatch: pytest.MonkeyPatch,
+                                  patchable_explorer: None) -> None:
     copy = ExploreGame.copy
 
     def cyclic(self: ExploreGame) -> ExploreGame:

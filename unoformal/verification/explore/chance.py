@@ -19,6 +19,8 @@ from collections.abc import Iterator, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.spec.table import RuleTable
@@ -37,31 +39,6 @@ class NeedChoice(Exception):
         self.options = options
 
 
-class _Shuffler(random.Random):
-    """What ``ExploreGame._rng`` hands to the engine's shuffles: no randomness.
-
-    After RESHUFFLE-1 the order does not matter (``_pop_card`` chooses); while the
-    start card is turned again (START-WD4) the chosen face is put on top."""
-
-    game: ExploreGame
-
-    def __init__(self) -> None:
-        super().__init__(0)
-
-    def shuffle(self, x: MutableSequence[Any]) -> None:
-        game = self.game
-        if not (game.dealing and x is game.pile):
-            # RESHUFFLE-1 (even during the deal, for START-D2's draw) shuffles a new
-            # list; only START-WD4 shuffles the pile itself
-            return
-        game.events |= START_AGAIN
-        again = {i for i, k in enumerate(game.f_kind)
-                 if (s := game.rules.start_rule(k)) is not None and s.turn_another_card}
-        face = game.choose(sorted(set(x) - again), floor=False)
-        x.remove(face)
-        x.append(face)
-
-
 @dataclass(frozen=True)
 class Deal:
     """A deal as a record writes it (``json``) and as face indices (``hands``, ``pile``
@@ -72,6 +49,8 @@ class Deal:
     pile: list[int]
 
 
+# Python subclasses (tests) are allowed; copies are made with __new__, without __init__.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class ExploreGame(Game):
     """The engine, with every chance outcome chosen by a script."""
 
@@ -91,11 +70,13 @@ class ExploreGame(Game):
              deal: dict[str, Any], script: tuple[int, ...] = ()) -> ExploreGame:
         """The state after DEAL-2/DEAL-3/START-* for a given deal (``NeedChoice`` if a
         start rule draws or turns again and the script does not say which card comes)."""
-        game = cls.__new__(cls)
-        game.script, game.pos, game.events, game.dealing = script, 0, 0, True
-        Game.__init__(game, players, 0, rules, dealer, deal)
-        game.dealing = False
-        return game
+        return cls(players, rules, dealer, deal, script)
+
+    def __init__(self, players: Sequence[str], rules: RuleTable, dealer: str,
+                 deal: dict[str, Any], script: tuple[int, ...] = ()) -> None:
+        self.script, self.pos, self.events, self.dealing = script, 0, 0, True
+        super().__init__(players, 0, rules, dealer, deal)
+        self.dealing = False
 
     def redeal(self, deal: Deal, script: tuple[int, ...] = ()) -> ExploreGame:
         """The same game dealt again: the engine's own ``_start_round``, without
@@ -179,6 +160,35 @@ class ExploreGame(Game):
         if self.log is not None:
             self.log.append(face)
         return face
+
+
+# A Python class, not compiled (setup.py): mypyc cannot build a native subclass of
+# random.Random. Defined after ExploreGame, which its annotation names: a compiled module
+# whose Python class names a native class defined further down crashed at import.
+@mypyc_attr(native_class=False)
+class _Shuffler(random.Random):
+    """What ``ExploreGame._rng`` hands to the engine's shuffles: no randomness.
+
+    After RESHUFFLE-1 the order does not matter (``_pop_card`` chooses); while the
+    start card is turned again (START-WD4) the chosen face is put on top."""
+
+    game: ExploreGame
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        game = self.game
+        if not (game.dealing and x is game.pile):
+            # RESHUFFLE-1 (even during the deal, for START-D2's draw) shuffles a new
+            # list; only START-WD4 shuffles the pile itself
+            return
+        game.events |= START_AGAIN
+        again = {i for i, k in enumerate(game.f_kind)
+                 if (s := game.rules.start_rule(k)) is not None and s.turn_another_card}
+        face = game.choose(sorted(set(x) - again), floor=False)
+        x.remove(face)
+        x.append(face)
 
 
 _SHUFFLER = _Shuffler()
