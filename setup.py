@@ -38,7 +38,7 @@ def extensions() -> list[Any]:
         # package's dependencies, and the code is checked under --strict by the test suite.
         return list(mypycify(["--ignore-missing-imports", *COMPILED], opt_level="3",
                              group_name="unoformal"))
-    except BaseException as err:
+    except (Exception, SystemExit) as err:  # mypy's type errors end in SystemExit
         _warn(f"mypyc failed ({type(err).__name__}: {err})")
         return []
 
@@ -57,7 +57,7 @@ class OptionalBuildExt(build_ext):
 
 
 def _warn(why: str) -> None:
-    print(f"unoformal: {why}; installing the pure-Python engine", file=sys.stderr)
+    print(f"unoformal: {why}; installing it as pure Python", file=sys.stderr)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

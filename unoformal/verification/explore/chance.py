@@ -49,7 +49,8 @@ class Deal:
     pile: list[int]
 
 
-# Python subclasses (tests) are allowed; copies are made with __new__, without __init__.
+# Marked so that Python subclasses are allowed, and so that ExploreGame.__new__ makes an
+# instance without running __init__ once compiled, as Game.copy needs.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class ExploreGame(Game):
     """The engine, with every chance outcome chosen by a script."""
