@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.actions import Action, ActionType, check_action
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError, VariantError
 from unoformal.spec.table import CLASSIC
@@ -241,6 +241,34 @@ def test_an_action_of_the_wrong_shape_is_refused_naming_its_rule_and_the_state(
     err = info.value
     assert (err.message, err.rule_id, err.action) == (message, rule_id, str(action))
     assert err.state == before == game.to_text() and game.history == []
+
+
+@pytest.mark.parametrize(("action", "message", "rule_id", "key"), [
+    (Action("A", "draw"), "action type 'draw': expected an ActionType", None,  # type: ignore[arg-type]
+     "action"),
+    (Action(5, ActionType.DRAW), "player 5: a name is a string", "DECK-2", "player"),  # type: ignore[arg-type]
+    (Action("A", ActionType.CATCH, target=5), "target 5: a name is a string", "DECK-2",  # type: ignore[arg-type]
+     "target"),
+    (Action("A", ActionType.PLAY, "Z9"), "unknown card code 'Z9' (expected R0-R9, RS, RR, "
+     "R+2 and likewise Y, G, B; W; W+4)", "DECK-1", "card"),
+    (Action("A", ActionType.PLAY, "W", "pink"),
+     "color 'pink': expected one of red, yellow, green, blue", "WILD-1", "color"),
+    (Action("A", ActionType.PLAY, "R5", uno="yes"), "'yes': must be true or false", None,  # type: ignore[arg-type]
+     "uno"),
+])
+def test_play_1_each_field_of_a_hand_built_action_is_checked_and_named(
+        action: Action, message: str, rule_id: str | None, key: str) -> None:
+    """DECK-2 names, DECK-1 card codes, WILD-1 colors, a true-or-false UNO call: each wrong
+    field is refused in its own words, with its rule and the field it is in."""
+    with pytest.raises(InvalidInputError) as info:
+        check_action(action)
+    assert (info.value.message, info.value.rule_id, info.value.key) == (message, rule_id, key)
+    game = Game(["A", "B"], seed=1)
+    before = game.to_text()
+    with pytest.raises(InvalidInputError) as info:
+        game.apply(action)
+    assert (info.value.message, info.value.key) == (message, key)
+    assert info.value.state == before == game.to_text()
 
 
 @pytest.mark.parametrize(("kwargs", "words", "key"), [
