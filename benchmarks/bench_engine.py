@@ -45,7 +45,6 @@ import json
 import os
 import pstats
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -195,9 +194,10 @@ def checkout(rev: str, into: str) -> Path:
 
 def pure(into: str) -> Path:
     """This tree's package without the compiled engine, under ``into``: pure Python."""
+    from unoformal.compiled import copy_source
+
     dest = Path(into) / "pure"
-    shutil.copytree(ROOT / "unoformal", dest / "unoformal",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
+    copy_source(dest, ROOT)
     return dest
 
 

@@ -304,11 +304,12 @@ class _workdir:
 
 
 def _copy_sources(dest: Path, src: Path = ROOT) -> None:
+    from unoformal.compiled import copy_source
+
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
-    # Without the compiled engine (setup.py): Python would import it in place of the
-    # mutated game.py, and every mutant of the engine would survive.
-    shutil.copytree(src / "unoformal", dest / "unoformal",
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so"))
+    # Without the compiled modules (setup.py): Python would import them in place of the
+    # mutated source, and every mutant of the engine would survive.
+    copy_source(dest, src)
     shutil.copytree(src / "tests", dest / "tests", ignore=ignore)
     # The referee's and the vectors' tests run the transcripts their documents show.
     shutil.copytree(src / "docs", dest / "docs", ignore=ignore)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import COMPILED_HERE
 
-from unoformal.compiled import COMPILED, build
+from unoformal.compiled import COMPILED, build, copy_source
 from unoformal.compiled import ROOT as INSTALLED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,8 +54,8 @@ def test_where_it_can_the_install_compiles_the_engine() -> None:
 
 def _pure_copy(into: Path) -> Path:
     """The repository's package and tests without any compiled module."""
-    skip = shutil.ignore_patterns("*.so", "__pycache__", "*.pyc")
-    shutil.copytree(ROOT / "unoformal", into / "unoformal", ignore=skip)
+    copy_source(into, ROOT)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "tests", into / "tests", ignore=skip)
     shutil.copytree(ROOT / "docs", into / "docs", ignore=skip)  # tests read the rules doc
     for name in ("pyproject.toml", "setup.py", "README.md"):

@@ -45,6 +45,16 @@ def build(root: Path = ROOT) -> str:
     return "pure Python" if done == 0 else f"partly compiled ({done} of {len(COMPILED)})"
 
 
+def copy_source(into: Path, root: Path = ROOT) -> Path:
+    """The package as pure Python under ``into`` (``into/unoformal``): its source without the
+    compiled modules, which Python would import in its place, nor bytecode. What a build
+    without a C compiler installs; what the mutation run mutates."""
+    import shutil  # only benchmarks and tests copy the package
+
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", *(f"*{s}" for s in EXTENSION_SUFFIXES))
+    return Path(shutil.copytree(root / "unoformal", into / "unoformal", ignore=skip))
+
+
 def stale(root: Path = ROOT) -> list[str]:
     """In a source checkout (``setup.py`` beside the package), the compiled modules whose
     source was changed after they were built: Python runs the compiled one, so the edit has
