@@ -30,7 +30,8 @@ Fairness: every engine runs in its own long-lived child process (the same interp
 repetitions interleaved (each engine once per repetition, in turn), the same seeds in
 every repetition, time is each run's CPU time (``time.process_time``), medians reported.
 ``--baseline REV`` runs a second copy of the engine, the source of git revision ``REV``
-(``git archive``), in the same way, for a before/after ratio measured in the same run.
+(``git archive``, compiled as its install would be: benchmarks/revision.py), in the same
+way, for a before/after ratio measured in the same run.
 The installed engine is ``engine/game.py`` compiled by mypyc where the build could
 (setup.py; the header line says which). ``--pure`` also runs this tree's source without
 the compiled module, in the same way: the engine a machine without a C compiler installs.
@@ -48,7 +49,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from collections.abc import Callable
@@ -56,6 +56,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from revision import checkout
 from rich.console import Console
 from rich.table import Table
 
@@ -181,15 +182,6 @@ class Worker:
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         self.proc.wait()
-
-
-def checkout(rev: str, into: str) -> Path:
-    """The source of git revision ``rev`` (its ``unoformal`` package) under ``into``."""
-    data = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "unoformal"],
-                          capture_output=True, check=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return Path(into)
 
 
 def pure(into: str) -> Path:
