@@ -10,8 +10,13 @@ finished graph's own successor lists (no engine, no labels: only the index, the
 parent/depth arrays and the edge arrays). Its rate is the ceiling any explorer with
 this bookkeeping in CPython can reach; ``of_ceiling`` is the engine-driven rate over it.
 
+``--parts`` also times each part of the explorer's work per state, on a sample of the
+graph's states taken from every layer (see :func:`parts`), and prints the share of the
+ceiling an explorer would reach if everything but the engine's own work cost nothing.
+
 ``--baseline REV`` also explores each preset with the explorer and engine of git revision
-``REV`` (its ``unoformal`` package from ``git archive``, first on the child's path), the
+``REV`` (its ``unoformal`` package from ``git archive``, compiled as its install would be,
+first on the child's path), the
 two runs in turn, so the share of the ceiling before and after comes from the same run.
 """
 
@@ -19,15 +24,16 @@ from __future__ import annotations
 
 import argparse
 import gc
-import io
 import json
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+from revision import checkout
 
 from unoformal.verification.explore.graph import StateGraph
 from unoformal.verification.explore.presets import PRESETS
@@ -77,7 +83,100 @@ def bookkeeping_rate(graph: StateGraph) -> float:
     return len(seen) / cpu
 
 
-def one(name: str, symmetry: bool) -> dict[str, object]:
+def _sample(explorer: object, size: int, total: int) -> list[object]:
+    """About ``size`` games of the graph, an even stride through every BFS layer."""
+    from unoformal.verification.explore.graph import Explorer, StateGraph
+    assert isinstance(explorer, Explorer)
+    graph = StateGraph(explorer.config, explorer.keyer)
+    stride = max(1, total // size)
+    frontier = explorer._initial(graph)
+    games, seen, depth = [], 0, 0
+    while frontier:
+        for _, game in frontier:
+            if seen % stride == 0:
+                games.append(game)
+            seen += 1
+        frontier = explorer._layer(graph, frontier, depth)
+        depth += 1
+    return games
+
+
+def parts(name: str, symmetry: bool, states: int, size: int = 20_000) -> dict[str, float]:
+    """CPU microseconds per state of each part of the explorer's work, on a sample of its
+    states, each measured as the search does it: a child is keyed and labelled while it is
+    fresh from its action (a part timed over children made earlier would read them cold
+    from memory, and cost more). So each part is the difference of two loops that differ
+    by it:
+
+    * ``legal``: listing the actions; ``copy``: one copy of the state per outcome;
+    * ``push``: every outcome of every action (on a copy each, as the search runs them),
+      less the copies; ``key``, ``labels``: keying, then also labelling, each outcome;
+    * ``outcomes``: outcomes per state.
+
+    ``engine_floor`` is the engine's own share: listing the actions, pushing each outcome,
+    and one copy per state (every new state needs a game of its own to wait in the
+    frontier). An explorer with do/undo, free keys, free labels and free bookkeeping
+    would still cost that much per state."""
+    from unoformal.verification.explore.chance import outcomes
+    from unoformal.verification.explore.graph import Explorer, preset_config
+
+    cfg = preset_config(name, symmetry, memory_budget=16 << 30)
+    explorer = Explorer(cfg)
+    games = _sample(explorer, size, states)
+    labeler, key = explorer.labeler, explorer.keyer.key
+    assert labeler is not None
+    moves = [(g, g.legal_actions(penalties=cfg.penalties)) for g in games]
+    count = sum(1 for g, actions in moves for a in actions for _ in outcomes(g, a))
+
+    def legal() -> None:
+        for g in games:
+            g.legal_actions(penalties=cfg.penalties)
+
+    def copy() -> None:
+        for g, actions in moves:
+            for a in actions:
+                for _ in outcomes(g, a):
+                    g.copy()
+
+    def push() -> None:
+        for g, actions in moves:
+            for a in actions:
+                for _ in outcomes(g, a):
+                    pass
+
+    def push_key() -> None:
+        for g, actions in moves:
+            for a in actions:
+                for _, c in outcomes(g, a):
+                    key(c)
+
+    def push_key_labels() -> None:
+        for g, actions in moves:
+            for a in actions:
+                for _, c in outcomes(g, a):
+                    key(c)
+                    labeler.edge(g, a, c, c.events)
+
+    def timed(work: Callable[[], None]) -> float:
+        cpu = time.process_time()
+        work()
+        return (time.process_time() - cpu) * 1e6 / len(games)
+
+    gc.disable()
+    legal_us, copied_us, outcomes_us = timed(legal), timed(copy), timed(push)
+    keyed_us, labelled_us = timed(push_key), timed(push_key_labels)
+    gc.enable()
+    copy_us = copied_us - outcomes_us  # copy() runs the outcomes too, and one copy more each
+    per_state = count / len(games)
+    push_us = outcomes_us - copy_us
+    found = {"legal": legal_us, "copy": copy_us, "push": push_us,
+             "key": keyed_us - outcomes_us, "labels": labelled_us - keyed_us,
+             "outcomes": per_state,
+             "engine_floor": legal_us + push_us + copy_us / per_state, "sample": len(games)}
+    return {k: round(v, 3) for k, v in found.items()}
+
+
+def one(name: str, symmetry: bool, with_parts: bool = False) -> dict[str, object]:
     from unoformal.verification.explore.analysis import analyse
     from unoformal.verification.explore.graph import explore, preset_config
 
@@ -96,26 +195,21 @@ def one(name: str, symmetry: bool) -> dict[str, object]:
             "edges_per_second": round(graph.edges / graph.seconds),
             "peak_mib": round(graph.peak_bytes / (1 << 20)),
             "stuck": len(found.stuck), "no_round_end": len(found.doomed),
-            "endless": found.cycle is not None}
+            "endless": found.cycle is not None,
+            **({"parts_us_per_state": (cost := parts(name, symmetry, graph.states)),
+                "engine_floor_of_ceiling": round(1e6 / cost["engine_floor"] / ceiling, 3)}
+               if with_parts and ceiling else {})}
 
 
-def checkout(rev: str, into: str) -> Path:
-    """The ``unoformal`` package of git revision ``rev``, extracted under ``into``."""
-    root = Path(__file__).resolve().parent.parent
-    data = subprocess.run(["git", "-C", str(root), "archive", rev, "unoformal"],
-                          capture_output=True, check=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return Path(into)
-
-
-def child(name: str, symmetry: bool, source: Path | None) -> dict[str, object]:
+def child(name: str, symmetry: bool, source: Path | None,
+          with_parts: bool = False) -> dict[str, object]:
     """One preset explored in a fresh process (so peak memory is its own), with the
     package in ``source`` first on its path when given."""
     env = dict(os.environ)
     if source is not None:
         env["PYTHONPATH"] = str(source)
-    cmd = [sys.executable, __file__, name, "--child"] + (["--symmetry"] if symmetry else [])
+    cmd = [sys.executable, __file__, name, "--child"] + (["--symmetry"] if symmetry else []) \
+        + (["--parts"] if with_parts else [])
     out = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env).stdout
     result: dict[str, object] = json.loads(out)
     return result
@@ -127,12 +221,20 @@ def main() -> None:
     parser.add_argument("--symmetry", action="store_true")
     parser.add_argument("--baseline", metavar="REV",
                         help="also explore with the code of this git revision (e.g. main)")
+    parser.add_argument("--parts", action="store_true",
+                        help="also time each part of the work per state (this tree only)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     # wall-clock rates depend on what else the machine runs; the CPU-time rate does not
     if args.child:
         import unoformal
-        print(json.dumps({**one(args.presets[0], args.symmetry), "code": unoformal.__file__}))
+        try:
+            from unoformal.compiled import build
+            built = build()
+        except ImportError:  # a revision from before the compiled build
+            built = "pure Python"
+        print(json.dumps({**one(args.presets[0], args.symmetry, args.parts),
+                          "package": unoformal.__file__, "build": built}))
         return
     with tempfile.TemporaryDirectory() as tmp:
         base = checkout(args.baseline, tmp) if args.baseline else None
@@ -140,7 +242,7 @@ def main() -> None:
             if base is not None:
                 before = child(name, args.symmetry, base)
                 print(json.dumps({"code": args.baseline, **before}), flush=True)
-            after = child(name, args.symmetry, None)
+            after = child(name, args.symmetry, None, args.parts)
             print(json.dumps({"code": "this tree", **after}), flush=True)
             if base is not None:
                 if before["states"] != after["states"] or before["edges"] != after["edges"]:
