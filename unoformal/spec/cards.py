@@ -15,6 +15,10 @@ from enum import Enum
 class Color(Enum):
     """The four colors of DECK-1, in the order the rulebook names them."""
 
+    # Members are singletons: identity hashing agrees with Enum's identity equality and
+    # skips Enum's own __hash__, a Python call, on every lookup keyed by a color.
+    __hash__ = object.__hash__
+
     RED = "red"
     YELLOW = "yellow"
     GREEN = "green"
@@ -39,6 +43,11 @@ _COLOR_TEXT = {text: c for c in Color for text in (c.value, c.letter.lower())}
 
 class Kind(Enum):
     """What a card is, independent of its color. The value is its code suffix."""
+
+    # Members are singletons: identity hashing agrees with Enum's identity equality and
+    # skips Enum's own __hash__, a Python call, on every lookup keyed by a kind
+    # (the table's effects, the answers NOSTACK-1 allows).
+    __hash__ = object.__hash__
 
     NUMBER = "#"
     SKIP = "S"
