@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -27,8 +27,27 @@ from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC, CardEffect, Holding, NextDealer, RuleTable
 
 # Phases of a round. "respond" is the victim's accept/challenge (or stacking) decision.
-START, COLOR, PLAY, DRAWN, RESPOND, OVER = "start", "color", "play", "drawn", "respond", "over"
+# Final: compiled (setup.py), each is a constant, not a lookup in the module's globals.
+START: Final = "start"
+COLOR: Final = "color"
+PLAY: Final = "play"
+DRAWN: Final = "drawn"
+RESPOND: Final = "respond"
+OVER: Final = "over"
 PHASES = (START, COLOR, PLAY, DRAWN, RESPOND, OVER)
+
+# The action types, as constants: compiled (setup.py), reading a member of a Python enum
+# class is a lookup through the class every time; a Final name is a C static.
+_PLAY: Final = ActionType.PLAY
+_DRAW: Final = ActionType.DRAW
+_PASS: Final = ActionType.PASS
+_ACCEPT: Final = ActionType.ACCEPT
+_CHALLENGE: Final = ActionType.CHALLENGE
+_UNO: Final = ActionType.UNO
+_CATCH: Final = ActionType.CATCH
+_CHOOSE_COLOR: Final = ActionType.CHOOSE_COLOR
+_MISPLAY: Final = ActionType.MISPLAY
+_ADVISE: Final = ActionType.ADVISE
 
 # An argument of the public API that the body checks and refuses in words
 # (InvalidInputError, naming the rule). Typed Any rather than the type it must have: the
@@ -542,7 +561,7 @@ class Game:
                                          self.to_text(), causes=refusal.causes)
         self._legal = None
         self.reveal = None
-        _HANDLERS[action.type](self, p, face, color, target, action.uno)
+        self._do(action.type, p, face, color, target, action.uno)
         self.history.append(action)
 
     def push(self, action: Action) -> None:
@@ -556,7 +575,7 @@ class Game:
         p, face, color, target = resolved
         self._legal = None
         self.reveal = None
-        _HANDLERS[action.type](self, p, face, color, target, action.uno)
+        self._do(action.type, p, face, color, target, action.uno)
         self.history.append(action)
 
     def _resolve(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
@@ -818,6 +837,33 @@ class Game:
         that closes any open UNO window."""
         self.uno_window = None
 
+    def _do(self, kind: ActionType, p: int, face: int | None, color: int | None,
+            target: int | None, uno: bool) -> None:
+        """Run the handler of the action's type. A chain of tests rather than a table of
+        functions: compiled (setup.py), each handler is then a direct call, where calling a
+        function taken from a dict boxed every argument, on every step."""
+        if kind is _PLAY:
+            self._do_play(p, face, color, target, uno)
+        elif kind is _DRAW:
+            self._do_draw(p)
+        elif kind is _PASS:
+            self._do_pass(p)
+        elif kind is _ACCEPT:
+            self._do_accept(p)
+        elif kind is _CHALLENGE:
+            self._do_challenge(p)
+        elif kind is _UNO:
+            self._do_uno(p)
+        elif kind is _CATCH:
+            self._do_catch(p, target)
+        elif kind is _CHOOSE_COLOR:
+            self._do_choose_color(p, color)
+        elif kind is _MISPLAY:
+            self._do_misplay(p)
+        else:
+            assert kind is _ADVISE, kind  # check_action admits only the ten types
+            self._do_advise(p)
+
     def _do_play(self, p: int, face: int | None, color: int | None, target: int | None,
                  uno: bool) -> None:
         assert face is not None
@@ -873,7 +919,7 @@ class Game:
         if self.winner is not None:
             self._round_end_check()
 
-    def _do_draw(self, p: int, *_: Any) -> None:
+    def _do_draw(self, p: int) -> None:
         self._begin_turn()
         before = len(self.hands[p])
         self._take(p, self.rules.draw.cards)
@@ -881,20 +927,20 @@ class Game:
         self.phase = DRAWN
         self.cause = (self.rules.draw.id, p, self.drawn, p, False)
 
-    def _do_pass(self, p: int, *_: Any) -> None:
+    def _do_pass(self, p: int) -> None:
         self.cause = None
         self.drawn = None
         self.phase = PLAY
         self.turn = self._next(p)
 
-    def _do_accept(self, p: int, *_: Any) -> None:
+    def _do_accept(self, p: int) -> None:
         """WD4-2 / D2-1 under stacking: the victim draws what is pending and loses the turn."""
         card = self._penalty_card()
         self._take(p, self.pending)
         self._was_caused_by(self.f_effect[card].id, p, card)
         self._resolved(p, keeps_turn=False)
 
-    def _do_challenge(self, p: int, *_: Any) -> None:
+    def _do_challenge(self, p: int) -> None:
         """CHAL-1..4: the hand is shown to the challenger; the table says who draws."""
         offender = self.offender
         assert offender is not None
@@ -934,20 +980,19 @@ class Game:
         self.turn = victim if keeps_turn else self._next(victim)
         self._round_end_check()
 
-    def _do_uno(self, p: int, *_: Any) -> None:
+    def _do_uno(self, p: int) -> None:
         self.uno_window = None
 
-    def _do_catch(self, p: int, face: int | None, color: int | None, target: int | None,
-                  uno: bool) -> None:
+    def _do_catch(self, p: int, target: int | None) -> None:
         assert target is not None
         self._take(target, self.rules.uno.penalty)
         self.uno_window = None
 
-    def _do_choose_color(self, p: int, face: int | None, color: int | None, *_: Any) -> None:
+    def _do_choose_color(self, p: int, color: int | None) -> None:
         self.color = color
         self.phase = PLAY
 
-    def _do_misplay(self, p: int, *_: Any) -> None:
+    def _do_misplay(self, p: int) -> None:
         """MISPLAY-1: the card goes back to the hand, penalty cards, the turn passes."""
         self._begin_turn()
         self._take(p, self.rules.misplay.cards)
@@ -957,7 +1002,7 @@ class Game:
             self.turn = self._next(p)
             self.cause = (self.rules.misplay.id, p, None, p, False)
 
-    def _do_advise(self, p: int, *_: Any) -> None:
+    def _do_advise(self, p: int) -> None:
         self._take(p, self.rules.advice.cards)
 
     # ----------------------------------------------------------- round's end
@@ -1063,9 +1108,10 @@ class Game:
         Every field is named: a class compiled by mypyc keeps its fields in slots, not in a
         ``__dict__``; a Python subclass's own fields are in its ``__dict__``, copied first
         (tests/engine/test_copy.py checks that no field is missed)."""
-        own = getattr(self, "__dict__", None)
-        if own is not None:
-            new.__dict__.update(own)
+        # Not getattr(self, "__dict__", None): compiled, a missing attribute builds an
+        # AttributeError before the default is returned, which cost a third of each copy.
+        if type(self).__dictoffset__:
+            new.__dict__.update(self.__dict__)
         new.rules, new.deck, new.t, new.names, new.n = (self.rules, self.deck, self.t,
                                                         self.names, self.n)
         new.f_kind, new.f_color, new.f_rank = self.f_kind, self.f_color, self.f_rank
@@ -1096,19 +1142,6 @@ def _check_players(players: Sequence[str], rules: RuleTable) -> list[str]:
     """DECK-2's range, and names the text form carries (:func:`unoformal.inputs.check_name`)."""
     return check_players(players, rules.players.minimum, rules.players.maximum)
 
-
-_HANDLERS = {
-    ActionType.PLAY: Game._do_play,
-    ActionType.DRAW: Game._do_draw,
-    ActionType.PASS: Game._do_pass,
-    ActionType.ACCEPT: Game._do_accept,
-    ActionType.CHALLENGE: Game._do_challenge,
-    ActionType.UNO: Game._do_uno,
-    ActionType.CATCH: Game._do_catch,
-    ActionType.CHOOSE_COLOR: Game._do_choose_color,
-    ActionType.MISPLAY: Game._do_misplay,
-    ActionType.ADVISE: Game._do_advise,
-}
 
 _KIND_WORDS = {Kind.NUMBER: "number card", Kind.SKIP: "Skip", Kind.REVERSE: "Reverse",
                Kind.DRAW_TWO: "Draw Two", Kind.WILD: "Wild", Kind.WILD_DRAW_FOUR: "Wild Draw Four"}
