@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import DRAWN, OVER, PLAY, RESPOND, START, Game
@@ -126,12 +127,29 @@ def catalogue(rules: RuleTable) -> list[Branch]:
     return [b for b in BRANCHES if b.rule in on]
 
 
+# The members the labels test, as constants: compiled (setup.py), reading a member of a
+# Python enum class costs a lookup through the class each time; a Final name is a C static.
+ACT_PLAY: Final = ActionType.PLAY
+ACT_DRAW: Final = ActionType.DRAW
+ACT_PASS: Final = ActionType.PASS
+ACT_ACCEPT: Final = ActionType.ACCEPT
+ACT_CHALLENGE: Final = ActionType.CHALLENGE
+ACT_MISPLAY: Final = ActionType.MISPLAY
+NUMBER: Final = Kind.NUMBER
+SKIP: Final = Kind.SKIP
+REVERSE: Final = Kind.REVERSE
+DRAW_TWO: Final = Kind.DRAW_TWO
+WILD: Final = Kind.WILD
+WILD_DRAW_FOUR: Final = Kind.WILD_DRAW_FOUR
+
+
 class Labeler:
     """Turns what the engine did into (rule, branch) labels."""
 
     def __init__(self, game: Game) -> None:
         self.face = game.deck.index  # card code -> face
         self.kind = game.f_kind
+        self.wild = [k.is_wild for k in game.f_kind]  # per face: a property call saved
         self.fcolor = game.f_color
         self.points = game.deck.points
 
@@ -143,7 +161,7 @@ class Labeler:
             return
         kind = self.kind[g.discard[-1]]
         rule = g.rules.start_rule(kind)
-        if kind is Kind.WILD_DRAW_FOUR:
+        if kind is WILD_DRAW_FOUR:
             yield ("EXT-START", "wd4-stays")
         elif rule is None:
             yield ("DEAL-3", "number-start")
@@ -157,97 +175,101 @@ class Labeler:
                 continue
             for c in hand:
                 kind = self.kind[c]
-                if kind is Kind.NUMBER:
+                if kind is NUMBER:
                     yield ("SCORE-1", "numbers")
                 elif kind.is_wild:
                     yield ("SCORE-1", "wilds")
                 else:
                     yield ("SCORE-1", "actions")
 
-    def edge(self, b: Game, a: Action, c: Game, events: int) -> Iterator[Label]:
+    def edge(self, b: Game, a: Action, c: Game, events: int) -> list[Label]:
+        # A list, not a generator: labels are read for every edge the search finds, and a
+        # generator object per edge (and per nested helper) was a tenth of their cost.
+        out: list[Label] = []
         if events & RESHUFFLED:
-            yield ("RESHUFFLE-1", "reshuffle")
+            out.append(("RESHUFFLE-1", "reshuffle"))
         if events & SHORT:
-            yield ("EXT-SHORT", "draw-what-is-left")
+            out.append(("EXT-SHORT", "draw-what-is-left"))
         if b.uno_window is not None and c.uno_window is None and a.type in (
-                ActionType.PLAY, ActionType.DRAW, ActionType.MISPLAY) \
+                ACT_PLAY, ACT_DRAW, ACT_MISPLAY) \
                 and a.player != b.names[b.uno_window]:
-            yield ("UNO-1", "window-closes")
+            out.append(("UNO-1", "window-closes"))
         if b.phase == RESPOND and self._victim_holds_draw_card(b):
-            yield ("NOSTACK-1", "victim-holds-draw-card")
+            out.append(("NOSTACK-1", "victim-holds-draw-card"))
         t = a.type
-        if t is ActionType.PLAY:
-            yield from self._play(b, a, c)
-        elif t is ActionType.DRAW:
-            yield ("DRAW-1", "draw")
-        elif t is ActionType.PASS:
-            yield ("DRAW-1", "keep-drawn") if b.phase == DRAWN else ("EXT-PASS", "pass")
-        elif t is ActionType.ACCEPT:
-            yield ("WD4-2", "accept") if b.pending_kind is Kind.WILD_DRAW_FOUR else (
-                "D2-1", "victim-draws")
+        if t is ACT_PLAY:
+            self._play(b, a, c, out)
+        elif t is ACT_DRAW:
+            out.append(("DRAW-1", "draw"))
+        elif t is ACT_PASS:
+            out.append(("DRAW-1", "keep-drawn") if b.phase == DRAWN else ("EXT-PASS", "pass"))
+        elif t is ACT_ACCEPT:
+            out.append(("WD4-2", "accept") if b.pending_kind is WILD_DRAW_FOUR else (
+                "D2-1", "victim-draws"))
             if c.phase == OVER:
-                yield ("END-1", "last-draw-card-resolved")
-        elif t is ActionType.CHALLENGE:
-            yield from self._challenge(b, c)
+                out.append(("END-1", "last-draw-card-resolved"))
+        elif t is ACT_CHALLENGE:
+            self._challenge(b, c, out)
         else:
-            yield from _SIMPLE[t]
+            out.extend(_SIMPLE[t])
+        return out
 
     def _victim_holds_draw_card(self, b: Game) -> bool:
-        return any(self.kind[x] in (Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR)
+        return any(self.kind[x] in (DRAW_TWO, WILD_DRAW_FOUR)
                    for x in b.hands[b.turn])
 
-    def _play(self, b: Game, a: Action, c: Game) -> Iterator[Label]:
+    def _play(self, b: Game, a: Action, c: Game, out: list[Label]) -> None:
         face = self.face[a.card or ""]
         kind = self.kind[face]
         if b.phase == DRAWN:
-            yield ("DRAW-1", "play-drawn")
-        if kind.is_wild:
-            yield ("PLAY-1", "wild")
+            out.append(("DRAW-1", "play-drawn"))
+        if self.wild[face]:
+            out.append(("PLAY-1", "wild"))
         elif self.fcolor[face] == b.color:
-            yield ("PLAY-1", "by-color")
+            out.append(("PLAY-1", "by-color"))
         else:
-            yield ("PLAY-1", "by-number" if kind is Kind.NUMBER else "by-symbol")
-        yield from self._effect(b, face, kind, c)
+            out.append(("PLAY-1", "by-number" if kind is NUMBER else "by-symbol"))
+        self._effect(b, face, kind, c, out)
         if a.uno:
-            yield ("UNO-1", "said-with-card")
+            out.append(("UNO-1", "said-with-card"))
         if c.phase == OVER:
-            yield ("END-1", "last-draw-card-resolved" if b.rules.effect(kind).victim_draws
-                   else "last-card")
+            out.append(("END-1", "last-draw-card-resolved" if b.rules.effect(kind).victim_draws
+                        else "last-card"))
 
-    def _effect(self, b: Game, face: int, kind: Kind, c: Game) -> Iterator[Label]:
-        if kind is Kind.NUMBER:
-            yield ("PLAY-1", "number")
-        elif kind is Kind.SKIP:
-            yield ("SKIP-1", "skip")
-        elif kind is Kind.REVERSE:
-            yield ("REV-1", "direction-flips") if c.direction != b.direction else (
-                "TWO-1", "reverse-acts-as-skip")
-        elif kind is Kind.DRAW_TWO:
+    def _effect(self, b: Game, face: int, kind: Kind, c: Game, out: list[Label]) -> None:
+        if kind is NUMBER:
+            out.append(("PLAY-1", "number"))
+        elif kind is SKIP:
+            out.append(("SKIP-1", "skip"))
+        elif kind is REVERSE:
+            out.append(("REV-1", "direction-flips") if c.direction != b.direction else (
+                "TWO-1", "reverse-acts-as-skip"))
+        elif kind is DRAW_TWO:
             if c.phase != RESPOND:
-                yield ("D2-1", "victim-draws")
+                out.append(("D2-1", "victim-draws"))
             top = b.discard[-1]
-            if b.phase == PLAY and self.kind[top] is Kind.DRAW_TWO and \
+            if b.phase == PLAY and self.kind[top] is DRAW_TWO and \
                     self.fcolor[top] != self.fcolor[face]:
-                yield ("NOSTACK-1", "draw-two-on-draw-two")
-        elif kind is Kind.WILD:
-            yield ("WILD-1", "names-current-color" if c.color == b.color
-                   else "names-another-color")
+                out.append(("NOSTACK-1", "draw-two-on-draw-two"))
+        elif kind is WILD:
+            out.append(("WILD-1", "names-current-color" if c.color == b.color
+                        else "names-another-color"))
         else:
-            yield ("WD4-2", "names-color")
-            yield ("WD4-1", "legal" if c.wd4_legal else "bluff")
+            out.append(("WD4-2", "names-color"))
+            out.append(("WD4-1", "legal" if c.wd4_legal else "bluff"))
 
-    def _challenge(self, b: Game, c: Game) -> Iterator[Label]:
-        yield ("CHAL-1", "challenge")
+    def _challenge(self, b: Game, c: Game, out: list[Label]) -> None:
+        out.append(("CHAL-1", "challenge"))
         if c.reveal is not None:
-            yield ("HIDDEN-1", "challenger-sees-hand")
-        yield ("CHAL-3", "failed") if b.wd4_legal else ("CHAL-2", "upheld")
+            out.append(("HIDDEN-1", "challenger-sees-hand"))
+        out.append(("CHAL-3", "failed") if b.wd4_legal else ("CHAL-2", "upheld"))
         if c.color == b.color:
-            yield ("CHAL-4", "named-color-stays")
+            out.append(("CHAL-4", "named-color-stays"))
         offender = b.offender
         if offender is not None and not b.hands[offender] and c.phase != OVER:
-            yield ("END-1", "challenge-sends-cards-back")
+            out.append(("END-1", "challenge-sends-cards-back"))
         if c.phase == OVER:
-            yield ("END-1", "last-draw-card-resolved")
+            out.append(("END-1", "last-draw-card-resolved"))
 
 
 _SIMPLE: dict[ActionType, tuple[Label, ...]] = {

@@ -58,35 +58,43 @@ class Keyer:
 
     def raw(self, g: Game) -> tuple[list[int], list[int], list[int]]:
         """(color-bearing header, face-bearing header, count vectors) of a state."""
-        nf = self.nf
+        flat, faces, counts = self._flat(g)
+        return flat[:faces], flat[faces:counts], flat[counts:]
+
+    def _flat(self, g: Game) -> tuple[list[int], int, int]:
+        """The three parts of :meth:`raw` in one list, and where the second and the third
+        begin: an identity key is this list as bytes, with no list built per part."""
         phase = g.phase
-        counts = [0] * (nf * (g.n + 1))
-        base = 0
-        for hand in g.hands:
-            for c in hand:
-                counts[base + c] += 1
-            base += nf
         discard = g.discard
-        for c in discard[:-1]:
-            counts[base + c] += 1
-        top = discard[-1] if discard else NONE
-        color = _n(g.color)
-        head = [PHASE_INDEX[phase], g.turn, 0 if g.direction == 1 else 1, _n(g.uno_window)]
-        if phase == DRAWN:
-            return [*head, color], [top, _n(g.drawn)], counts
+        out = [PHASE_INDEX[phase], g.turn, 0 if g.direction == 1 else 1, _n(g.uno_window)]
         if phase == RESPOND:
             kind = g.pending_kind
-            head += [g.pending, _n(g.offender), int(g.wd4_legal),
-                     NONE if kind is None else KIND_INDEX[kind]]
-            return [*head, color, _n(g.prev_color)], [top], counts
-        if phase == OVER:
-            head.append(_n(g.winner))
-        return [*head, color], [top], counts
+            out += [g.pending, _n(g.offender), int(g.wd4_legal),
+                    NONE if kind is None else KIND_INDEX[kind], _n(g.color), _n(g.prev_color)]
+        else:
+            if phase == OVER:
+                out.append(_n(g.winner))
+            out.append(_n(g.color))
+        faces = len(out)
+        out.append(discard[-1] if discard else NONE)
+        if phase == DRAWN:
+            out.append(_n(g.drawn))
+        counts = len(out)
+        nf = self.nf
+        out += [0] * (nf * (g.n + 1))
+        base = counts
+        for hand in g.hands:
+            for c in hand:
+                out[base + c] += 1
+            base += nf
+        for i in range(len(discard) - 1):  # the discard below the top, without a slice
+            out[base + discard[i]] += 1
+        return out, faces, counts
 
     def key(self, g: Game) -> bytes:
-        head, faces, counts = self.raw(g)
         if self._identity:
-            return bytes(head + faces + counts)
+            return bytes(self._flat(g)[0])
+        head, faces, counts = self.raw(g)
         return min(self._permuted(head, faces, counts))
 
     def orbit(self, g: Game) -> int:
