@@ -23,6 +23,7 @@ PURE_TESTS = ["tests/engine", "tests/spec", "tests/verification/test_validate.py
               "tests/verification/test_explore_graph.py",
               "tests/verification/test_explore_extensions.py",
               "tests/verification/test_crosscheck.py",
+              "tests/verification/test_explore_chance.py",
               # the planted explorer bugs, which need the explorer's classes patchable
               "tests/verification/test_explore_gc.py",
               "tests/verification/test_rlcard_values.py::"
