@@ -203,6 +203,13 @@ class EngineMachine(RuleBasedStateMachine):
             event("round over")
 
     @invariant()
+    def each_legal_action_is_listed_once(self) -> None:
+        # The explorer makes one edge per (action, successor): it relies on this.
+        for who in (None, *self.game.names):
+            legal = self.game.legal_actions(who)
+            assert len(set(legal)) == len(legal), self._where()
+
+    @invariant()
     def text_round_trips(self) -> None:
         text = self.game.to_text()
         again = Game.from_text(text, self.game.rules)

@@ -256,11 +256,13 @@ class Explorer:
         assert labeler is not None
         key_of, index, covered = self.keyer.key, graph.index, graph.covered
         src, dst, act = graph.src, graph.dst, graph.act
-        seen: dict[Action, set[int]] = {}  # an (action, target) pair is one edge
         for action in game.legal_actions(penalties=self.config.penalties):
             kind = action.type  # an enum's .value is a slow descriptor: counted by member
             code = ACTION_INDEX[kind]
-            targets = seen.setdefault(action, set())
+            # An (action, target) pair is one edge. legal_actions lists an action once
+            # (tests/engine/test_stateful.py), so only this action's outcomes can repeat a
+            # target: a short list, where a set per action cost an allocation each.
+            targets: list[int] = []
             for _, child in outcomes(game, action):
                 key = key_of(child)
                 cid = index.get(key)
@@ -274,7 +276,7 @@ class Explorer:
                         nxt.append((cid, child))
                 if cid in targets:
                     continue
-                targets.add(cid)
+                targets.append(cid)
                 src.append(sid)
                 dst.append(cid)
                 act.append(code)
