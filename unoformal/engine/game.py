@@ -843,7 +843,7 @@ class Game:
         functions: compiled (setup.py), each handler is then a direct call, where calling a
         function taken from a dict boxed every argument, on every step."""
         if kind is _PLAY:
-            self._do_play(p, face, color, target, uno)
+            self._do_play(p, face, color, uno)
         elif kind is _DRAW:
             self._do_draw(p)
         elif kind is _PASS:
@@ -853,19 +853,18 @@ class Game:
         elif kind is _CHALLENGE:
             self._do_challenge(p)
         elif kind is _UNO:
-            self._do_uno(p)
+            self._do_uno()
         elif kind is _CATCH:
-            self._do_catch(p, target)
+            self._do_catch(target)
         elif kind is _CHOOSE_COLOR:
-            self._do_choose_color(p, color)
+            self._do_choose_color(color)
         elif kind is _MISPLAY:
             self._do_misplay(p)
         else:
             assert kind is _ADVISE, kind  # check_action admits only the ten types
             self._do_advise(p)
 
-    def _do_play(self, p: int, face: int | None, color: int | None, target: int | None,
-                 uno: bool) -> None:
+    def _do_play(self, p: int, face: int | None, color: int | None, uno: bool) -> None:
         assert face is not None
         answering = self.phase == RESPOND
         self._from_drawn = self.phase == DRAWN
@@ -980,15 +979,15 @@ class Game:
         self.turn = victim if keeps_turn else self._next(victim)
         self._round_end_check()
 
-    def _do_uno(self, p: int) -> None:
+    def _do_uno(self) -> None:
         self.uno_window = None
 
-    def _do_catch(self, p: int, target: int | None) -> None:
+    def _do_catch(self, target: int | None) -> None:
         assert target is not None
         self._take(target, self.rules.uno.penalty)
         self.uno_window = None
 
-    def _do_choose_color(self, p: int, color: int | None) -> None:
+    def _do_choose_color(self, color: int | None) -> None:
         self.color = color
         self.phase = PLAY
 
