@@ -173,6 +173,15 @@ def test_deck_1_an_unknown_variant_name_or_missing_file_is_refused(tmp_path: Pat
         load_rules(str(tmp_path / "missing.toml"))
 
 
+def test_deck_1_rules_that_are_not_a_name_or_a_path_are_refused_in_words() -> None:
+    # The Python API takes a variant name or a .toml path; anything else is named back.
+    for wrong, shown in ((5, "5"), (["classic"], '["classic"]')):
+        with pytest.raises(VariantError) as info:
+            load_rules(wrong)
+        assert str(info.value) == (f"rules = {shown}: expected a variant name or the path "
+                                   "of a .toml variant file")
+
+
 def test_end_1_stacking_the_first_player_out_wins_when_the_stack_resolves() -> None:
     # C goes out with a Draw Two, A answers with its last card, B takes the stack:
     # the round is C's, who went out first, not the first empty hand in seat order.
