@@ -8,6 +8,7 @@ challenge can be paid (EXT-SHORT off)."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -356,3 +357,24 @@ def test_wd4_2_the_respond_phase_names_the_card_just_played_whatever_lies_below(
     err = refused(game, "B draw", "WD4-2")
     assert err.message == "B draw: B must accept or challenge: A's Wild Draw Four takes " \
         "effect (WD4-2)"
+
+
+@pytest.mark.parametrize(("rules", "with_call"), [
+    (lambda: CLASSIC, {False, True}),
+    # UNO-1 switched off (RLCard's values): nobody calls UNO, so no play carries it
+    (lambda: load_rules("rlcard"), {False}),
+    # UNO-1 said only after the card: a play never carries it
+    (lambda: derive(CLASSIC, "uno-after", "", {"UNO-1": {"say_with_card": False}}), {False}),
+])
+def test_uno_1_a_play_carries_uno_only_where_the_call_goes_with_the_card(
+        rules: Any, with_call: set[bool]) -> None:
+    # A new table object: the engine's per-table lookups, where the plays are listed, are
+    # cached by table, and a table met before (by another test in this process, or before
+    # mutmut forked it) would be answered from lookups built earlier.
+    table = copy.copy(rules())
+    # A holds two cards, so playing one leaves the last (UNO-1's moment to call).
+    game = make_game(["A", "B"], "B", {"A": ["R1", "R2"], "B": ["G5", "G6"]}, ("R7",),
+                     rules=table)
+    plays = [a for a in game.legal_actions("A") if a.type is ActionType.PLAY]
+    assert {a.card for a in plays} == {"R1", "R2"}
+    assert {a.uno for a in plays} == with_call
