@@ -114,11 +114,19 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace | int:
 def _interrupted() -> int:
     # A second Ctrl-C while we say so must not print a traceback either.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Nor may an object the interrupt cut short in its constructor, when it is collected
+    # (a Z3 term without its context: "Exception ignored in AstRef.__del__", a traceback
+    # printed at exit after "interrupted").
+    sys.unraisablehook = _ignore_unraisable
     with contextlib.suppress(OSError, ValueError):  # a closed or broken stdout
         sys.stdout.flush()
     print("interrupted", file=sys.stderr)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     return EXIT_INTERRUPTED
+
+
+def _ignore_unraisable(unraisable: object) -> None:
+    return None
 
 
 if __name__ == "__main__":
