@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.chance import ChanceError, StatedGame
+from unoformal.engine.chance import ChanceError, StatedChance, StatedGame
 from unoformal.engine.game import DRAWN, Game
 from unoformal.engine.record import (
     VERSION,
@@ -49,23 +49,34 @@ REQUIRED: dict[str, tuple[str, ...]] = {"new": ("players",), "apply": ("action",
 MAX_ID = 64  # characters of a string "id" echoed back
 
 
-class _Watched(StatedGame):
-    """The engine's game, noting what each action drew and reshuffled (for the answer)."""
+class Watched(StatedChance):
+    """Stated chance that also notes what each action drew and reshuffled, for the
+    answer: ``drew`` (seat to cards) and ``noted`` (each new pile, top first), or None
+    while nobody is looking."""
 
     drew: dict[int, list[int]] | None = None
-    piles: list[list[int]] | None = None
+    noted: list[list[int]] | None = None
 
-    def _take(self, p: int, count: int) -> None:
-        hand = self.hands[p]
-        before = len(hand)
-        super()._take(p, count)
-        if self.drew is not None and len(hand) > before:
-            self.drew.setdefault(p, []).extend(hand[before:])
+    def end_draw(self, game: Game, seat: int, count: int, taken: int, rule: str) -> None:
+        super().end_draw(game, seat, count, taken, rule)
+        if self.drew is not None and taken:
+            self.drew.setdefault(seat, []).extend(game.hands[seat][-taken:])
 
-    def _reshuffle(self) -> None:
-        super()._reshuffle()
-        if self.piles is not None:
-            self.piles.append(self.pile[::-1])
+    def reshuffle(self, game: Game, cards: list[int], rule: str) -> None:
+        super().reshuffle(game, cards, rule)
+        if self.noted is not None and not (self.draws is not None and not cards):
+            self.noted.append(cards[::-1])
+
+
+class _Watched(StatedGame):
+    """The engine's game with a :class:`Watched` chance player."""
+
+    POLICY = Watched
+
+    @property
+    def watched(self) -> Watched:
+        assert isinstance(self.stated, Watched)
+        return self.stated
 
 
 @dataclass
@@ -130,12 +141,13 @@ class Referee:
         self.actions.append(entry)
         out: dict[str, Any] = {"action": str(action), "rule_ids": ids}
         code = game.deck.code
-        if game.drew:
+        watched = game.watched
+        if watched.drew:
             out["draws"] = {game.names[p]: [code(c) for c in cards]
-                            for p, cards in sorted(game.drew.items())}
-        if game.piles:
-            out["reshuffles"] = [[code(c) for c in pile] for pile in game.piles]
-        game.drew = game.piles = None
+                            for p, cards in sorted(watched.drew.items())}
+        if watched.noted:
+            out["reshuffles"] = [[code(c) for c in pile] for pile in watched.noted]
+        watched.drew = watched.noted = None
         return {**out, **_summary(game)}
 
     def _play(self, game: _Watched, action: Action, stated: Stated | None) -> list[str]:
@@ -146,7 +158,7 @@ class Referee:
             game.next_round()
             ids.append(game.rules.next_round.id)
         was = _before(game)
-        game.drew, game.piles = {}, []
+        game.watched.drew, game.watched.noted = {}, []
         try:
             if stated is None:
                 game.apply(action)
@@ -265,7 +277,7 @@ def effect_rules(before: _Before, action: Action, game: _Watched) -> list[str]:
         ids.append(rules.draw.id)  # the card just drawn, played at once
     if game.cause is not None and game.cause is not before.cause:
         ids.append(game.cause[0])
-    if game.piles:
+    if game.watched.noted:
         ids.append(rules.reshuffle.id)
     if action.uno:
         ids.append(rules.uno.id)  # UNO said with the card

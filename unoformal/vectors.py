@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from unoformal.engine.actions import ActionType
-from unoformal.engine.game import Game
+from unoformal.engine.game import Chance, Game
 from unoformal.engine.record import rules_json
 from unoformal.spec.table import RuleTable
 
@@ -33,14 +33,15 @@ PLAY_SHARE = 0.8  # how often random play plays a card when it can
 PENALTY_SHARE = 0.03  # how often random play picks from every legal action, penalties too
 
 
-class _Shuffled(Game):
-    """The engine, noting each new pile RESHUFFLE-1 makes (top first)."""
+class _Reshuffles(Chance):
+    """The seeded chance player, noting each new pile RESHUFFLE-1 makes (top first)."""
 
-    piles: list[list[int]]
+    def __init__(self) -> None:
+        self.piles: list[list[int]] = []
 
-    def _reshuffle(self) -> None:
-        super()._reshuffle()
-        self.piles.append(self.pile[::-1])
+    def reshuffle(self, game: Game, cards: list[int], rule: str) -> None:
+        super().reshuffle(game, cards, rule)
+        self.piles.append(cards[::-1])
 
 
 def vector(text: str, rules: RuleTable, stated_rules: Any) -> dict[str, Any]:
@@ -53,11 +54,11 @@ def vector(text: str, rules: RuleTable, stated_rules: Any) -> dict[str, Any]:
     for action in actions:
         name = str(action)
         legal[action.player].append(name)
-        child = _watched(game)
+        child, noted = _watched(game)
         child.apply(action)
         nxt[name] = child.to_text()
-        if child.piles:
-            reshuffles[name] = [[game.deck.code(c) for c in pile] for pile in child.piles]
+        if noted.piles:
+            reshuffles[name] = [[game.deck.code(c) for c in pile] for pile in noted.piles]
     line: dict[str, Any] = {"rules": stated_rules, "state": text, "legal": legal,
                             "next": nxt}
     if reshuffles:
@@ -65,11 +66,11 @@ def vector(text: str, rules: RuleTable, stated_rules: Any) -> dict[str, Any]:
     return line
 
 
-def _watched(game: Game) -> _Shuffled:
-    child = game.copy_into(_Shuffled.__new__(_Shuffled))
-    assert isinstance(child, _Shuffled)
-    child.piles = []
-    return child
+def _watched(game: Game) -> tuple[Game, _Reshuffles]:
+    noted = _Reshuffles()
+    child = game.copy()
+    child.chance = noted
+    return child, noted
 
 
 def game_vectors(rules: RuleTable, games: int, players: int,

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.game import Game
+from unoformal.engine.game import Chance, Game
 from unoformal.engine.record import to_record
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.spec.cards import Color
@@ -34,22 +34,27 @@ VIEW_FIELDS = {"player", "hand", "hand_sizes", "top", "color", "direction", "to_
                "draw_pile", "scores", "uno_pending", "revealed"}
 
 
-class TrackedGame(Game):
-    """A game that checks RESHUFFLE-1 each time the pile is rebuilt."""
+class Tracking(Chance):
+    """The seeded chance player, checking RESHUFFLE-1 each time the pile is rebuilt: the
+    top discard stays face up and every other discard goes into the new pile."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self) -> None:
         self.reshuffles = 0
-        super().__init__(*args, **kwargs)
+        self.before: list[int] = []
 
-    def _reshuffle(self) -> None:
-        top = self.discard[-1] if self.discard else None
-        before = Counter(self.discard)
-        super()._reshuffle()
+    def begin_draw(self, game: Game, seat: int, count: int, rule: str) -> None:
+        self.before = list(game.discard)  # a draw changes the discard only by reshuffling
+
+    def reshuffle(self, game: Game, cards: list[int], rule: str) -> None:
+        before = Counter(self.before)
+        top = self.before[-1] if self.before and game.rules.reshuffle.keep_top else None
+        super().reshuffle(game, cards, rule)
         self.reshuffles += 1
-        assert self.discard == ([top] if top is not None else [])
-        assert Counter(self.pile) + Counter(self.discard) == before
+        assert game.discard == ([top] if top is not None else [])
+        assert Counter(cards) + Counter(game.discard) == before
         if top is not None:  # that very card stayed out: one copy fewer in the new pile
-            assert Counter(self.pile)[top] == before[top] - 1
+            assert Counter(cards)[top] == before[top] - 1
+        self.before = list(game.discard)
 
 
 def _big_deal(names: list[str], rng: random.Random, hand: int) -> dict[str, Any]:
@@ -62,7 +67,8 @@ def _big_deal(names: list[str], rng: random.Random, hand: int) -> dict[str, Any]
 
 
 class EngineMachine(RuleBasedStateMachine):
-    game: TrackedGame
+    game: Game
+    tracking: Tracking
 
     @initialize(n=st.integers(2, 10), seed=st.integers(0, 2**16),
                 variant=st.sampled_from(VARIANT_NAMES), hand=st.sampled_from([0, 0, 1, 2, 9, 12]))
@@ -71,7 +77,9 @@ class EngineMachine(RuleBasedStateMachine):
         deal = None
         if hand and n * hand < 107:
             deal = _big_deal(names, random.Random(seed), hand)
-        self.game = TrackedGame(names, seed=seed, rules=load_rules(variant), deal=deal)
+        self.tracking = Tracking()
+        self.game = Game(names, seed=seed, rules=load_rules(variant), deal=deal,
+                         chance=self.tracking)
         self.deck_counts = Counter(self.game.deck.cards())
 
     def _where(self) -> str:
@@ -193,7 +201,7 @@ class EngineMachine(RuleBasedStateMachine):
         assert g.phase in ("start", "color", "play", "drawn", "respond", "over"), self._where()
         # Shown by --hypothesis-show-statistics: which phases and events the runs reach.
         event(f"phase {g.phase}")
-        if g.reshuffles:
+        if self.tracking.reshuffles:
             event("reshuffled")
         if g.reveal is not None:
             event("challenge reveal")

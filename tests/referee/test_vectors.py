@@ -14,7 +14,7 @@ import pytest
 
 from unoformal.cli import main
 from unoformal.engine.actions import Action
-from unoformal.engine.chance import StatedGame
+from unoformal.engine.chance import StatedChance
 from unoformal.engine.game import Game
 from unoformal.engine.record import apply_stated, embedded_rules
 from unoformal.spec.variants import load_rules
@@ -56,8 +56,8 @@ class OurEngine:
 
     def successor(self, rules: Any, state: str, action: str, piles: list[list[str]]) -> str:
         game = self._game(rules, state)
-        stated = game.copy_into(StatedGame.__new__(StatedGame))
-        assert isinstance(stated, StatedGame)
+        stated = game.copy()
+        stated.chance = StatedChance()
         faces = [[game.deck.face_id(c) for c in pile] for pile in piles]
         apply_stated(stated, Action.parse(action), (None, faces))
         if self.count_reshuffles:  # a stated pile is taken, not shuffled: count it

@@ -11,7 +11,7 @@ import pytest
 
 from tests.engine.helpers import full_deal
 from unoformal.engine.actions import Action
-from unoformal.engine.game import Game
+from unoformal.engine.game import Chance, Game
 from unoformal.engine.record import replay
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.spec.table import CLASSIC, RuleTable
@@ -194,11 +194,11 @@ def test_the_start_color_check_fails_on_the_planted_bug(monkeypatch: pytest.Monk
                                                         patchable_explorer: None) -> None:
     from unoformal.spec.variants import VARIANTS
     from unoformal.verification.crosscheck import crosscheck
-    from unoformal.verification.explore.chance import ExploreGame
+    from unoformal.verification.explore.chance import Enumerate
 
     rlcard = VARIANTS["rlcard"][1]
     # planted: the explorer takes the seeded color instead of branching over every one
-    monkeypatch.setattr(ExploreGame, "_start_color", Game._start_color)
+    monkeypatch.setattr(Enumerate, "color", Chance.color)
     planted = crosscheck("tiny", sample=20, overrides=rlcard)
     assert planted.mismatches
 

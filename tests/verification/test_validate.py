@@ -82,8 +82,8 @@ def _challenger_draws_four(self: Game, p: int, *_: Any) -> None:
     offender = self.offender
     assert offender is not None
     outcome = self.rules.challenge_failed if self.wd4_legal else self.rules.challenge_upheld
-    self._take(offender, outcome.offender_draws)
-    self._take(p, min(4, outcome.challenger_draws))  # CHAL-3 says 6
+    self._take(offender, outcome.offender_draws, outcome.id)
+    self._take(p, min(4, outcome.challenger_draws), outcome.id)  # CHAL-3 says 6
     self._resolved(p, keeps_turn=outcome.challenger_keeps_turn)
 
 

@@ -76,6 +76,92 @@ class _Random(random.Random):
             x[i], x[j] = x[j], x[i]
 
 
+# Python subclasses (stated chance, the observers, tests) are allowed; the explorer's
+# policy is compiled with the engine.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Chance:
+    """The chance player, as OpenSpiel has one: the engine asks it for every outcome the
+    rules leave to chance, at a node named by the rule that calls for it, and never draws
+    one itself.
+
+    The nodes: :meth:`shuffle` (DEAL-1's and DEAL-2's deck), :meth:`turn_again` (START-WD4:
+    the pile with the start card back in it), :meth:`reshuffle` (RESHUFFLE-1's new pile),
+    :meth:`draw` (a card off the pile, within :meth:`begin_draw`/:meth:`end_draw` of one
+    draw of several cards), :meth:`color` (a start color drawn at random) and
+    :meth:`dealer_cards` (a round of DEAL-1's draw). :meth:`dealt` marks the deal done
+    and :meth:`close` the end of a stage (the dealer draw, the start card), where a policy
+    holding outcomes the stage did not use says so.
+
+    This class answers them all from the seed: shuffle number ``n`` of a game is
+    ``Random(f"{seed}/{n}")`` (``Game.shuffles`` counts them), and the pile is kept in
+    order, its top last. Stated chance (records), the explorer's enumeration and the
+    observers of validation and the referee are subclasses of it; the engine is not."""
+
+    def shuffle(self, game: Game, cards: list[int], rule: str) -> None:
+        """Put ``cards`` (a whole deck, for DEAL-1 or DEAL-2) in a random order."""
+        _seeded(game, cards)
+
+    def turn_again(self, game: Game, pile: list[int], rule: str) -> None:
+        """START-WD4: the start card is back in ``pile`` (the game's own); shuffle it."""
+        _seeded(game, pile)
+
+    def reshuffle(self, game: Game, cards: list[int], rule: str) -> None:
+        """RESHUFFLE-1: ``cards`` (the discards the rule returns) become the new pile."""
+        _seeded(game, cards)
+
+    def begin_draw(self, game: Game, seat: int, count: int, rule: str) -> None:
+        """``seat`` is to draw ``count`` cards under ``rule``."""
+
+    def draw(self, game: Game, seat: int, rule: str) -> int:
+        """The card ``seat`` takes off the (non-empty) pile, removed from it."""
+        return game.pile.pop()
+
+    def end_draw(self, game: Game, seat: int, count: int, taken: int, rule: str) -> None:
+        """The draw is over: ``taken`` cards of ``count`` (fewer: EXT-SHORT, none left)."""
+
+    def color(self, game: Game, rule: str) -> int:
+        """A start card's color drawn at random (``color_at_random``): a deck color index."""
+        rng = _Random(f"{game.seed}/{game.shuffles}")
+        game.shuffles += 1
+        return rng.randrange(len(game.deck.colors))
+
+    def dealer_cards(self, game: Game, contenders: list[int],
+                     cards: list[int]) -> dict[int, int]:
+        """DEAL-1: the card each contender draws (seat to card); ``cards`` is the draw's
+        deck, refilled with a new shuffled deck whenever it runs out."""
+        drawn = {}
+        for p in contenders:
+            if not cards:
+                cards.extend(game.deck.cards())
+                self.shuffle(game, cards, game.rules.dealer_draw.id)
+            drawn[p] = cards.pop()
+        return drawn
+
+    def fork(self) -> Chance:
+        """The policy a copy of the game takes: this one, shared (it keeps no state of
+        its own; a policy that does gives the copy a fresh one)."""
+        return self
+
+    def dealt(self, game: Game) -> None:
+        """DEAL-2 is done: the hands are dealt, the start card not yet turned."""
+
+    def close(self, game: Game, rule: str) -> None:
+        """The stage ``rule`` names is over (DEAL-1's draw; DEAL-2 with the start card)."""
+
+
+def _seeded(game: Game, cards: list[int]) -> None:
+    """Shuffle ``cards`` with the game's next shuffle number. A list of one card or none
+    has nothing to order: its generator is not built (a string-seeded Random costs more
+    than many steps), but its number is used up as if it were, so every later shuffle
+    draws from the same ``Random(f"{seed}/{n}")`` as it always has."""
+    if len(cards) > 1:
+        _Random(f"{game.seed}/{game.shuffles}").shuffle(cards)
+    game.shuffles += 1
+
+
+SEEDED: Final = Chance()
+
+
 @dataclass(frozen=True)
 class PlayerView:
     """What one player may see (HIDDEN-1): own hand, everyone's hand size, the table."""
@@ -121,14 +207,19 @@ class Game:
     _legal: tuple[Action, ...] | None = None
 
     def __init__(self, players: Sequence[str], seed: Checked = 0, rules: Checked = CLASSIC,
-                 dealer: Checked = None, deal: Checked = None) -> None:
+                 dealer: Checked = None, deal: Checked = None, chance: Checked = None) -> None:
         """``players``: their names, in seat order (DECK-2); ``seed``: an integer from 0 to
         2**63-1; ``rules``: a :class:`RuleTable`; ``dealer``: a player's name, or None to
         draw for it (DEAL-1); ``deal``: ``{"hands": {...}, "draw_pile": [...]}``, or None
-        to shuffle (DEAL-2)."""
+        to shuffle (DEAL-2); ``chance``: the :class:`Chance` policy that answers every
+        chance node, or None for the seeded one."""
         if not isinstance(rules, RuleTable):
             raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable (see "
                                     "unoformal.spec.load_rules)")
+        if chance is not None and not isinstance(chance, Chance):
+            raise InvalidInputError(f"chance {show(chance)}: expected a Chance policy (see "
+                                    "unoformal.engine.chance)")
+        self.chance: Chance = SEEDED if chance is None else chance
         self.rules = rules
         self.deck = Deck.of(rules)
         self.names = _check_players(players, rules)
@@ -169,31 +260,21 @@ class Game:
             raise InvalidInputError(f"unknown {what} {show(name)}; players are "
                                     f"{', '.join(self.names)}", "DECK-2", key=key) from None
 
-    def _rng(self) -> random.Random:
-        """Every shuffle gets its own generator from (seed, shuffle number): replayable."""
-        rng = _Random(f"{self.seed}/{self.shuffles}")
-        self.shuffles += 1
-        return rng
-
     def _choose_dealer(self) -> int:
         """DEAL-1: highest number deals; symbols count symbol_value; ties draw again."""
         rule = self.rules.dealer_draw
-        cards = self.deck.cards()
-        self._rng().shuffle(cards)
+        cards: list[int] = []  # the draw's deck: the chance player fills it
         contenders = list(range(self.n))
-        while True:
-            drawn: dict[int, int] = {}
-            for p in contenders:
-                if not cards:
-                    cards = self.deck.cards()
-                    self._rng().shuffle(cards)
-                drawn[p] = cards.pop()
+        while len(contenders) > 1:
+            drawn = self.chance.dealer_cards(self, contenders, cards)
             self.dealer_draws.append({self.names[p]: self.deck.code(c) for p, c in drawn.items()})
             value = {p: self._dealer_value(c, rule.symbol_value) for p, c in drawn.items()}
             best = max(value.values())
             contenders = [p for p in contenders if value[p] == best]
-            if len(contenders) == 1 or not rule.ties_draw_again:
-                return contenders[0]
+            if not rule.ties_draw_again:
+                contenders = contenders[:1]
+        self.chance.close(self, rule.id)
+        return contenders[0]
 
     def _dealer_value(self, card: int, symbol_value: int) -> int:
         rank = self.f_rank[card]
@@ -232,7 +313,7 @@ class Game:
         if len(cards) <= size * self.n:
             raise InvalidInputError(f"{self.n} hands of {size} need more than the deck's "
                                     f"{len(cards)} cards", "DEAL-2")
-        self._rng().shuffle(cards)
+        self.chance.shuffle(self, cards, self.rules.deal.id)
         for _ in range(size):
             for k in range(1, self.n + 1):
                 self.hands[(self.dealer + k) % self.n].append(cards.pop())
@@ -281,6 +362,11 @@ class Game:
 
     def _turn_start_card(self) -> None:
         """DEAL-2/3 and START-*: turn the start card and apply its start rule."""
+        self.chance.dealt(self)
+        self._start_card()
+        self.chance.close(self, self.rules.deal.id)
+
+    def _start_card(self) -> None:
         rules = self.rules
         while True:
             card = self.pile.pop()
@@ -295,7 +381,7 @@ class Game:
                 start = rules.start_wild  # EXT-START
                 break
             self.pile.append(self.discard.pop())
-            self._start_shuffle()
+            self.chance.turn_again(self, self.pile, start.id)
         first_turn = rules.first_turn
         seat_offset, direction = first_turn.first_seat, first_turn.direction
         if start is not None:
@@ -308,21 +394,13 @@ class Game:
             return
         self.cause = (start.id, self.dealer, card, first, False)
         if start.color_at_random:
-            self.color = self._start_color()
+            self.color = self.chance.color(self, start.id)
         if start.first_player_draws:
-            self._take(first, start.first_player_draws)
+            self._take(first, start.first_player_draws, start.id)
         if start.first_player_loses_turn:
             self.turn = self._next(first)
         if start.first_player_chooses_color:
             self.phase = COLOR
-
-    def _start_color(self) -> int:
-        """Chance: the start card's color drawn at random (``color_at_random``)."""
-        return self._rng().randrange(len(self.deck.colors))
-
-    def _start_shuffle(self) -> None:
-        """START-WD4: the start card went back into the pile; shuffle it (chance)."""
-        self._rng().shuffle(self.pile)
 
     # ------------------------------------------------------------- inspection
 
@@ -798,38 +876,28 @@ class Game:
 
     # ---------------------------------------------------------------- effects
 
-    def _take(self, p: int, count: int) -> None:
-        """Draw ``count`` cards into ``p``'s hand, reshuffling when the pile runs out."""
+    def _take(self, p: int, count: int, rule: str) -> None:
+        """``p`` draws ``count`` cards under ``rule``, reshuffling when the pile runs out:
+        the one place a card leaves the pile, each one the chance player's."""
+        chance = self.chance
+        chance.begin_draw(self, p, count, rule)
         hand = self.hands[p]
-        for _ in range(count):
-            card = self._pop_card()
-            if card is None:
-                return  # EXT-SHORT: what is left is drawn, the rest forgiven
-            hand.append(card)
-
-    def _pop_card(self) -> int | None:
-        """Chance: the top card of the draw pile, after RESHUFFLE-1 if the pile is empty.
-
-        The one place a card leaves the pile; the explorer overrides it to branch over
-        every card that could be on top."""
-        if not self.pile:
-            self._reshuffle()
+        taken = 0
+        while taken < count:
             if not self.pile:
-                return None
-        return self.pile.pop()
+                self._reshuffle()
+                if not self.pile:
+                    break  # EXT-SHORT: what is left is drawn, the rest forgiven
+            hand.append(chance.draw(self, p, rule))
+            taken += 1
+        chance.end_draw(self, p, count, taken, rule)
 
     def _reshuffle(self) -> None:
         """RESHUFFLE-1: keep the top discard, shuffle the rest into a new pile."""
         keep = self.rules.reshuffle.keep_top and bool(self.discard)
         rest = self.discard[:-1] if keep else self.discard
         self.discard = self.discard[-1:] if keep else []
-        if len(rest) > 1:
-            self._rng().shuffle(rest)
-        else:
-            # Nothing to order: the shuffle's generator is not built (a string-seeded
-            # Random costs more than many steps), but its number is used up as if it were,
-            # so every later shuffle draws from the same Random(f"{seed}/{n}") as before.
-            self.shuffles += 1
+        self.chance.reshuffle(self, rest, self.rules.reshuffle.id)
         self.pile = rest
 
     def _begin_turn(self) -> None:
@@ -910,7 +978,7 @@ class Game:
                 self.offender = p
                 self.cause = (effect.id, p, face, victim, self._from_drawn)
                 return
-            self._take(victim, effect.victim_draws)
+            self._take(victim, effect.victim_draws, effect.id)
             cause = effect.id
         self.turn = (p + (1 + skips) * self.direction) % self.n
         self.phase = PLAY
@@ -921,7 +989,7 @@ class Game:
     def _do_draw(self, p: int) -> None:
         self._begin_turn()
         before = len(self.hands[p])
-        self._take(p, self.rules.draw.cards)
+        self._take(p, self.rules.draw.cards, self.rules.draw.id)
         self.drawn = self.hands[p][-1] if len(self.hands[p]) > before else None
         self.phase = DRAWN
         self.cause = (self.rules.draw.id, p, self.drawn, p, False)
@@ -935,8 +1003,9 @@ class Game:
     def _do_accept(self, p: int) -> None:
         """WD4-2 / D2-1 under stacking: the victim draws what is pending and loses the turn."""
         card = self._penalty_card()
-        self._take(p, self.pending)
-        self._was_caused_by(self.f_effect[card].id, p, card)
+        rule = self.f_effect[card].id
+        self._take(p, self.pending, rule)
+        self._was_caused_by(rule, p, card)
         self._resolved(p, keeps_turn=False)
 
     def _do_challenge(self, p: int) -> None:
@@ -947,8 +1016,8 @@ class Game:
             self.reveal = (p, offender, tuple(sorted(self.hands[offender])))
         outcome = self.rules.challenge_failed if self.wd4_legal else self.rules.challenge_upheld
         card = self._penalty_card()
-        self._take(offender, outcome.offender_draws)
-        self._take(p, outcome.challenger_draws)
+        self._take(offender, outcome.offender_draws, outcome.id)
+        self._take(p, outcome.challenger_draws, outcome.id)
         if not self.rules.challenge_color.named_color_stays:
             self.color = self.prev_color
         self._was_caused_by(outcome.id, p, card)
@@ -984,7 +1053,7 @@ class Game:
 
     def _do_catch(self, target: int | None) -> None:
         assert target is not None
-        self._take(target, self.rules.uno.penalty)
+        self._take(target, self.rules.uno.penalty, self.rules.uno.id)
         self.uno_window = None
 
     def _do_choose_color(self, color: int | None) -> None:
@@ -994,7 +1063,7 @@ class Game:
     def _do_misplay(self, p: int) -> None:
         """MISPLAY-1: the card goes back to the hand, penalty cards, the turn passes."""
         self._begin_turn()
-        self._take(p, self.rules.misplay.cards)
+        self._take(p, self.rules.misplay.cards, self.rules.misplay.id)
         self.drawn = None
         if self.rules.misplay.turn_passes:
             self.phase = PLAY
@@ -1002,7 +1071,7 @@ class Game:
             self.cause = (self.rules.misplay.id, p, None, p, False)
 
     def _do_advise(self, p: int) -> None:
-        self._take(p, self.rules.advice.cards)
+        self._take(p, self.rules.advice.cards, self.rules.advice.id)
 
     # ----------------------------------------------------------- round's end
 
@@ -1130,6 +1199,7 @@ class Game:
         new.offender, new.reveal, new.uno_window = self.offender, self.reveal, self.uno_window
         new.winner, new.round_points = self.winner, self.round_points
         new.cause, new._from_drawn = self.cause, self._from_drawn
+        new.chance = self.chance.fork()
         new._legal = None  # a copy checks its first action itself
         return new
 

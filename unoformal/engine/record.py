@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.chance import ChanceError, StatedGame
+from unoformal.engine.chance import ChanceError, StatedChance, StatedGame
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import (
@@ -445,7 +445,7 @@ def replay(record: dict[str, Any] | Record, rules: RuleTable | None = None,
         try:
             if game.round_over and not game.game_over:
                 game.next_round()
-            if stated is None or not isinstance(game, StatedGame):
+            if stated is None or not isinstance(game.chance, StatedChance):
                 game.apply(action)
             else:
                 before = game.copy()
@@ -463,7 +463,7 @@ Stated = tuple[dict[int, list[int]] | None, list[list[int]] | None]
 
 def _chance(game: Game, record: dict[str, Any]) -> list[Stated | None] | None:
     """Each action's stated draws and reshuffles (seats and card indices), or None."""
-    if not isinstance(game, StatedGame):
+    if not isinstance(game.chance, StatedChance):
         return None
     out: list[Stated | None] = []
     for i, data in enumerate(_raw_actions(record)):
@@ -488,25 +488,31 @@ def stated_chance(game: Game, data: dict[str, Any]) -> Stated | None:
                                         for j, p in enumerate(piles)])
 
 
-def apply_stated(game: StatedGame, action: Action, stated: Stated) -> None:
+def apply_stated(game: Game, action: Action, stated: Stated) -> None:
     """Apply ``action`` taking the chance outcomes it states: a :class:`ChanceError` when
-    the state contradicts them (the game may then be part-way: apply to a copy)."""
+    the state contradicts them (the game may then be part-way: apply to a copy). The
+    game's chance player must be a :class:`StatedChance` (any game's can be made one:
+    ``game.chance = StatedChance()``)."""
     _apply_stated(game, action, stated)
 
 
-def _apply_stated(game: StatedGame, action: Action, stated: Stated) -> None:
+def _apply_stated(game: Game, action: Action, stated: Stated) -> None:
+    policy = game.chance
+    if not isinstance(policy, StatedChance):
+        raise TypeError("apply_stated: the game's chance player is not a StatedChance")
     draws, piles = stated
-    game.expect({p: list(c) for p, c in draws.items()} if draws is not None else None,
-                [list(p) for p in piles] if piles is not None else None)
+    policy.expect({p: list(c) for p, c in draws.items()} if draws is not None else None,
+                  [list(p) for p in piles] if piles is not None else None)
     try:
         game.apply(action)
-        game.settle(_DRAW_RULE.get(action.type) or (game.cause[0] if game.cause else "DRAW-1"))
+        policy.settle(game, _DRAW_RULE.get(action.type)
+                      or (game.cause[0] if game.cause else "DRAW-1"))
     except ChanceError as err:
-        game.expect(None, None)
+        policy.expect(None, None)
         err.state = None  # the game is part-way: the state before is the caller's to show
         raise
     except UnoError:
-        game.expect(None, None)
+        policy.expect(None, None)
         raise
 
 

@@ -76,7 +76,7 @@ def state_from_text(text: str, rules: RuleTable | None = None) -> Game:
 
 
 def _read(text: str, rules: RuleTable | None) -> Game:
-    from unoformal.engine.game import PHASES, Game, _check_players
+    from unoformal.engine.game import PHASES, SEEDED, Game, _check_players
 
     fields = _fields(text)
     if rules is None:
@@ -84,6 +84,7 @@ def _read(text: str, rules: RuleTable | None) -> Game:
     elif not isinstance(rules, RuleTable):
         raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable")
     g = Game.__new__(Game)
+    g.chance = SEEDED
     g.rules = rules
     g.deck = Deck.of(rules)
     g.names = _field("players", lambda v: _check_players(v.split(","), rules), fields)

@@ -1,11 +1,10 @@
 """The engine's own successor function, with chance made a nondeterministic choice.
 
-:class:`ExploreGame` is the engine's :class:`~unoformal.engine.game.Game` with its two
-chance hooks overridden (and ``_start_color``, a start color drawn at random, branches
-over every color): ``_pop_card`` (every card leaving the draw pile, RESHUFFLE-1
-inside it) takes a *chosen* face instead of the top card, and ``_rng`` returns a
-shuffler that leaves the choice to ``_pop_card`` (or, while the start card is turned
-again under START-WD4, puts a chosen face on top). Every rule is still the engine's.
+:class:`ExploreGame` is the engine's :class:`~unoformal.engine.game.Game` played with the
+:class:`Enumerate` chance player: at every chance node the engine names (a card drawn, a
+reshuffle, the start card turned again under START-WD4, a start color drawn at random),
+the outcome is a *chosen* face or color instead of the seed's. Every rule is still the
+engine's; this module decides only which outcome comes.
 
 Choices are made by a *script*: a tuple of faces, one per point where more than one
 distinct face could come. Running an action with a script that is too short raises
@@ -14,15 +13,14 @@ distinct face could come. Running an action with a script that is too short rais
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, MutableSequence, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
 from unoformal.engine.actions import Action
-from unoformal.engine.game import Game
+from unoformal.engine.game import Chance, Game
 from unoformal.spec.table import RuleTable
 
 # Events the coverage analysis reads (bit flags set while an action runs).
@@ -53,15 +51,18 @@ class Deal:
 # instance without running __init__ once compiled, as Game.copy needs.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class ExploreGame(Game):
-    """The engine, with every chance outcome chosen by a script."""
+    """The engine with the :data:`ENUMERATE` chance player, and the script it follows.
+
+    It overrides nothing of the rules: only how a given deal is read (:meth:`redeal`
+    deals a parsed :class:`Deal` again without parsing its codes) and what a copy keeps
+    (a graph edge is one action, so no history)."""
 
     given: Deal | None = None
     script: tuple[int, ...] = ()
     pos = 0
     floor = 0
-    left = 0  # cards the draw under way has still to take (set by _take)
+    left = 0  # cards the draw under way has still to take
     events = 0
-    dealing = False
     log: list[int] | None = None  # faces taken from the pile before any reshuffle
     # None: a choice the script does not make raises NeedChoice; a list: take the first
     # option and note (position, the other options) here, so no run is wasted
@@ -76,18 +77,17 @@ class ExploreGame(Game):
 
     def __init__(self, players: Sequence[str], rules: RuleTable, dealer: str,
                  deal: dict[str, Any], script: tuple[int, ...] = ()) -> None:
-        self.script, self.pos, self.events, self.dealing = script, 0, 0, True
-        super().__init__(players, 0, rules, dealer, deal)
-        self.dealing = False
+        self.script, self.pos, self.events = script, 0, 0
+        super().__init__(players, 0, rules, dealer, deal, chance=ENUMERATE)
 
     def redeal(self, deal: Deal, script: tuple[int, ...] = ()) -> ExploreGame:
         """The same game dealt again: the engine's own ``_start_round``, without
         rebuilding the deck and the lookups, nor parsing the deal's codes, every time."""
         game = self.copy()
-        game.script, game.pos, game.events, game.dealing = script, 0, 0, True
+        game.script, game.pos, game.events = script, 0, 0
         game.given = deal
         game._start_round(deal.json)
-        game.dealing, game.given = False, None
+        game.given = None
         return game
 
     def _deal_given(self, deal: dict[str, Any]) -> None:
@@ -133,76 +133,70 @@ class ExploreGame(Game):
         self.floor = face
         return face
 
-    def _take(self, p: int, count: int) -> None:
-        self.floor, self.left = 0, count
-        super()._take(p, count)
 
-    def _rng(self) -> random.Random:
-        self.shuffles += 1
-        # one shuffler serves every game: seeding a Random per reshuffle cost a tenth
-        # of the explorer's time, and the explorer runs one action at a time
-        _SHUFFLER.game = self
-        return _SHUFFLER
+class Enumerate(Chance):
+    """The chance player of the explorer: every outcome is a choice of the game's script
+    (:meth:`ExploreGame.choose`), and the order of a shuffle is never drawn.
 
-    def _start_color(self) -> int:
-        """A start color drawn at random (``color_at_random``): every color is a chance
-        outcome of its own."""
-        self.shuffles += 1  # as the engine's draw of it
-        return self.choose(list(range(len(self.deck.colors))))
+    A card drawn is any face the pile holds (the pile's order does not matter: it is a
+    multiset); a reshuffle only notes that it happened; START-WD4's shuffle puts a chosen
+    face, other than those turned again, on top; a start color drawn at random is any
+    color. Every node still uses up its shuffle number, as the seeded one does, so the
+    state's ``shuffles`` counts the same. It keeps no state: the game holds the script."""
 
-    def _reshuffle(self) -> None:
-        super()._reshuffle()
-        self.events |= RESHUFFLED
-        self.floor = 0
-        self.log = None if self.log is None else [*self.log, -1]
+    def shuffle(self, game: Game, cards: list[int], rule: str) -> None:
+        game.shuffles += 1  # a given deal and dealer: never drawn (the order would not matter)
 
-    def _pop_card(self) -> int | None:
-        if not self.pile:
-            self._reshuffle()
-            if not self.pile:
-                self.events |= SHORT
-                return None
-        ordered = sorted(self.pile)
+    def turn_again(self, game: Game, pile: list[int], rule: str) -> None:
+        g = _explored(game)
+        g.shuffles += 1
+        g.events |= START_AGAIN
+        again = {i for i, k in enumerate(g.f_kind)
+                 if (s := g.rules.start_rule(k)) is not None and s.turn_another_card}
+        face = g.choose(sorted(set(pile) - again))
+        pile.remove(face)
+        pile.append(face)
+
+    def reshuffle(self, game: Game, cards: list[int], rule: str) -> None:
+        g = _explored(game)
+        g.shuffles += 1
+        g.events |= RESHUFFLED
+        g.floor = 0
+        g.log = None if g.log is None else [*g.log, -1]
+
+    def begin_draw(self, game: Game, seat: int, count: int, rule: str) -> None:
+        g = _explored(game)
+        g.floor, g.left = 0, count
+
+    def draw(self, game: Game, seat: int, rule: str) -> int:
+        g = _explored(game)
+        pile = g.pile
+        ordered = sorted(pile)
         # the cards still to come from this pile: the rest of the draw, or all it holds
-        coming = min(self.left, len(ordered))
-        face = self.choose(sorted(set(ordered)), cap=ordered[len(ordered) - max(coming, 1)])
-        self.left -= 1
-        self.pile.remove(face)
-        if self.log is not None:
-            self.log.append(face)
+        coming = min(g.left, len(ordered))
+        face = g.choose(sorted(set(ordered)), cap=ordered[len(ordered) - max(coming, 1)])
+        g.left -= 1
+        pile.remove(face)
+        if g.log is not None:
+            g.log.append(face)
         return face
 
+    def end_draw(self, game: Game, seat: int, count: int, taken: int, rule: str) -> None:
+        if taken < count:
+            _explored(game).events |= SHORT
 
-# A Python class, not compiled (setup.py): mypyc cannot build a native subclass of
-# random.Random. Defined after ExploreGame, which its annotation names: a compiled module
-# whose Python class names a native class defined further down crashed at import.
-@mypyc_attr(native_class=False)
-class _Shuffler(random.Random):
-    """What ``ExploreGame._rng`` hands to the engine's shuffles: no randomness.
-
-    After RESHUFFLE-1 the order does not matter (``_pop_card`` chooses); while the
-    start card is turned again (START-WD4) the chosen face is put on top."""
-
-    game: ExploreGame
-
-    def __init__(self) -> None:
-        super().__init__(0)
-
-    def shuffle(self, x: MutableSequence[Any]) -> None:
-        game = self.game
-        if not (game.dealing and x is game.pile):
-            # RESHUFFLE-1 (even during the deal, for START-D2's draw) shuffles a new
-            # list; only START-WD4 shuffles the pile itself
-            return
-        game.events |= START_AGAIN
-        again = {i for i, k in enumerate(game.f_kind)
-                 if (s := game.rules.start_rule(k)) is not None and s.turn_another_card}
-        face = game.choose(sorted(set(x) - again))
-        x.remove(face)
-        x.append(face)
+    def color(self, game: Game, rule: str) -> int:
+        g = _explored(game)
+        g.shuffles += 1  # as the seeded draw of it
+        return g.choose(list(range(len(g.deck.colors))))
 
 
-_SHUFFLER = _Shuffler()
+def _explored(game: Game) -> ExploreGame:
+    assert isinstance(game, ExploreGame)  # ENUMERATE is given to ExploreGame only
+    return game
+
+
+ENUMERATE: Final = Enumerate()
 
 
 def outcomes(game: ExploreGame, action: Action) -> Iterator[tuple[tuple[int, ...],

@@ -1,8 +1,8 @@
 """The engine as validation sees it: its state as the relation's fields, and every chance
 outcome of an action (the cards each draw took, the start cards put back).
 
-:class:`TracedGame` is the engine itself (a :class:`~unoformal.engine.game.Game`) with its
-three chance points noted as they happen; it changes no decision.
+:class:`Traced` is the seeded chance player noting every outcome as it happens; it changes
+no decision. :class:`TracedGame` is the engine with it.
 """
 
 from __future__ import annotations
@@ -10,60 +10,54 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from unoformal.engine.game import Game
+from unoformal.engine.game import Chance, Game
+from unoformal.spec.table import CLASSIC, RuleTable
 from unoformal.verification.z3.state import DEALT, KINDS, NONE, PHASE_CODE
 
 Dealt = tuple[list[list[int]], list[int]]
 
 
-class TracedGame(Game):
-    """A game that notes its chance outcomes in ``events``:
+class Traced(Chance):
+    """The seeded chance player, noting every chance outcome in ``events``:
     ``("dealt", hands, pile)`` before the start card, ``("returned", card)`` for a start
     card put back (START-WD4), ``("take", seat, count, cards, reshuffled)`` for every draw
-    (``reshuffled``: RESHUFFLE-1 happened during it)."""
+    (``reshuffled``: RESHUFFLE-1 happened during it). A copy of the game takes a fresh
+    one, with no events."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self) -> None:
         self.events: list[tuple[Any, ...]] = []
-        self._starting = False
-        super().__init__(*args, **kwargs)
+        self._before = self._shuffles = 0
 
-    def _turn_start_card(self) -> None:
-        self.events.append(("dealt", [list(h) for h in self.hands], list(self.pile)))
-        self._starting = True
-        try:
-            super()._turn_start_card()
-        finally:
-            self._starting = False
+    def fork(self) -> Traced:
+        return Traced()
 
-    def _rng(self) -> Any:
-        if self._starting and self.pile:
-            self.events.append(("returned", self.pile[-1]))
-        return super()._rng()
+    def dealt(self, game: Game) -> None:
+        self.events.append(("dealt", [list(h) for h in game.hands], list(game.pile)))
 
-    def _start_color(self) -> int:
-        """A start color drawn at random is chance too, but no start card put back: the
-        checker reads it from the state (``color``)."""
-        starting, self._starting = self._starting, False
-        try:
-            return super()._start_color()
-        finally:
-            self._starting = starting
+    def turn_again(self, game: Game, pile: list[int], rule: str) -> None:
+        self.events.append(("returned", pile[-1]))
+        super().turn_again(game, pile, rule)
 
-    def _take(self, p: int, count: int) -> None:
-        starting, self._starting = self._starting, False
-        before, shuffles = len(self.hands[p]), self.shuffles
-        try:
-            super()._take(p, count)
-        finally:
-            self._starting = starting
-        self.events.append(("take", p, count, list(self.hands[p][before:]),
-                            self.shuffles != shuffles))
+    def begin_draw(self, game: Game, seat: int, count: int, rule: str) -> None:
+        self._before, self._shuffles = len(game.hands[seat]), game.shuffles
 
-    def copy(self) -> TracedGame:
-        new = super().copy()
-        assert isinstance(new, TracedGame)
-        new.events = []
-        return new
+    def end_draw(self, game: Game, seat: int, count: int, taken: int, rule: str) -> None:
+        self.events.append(("take", seat, count, list(game.hands[seat][self._before:]),
+                            game.shuffles != self._shuffles))
+
+
+class TracedGame(Game):
+    """The engine with a :class:`Traced` chance player; ``events`` are its notes."""
+
+    def __init__(self, players: Sequence[str], seed: int = 0, rules: RuleTable = CLASSIC,
+                 dealer: str | None = None, deal: dict[str, Any] | None = None) -> None:
+        super().__init__(players, seed, rules, dealer, deal, chance=Traced())
+
+    @property
+    def events(self) -> list[tuple[Any, ...]]:
+        chance = self.chance
+        assert isinstance(chance, Traced)
+        return chance.events
 
 
 def _n(x: int | None) -> int:

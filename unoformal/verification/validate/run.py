@@ -266,6 +266,7 @@ def _variant_label(game: TracedGame, action: Action, name: str) -> str:
     """The step and draw variant an action would take (played on a copy: whether a draw
     needs RESHUFFLE-1 depends only on the state, not on the cards drawn)."""
     trial = game.copy()
+    assert isinstance(trial, TracedGame)
     trial.push(action)
     modes = ["reshuffle" if e[4] else "pile" for e in trial.events
              if e[0] == "take" and e[2] != 0]
