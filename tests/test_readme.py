@@ -29,3 +29,12 @@ def test_every_readme_command_has_one_form() -> None:
         assert ".venv/bin/" not in line.replace(ACTIVATE, ""), line
         first = line.split()[0]
         assert first in ("unoformal", "python", "python3", "ruff", "yes"), line
+
+
+def test_every_readme_python_example_runs() -> None:
+    # Each ``python`` block on its own, as a reader pastes it: a changed API or a changed
+    # game (the chance example asserts the noted game is the plain one) fails here.
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
+    assert len(blocks) >= 3
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"README.md python block {i}", "exec"), {"__name__": "readme"})
