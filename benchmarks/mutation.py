@@ -112,11 +112,10 @@ PLANTED = [
     Planted(
         name="planted_wd4_1_counts_only_number_cards",
         rule="WD4-1",
-        function="unoformal.engine.game.xǁGameǁ_wd4_is_legal",
+        function="unoformal.engine.game.xǁGameǁ_wd4_blocks",
         path="unoformal/engine/game.py",
-        old="return not any(self.f_color[c] == self.color for c in hand)",
-        new="return not any(self.f_color[c] == self.color and self.f_rank[c] is not None "
-            "for c in hand)",
+        old="return self.f_color[face] == self.color",
+        new="return self.f_color[face] == self.color and self.f_rank[face] is not None",
     ),
 ]
 

@@ -69,9 +69,8 @@ CASES = [
      CLASSIC, [], "P0 play RS", "PLAY-1", ("START-D2",),
      "P0 play RS: P0 is not to move: the start card Draw Two (START-D2) gives the turn to P1"),
     ("WD4-2 from the hand", TWO, {"P0": ["W+4", "G5"], "P1": ["R2"]}, ["R7"], CLASSIC,
-     ["P0 play W+4 green"], "P1 play R2", "NOSTACK-1", ("WD4-2",),
-     "P1 play R2: the victim of a draw card cannot answer it: P0's Wild Draw Four takes "
-     "effect (WD4-2)"),
+     ["P0 play W+4 green"], "P1 play R2", "WD4-2", ("WD4-2",),
+     "P1 play R2: P1 must accept or challenge: P0's Wild Draw Four takes effect (WD4-2)"),
     ("WD4-2 accepted", THREE, {"P0": ["W+4", "G5"], "P1": ["R2"], "P2": ["R3"]}, ["R7"],
      CLASSIC, ["P0 play W+4 green", "P1 accept"], "P1 play R2", "PLAY-1", ("WD4-2",),
      "P1 play R2: P1 is not to move: P0's Wild Draw Four made P1 draw and lose the turn "

@@ -450,8 +450,9 @@ def test_uno_1_saying_uno_with_none_to_say_and_a_catch_too_late_are_worded() -> 
                                                         "UNO-1")
     with pytest.raises(IllegalActionError) as info:
         game.apply(Action.parse("B catch A"))
-    assert (info.value.message, info.value.rule_id) == ("B catch A: A cannot be caught now",
-                                                        "UNO-1")
+    assert (info.value.message, info.value.rule_id) == (
+        "B catch A: A cannot be caught now: nobody has played their next-to-last card "
+        "without saying UNO since the turn began", "UNO-1")
 
 
 def test_ext_short_off_advice_that_cannot_be_paid_is_refused_citing_it() -> None:

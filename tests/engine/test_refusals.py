@@ -49,6 +49,21 @@ def _wd4_holding_red(rules: RuleTable = CLASSIC) -> Game:
     return make_game(ABC, "C", {"A": ["W+4", "R2", "G2"], "B": ["B1"]}, ("R5",), rules=rules)
 
 
+# WD4-1 read as the rulebook reads it, with no bluff: only the current color counts
+NO_BLUFF = derive(CLASSIC, "no-bluff", "WD4-1 without bluffs", {"WD4-1": {"bluff_playable": False}})
+
+
+def _wd4_matching_by_number() -> Game:
+    # RLCard's reading: no red card, but B7 matches R7 by number, so W+4 is not playable
+    return make_game(ABC, "C", {"A": ["W+4", "G5", "B7"], "B": ["B1"]}, ("R7",),
+                     rules=load_rules("rlcard"))
+
+
+def _wd4_answered() -> Game:
+    game = make_game(ABC, "C", {"A": ["W+4", "G2"], "B": ["B+2", "B2"]}, ("R5",))
+    return play(game, "A play W+4 blue")
+
+
 def _wd4_played(rules: RuleTable = CLASSIC, pile: tuple[str, ...] = ("R5",),
                 rest_to: str | None = None) -> Game:
     game = make_game(ABC, "C", {"A": ["W+4", "G2"], "B": ["B1", "B2"]}, pile, rules=rules,
@@ -122,15 +137,26 @@ CASES = {
     "draw-nothing-left": Case(_empty_pile, "A draw", "EXT-PASS", "nothing is left to draw"),
     "draw-able-to-play": Case(lambda: _plain(load_rules("rlcard")), "A draw", "DRAW-1",
                               "a player able to play may not draw in these rules"),
+    # the words follow the table's reading of WD4-1 and name the card that decides
     "wd4-no-bluff": Case(lambda: _wd4_holding_red(load_rules("rlcard")), "A play W+4 blue",
-                         "WD4-1", "Wild Draw Four while holding the current color"),
+                         "WD4-1", "Wild Draw Four while holding R2, which could be played on "
+                         "R5 / red"),
+    "wd4-no-bluff-by-number": Case(_wd4_matching_by_number, "A play W+4 yellow", "WD4-1",
+                                   "Wild Draw Four while holding B7, which could be played "
+                                   "on R7 / red"),
+    "wd4-no-bluff-current-color": Case(lambda: _wd4_holding_red(NO_BLUFF), "A play W+4 blue",
+                                       "WD4-1", "Wild Draw Four while holding R2, a card of "
+                                       "the current color red"),
     "respond-draw": Case(_wd4_played, "B draw", "WD4-2",
                          f"B must accept or challenge: {WD4_TAKES_EFFECT}", ("WD4-2",)),
     "respond-pass": Case(_wd4_played, "B pass", "WD4-2",
                          f"B must accept or challenge: {WD4_TAKES_EFFECT}", ("WD4-2",)),
-    "respond-play": Case(_wd4_played, "B play B1", "NOSTACK-1",
-                         f"the victim of a draw card cannot answer it: {WD4_TAKES_EFFECT}",
-                         ("WD4-2",)),
+    # a card that is no draw card is no answer at all: WD4-2 says what the victim may do
+    "respond-play": Case(_wd4_played, "B play B1", "WD4-2",
+                         f"B must accept or challenge: {WD4_TAKES_EFFECT}", ("WD4-2",)),
+    "respond-answer": Case(_wd4_answered, "B play B+2", "NOSTACK-1",
+                           f"the victim of a draw card cannot answer it: {WD4_TAKES_EFFECT}",
+                           ("WD4-2",)),
     "accept-short": Case(lambda: _wd4_played(SHORT_OFF, ("R5", "Y1", "Y2"), "C"), "B accept",
                          "EXT-SHORT", "4 cards are not left to draw"),
     "challenge-draw-two": Case(_draw_two_stacking, "B challenge", "WD4-2",
@@ -189,7 +215,21 @@ OUT_OF_TURN = {
     "uno-switched-off": Case(lambda: _one_card_left(load_rules("rlcard")), "A uno", "UNO-1",
                              "A has no UNO left to say"),
     "catch-uno-switched-off": Case(lambda: _one_card_left(load_rules("rlcard")), "B catch A",
-                                   "UNO-1", "A cannot be caught now"),
+                                   "UNO-1", "nobody calls UNO in these rules"),
+    # a catch refused says why
+    "catch-nobody-forgot": Case(_plain, "B catch A", "UNO-1",
+                                "A cannot be caught now: nobody has played their next-to-last "
+                                "card without saying UNO since the turn began"),
+    "catch-another-forgot": Case(lambda: _one_card_left(CLASSIC), "C catch B", "UNO-1",
+                                 "B cannot be caught now: only A can, who played their "
+                                 "next-to-last card without saying UNO"),
+    "catch-a-hand-of-more": Case(lambda: Game.from_text(_one_card_left(CLASSIC).to_text().replace(
+        "hands=G5/", "hands=G5,G6/").replace(",G6,", ",", 1)), "B catch A", "UNO-1",
+        "A cannot be caught now: they hold 2 cards, not 1"),
+    "catch-short": Case(lambda: play(make_game(ABC, "C", {"A": ["R1", "G5"], "B": ["B1"]},
+                                               ("R7",), rules=SHORT_OFF, rest_to="C"),
+                                     "A play R1"), "B catch A", "EXT-SHORT",
+                        "not enough cards are left for the penalty"),
 }
 
 

@@ -60,7 +60,7 @@ def test_skip_and_draw_two_and_start_draw_two() -> None:
 def test_a_drawn_wild_draw_four_takes_effect() -> None:
     # P0 draws W+4 and plays it: P1 must accept or challenge, whatever P1 tries next.
     hands = {P0: ["G5"], P1: ["R2", "W"]}
-    for attempt, refused_as in (({"player": P1, "action": "play", "card": "R2"}, "NOSTACK-1"),
+    for attempt, refused_as in (({"player": P1, "action": "play", "card": "R2"}, "WD4-2"),
                                 ({"player": P1, "action": "draw"}, "WD4-2")):
         err = _refused(hands, ["R7", "W+4"], [
             {"player": P0, "action": "draw"},

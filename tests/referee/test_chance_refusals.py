@@ -126,8 +126,13 @@ REFUSED_WHEN_READ: list[tuple[str, Record, str, str | None, str]] = [
      "start_reshuffles"),
     ("START-WD4 a reshuffle the start card does not cause",
      start(["R3", "G4"], ["G4", "R3"], pile=["R3", "G4"]),
-     "2 start reshuffle(s) stated that the start card does not cause", "START-WD4",
-     "start_reshuffles"),
+     "2 start reshuffle(s) stated that the start card R3 does not cause: it stays face up",
+     "DEAL-2", "start_reshuffles"),
+    # the rule of the start card that stayed is named: a Wild stays (START-WILD)
+    ("START-WILD a reshuffle stated for a start Wild", start(["R3", "W", "G4"], pile=["W", "R3",
+                                                                                     "G4"]),
+     "1 start reshuffle(s) stated that the start card W does not cause: it stays face up",
+     "START-WILD", "start_reshuffles"),
     ("START-WD4 a new pile with a card that is not in the pile",
      start(["R3", "W+4", "G4", "G1"]),
      "the stated new pile is not the pile with the start card back: extra G1", "START-WD4",
@@ -148,7 +153,7 @@ REFUSED_WHEN_READ: list[tuple[str, Record, str, str | None, str]] = [
     ("START-WILD a start color stated for a start card that has one",
      colored("green", ["R3"], rules="rlcard"),
      "a start color is stated, but these rules do not draw the color of the start card R3 at "
-     "random", "START-WILD", "start_color"),
+     "random", "DEAL-2", "start_color"),
     ("DECK-1 a start color the deck does not have",
      {"version": 2, "rules": THREE_COLORS, "players": [P0, P1], "start_color": "blue",
       "actions": []},
@@ -170,15 +175,18 @@ def test_a_bad_set_up_is_refused_naming_rule_and_place(data: Record, message: st
     assert (err.message, err.rule_id, err.key, err.index) == (message, rule_id, key, None)
 
 
-def test_start_wd4_a_game_refusing_its_start_reshuffles_carries_the_dealt_state() -> None:
-    # Not part-way through an action: the dealt game is whole, and can be read back.
+def test_deal_2_a_game_refusing_start_reshuffles_for_a_card_that_stays_carries_the_dealt_state(
+) -> None:
+    # Not part-way through an action: the dealt game is whole, and can be read back. The
+    # start card R3 has no start rule: DEAL-2 turned it, and it stays.
     names = [P0, P1]
     dealt = deal({P0: [], P1: []}, ["R3", "G4"])
     with pytest.raises(ChanceError) as info:
         StatedGame(names, dealer=P1, deal=dealt, start_piles=[["G4", "R3"]])
     err = info.value
-    assert (err.message, err.rule_id) == (
-        "1 start reshuffle(s) stated that the start card does not cause", "START-WD4")
+    assert (err.message, err.rule_id, err.key) == (
+        "1 start reshuffle(s) stated that the start card R3 does not cause: it stays face up",
+        "DEAL-2", "start_reshuffles")
     assert err.state is not None
     assert state_from_text(err.state).to_text() == Game(names, dealer=P1, deal=dealt).to_text()
 

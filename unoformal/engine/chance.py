@@ -51,6 +51,7 @@ class StatedChance(Chance):
         self.dealer_round = 0
         self.start_color = start_color
         self.seat, self.count, self.taken = 0, 0, 0  # the draw under way
+        self.drew_under: dict[int, str] = {}  # this action's draws: seat to their rule
 
     # ------------------------------------------------------------------ set-up
 
@@ -97,14 +98,19 @@ class StatedChance(Chance):
                 raise ChanceError(f"dealer_draws[{self.dealer_round}]: the dealer was already "
                                   "decided", "DEAL-1")
             return
-        if self.start_piles:
-            raise ChanceError(f"{len(self.start_piles)} start reshuffle(s) stated that the "
-                              "start card does not cause", "START-WD4", game.to_text())
-        if self.start_color is not None:
-            top = game.deck.code(game.discard[-1]) if game.discard else "-"
+        if self.start_piles or self.start_color is not None:
+            # the rule of the start card that stayed says what it did instead
+            card = game.discard[-1] if game.discard else None
+            start = None if card is None else game.rules.start_rule(game.f_kind[card])
+            rule_id = game.rules.deal.id if start is None else start.id
+            top = "-" if card is None else game.deck.code(card)
+            if self.start_piles:
+                raise ChanceError(f"{len(self.start_piles)} start reshuffle(s) stated that "
+                                  f"the start card {top} does not cause: it stays face up",
+                                  rule_id, game.to_text(), key="start_reshuffles")
             raise ChanceError(f"a start color is stated, but these rules do not draw the "
-                              f"color of the start card {top} at random", "START-WILD",
-                              game.to_text())
+                              f"color of the start card {top} at random", rule_id,
+                              game.to_text(), key="start_color")
         self.start_piles = None  # later rounds are dealt from the seed (END-2)
 
     # ------------------------------------------------------------- per action
@@ -114,21 +120,30 @@ class StatedChance(Chance):
         """What the next action is stated to draw (per seat) and reshuffle; None: unstated."""
         self.draws = draws
         self.piles = piles
+        self.drew_under = {}
 
     def settle(self, game: Game, rule_id: str) -> None:
-        """After the action: every stated draw and reshuffle must have happened."""
-        draws, piles = self.draws, self.piles
+        """After the action: every stated draw and reshuffle must have happened. A seat
+        stated to draw more than it drew breaks the rule it drew under; one that drew
+        nothing, the end of the round if the action ended it (END-1: a last Draw Two not
+        drawn), else ``rule_id``."""
+        draws, piles, drew = self.draws, self.piles, self.drew_under
         self.draws = self.piles = None
+        self.drew_under = {}
         if piles:
             raise ChanceError(f"{len(piles)} reshuffle(s) stated that this action does not "
                               "cause: the draw pile was not empty", "RESHUFFLE-1")
         for p, left in (draws or {}).items():
             if left:
+                broken = drew.get(p) or (game.rules.end_of_round.id if game.round_over
+                                         else rule_id)
                 raise ChanceError(f"{game.names[p]} is stated to draw {len(left)} more "
-                                  "card(s) than the rules make them draw", rule_id)
+                                  "card(s) than the rules make them draw", broken)
 
     def begin_draw(self, game: Game, seat: int, count: int, rule: str) -> None:
         self.seat, self.count, self.taken = seat, count, 0
+        if count:
+            self.drew_under[seat] = rule
 
     def draw(self, game: Game, seat: int, rule: str) -> int:
         draws = self.draws

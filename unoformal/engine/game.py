@@ -470,11 +470,32 @@ class Game:
 
     def _wd4_is_legal(self, hand: Iterable[int]) -> bool:
         """WD4-1, on the hand left after playing it."""
+        return not any(self._wd4_blocks(c) for c in hand)
+
+    def _wd4_blocks(self, face: int) -> bool:
+        """WD4-1: holding ``face`` makes a Wild Draw Four illegal."""
         if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
-            return not any(self.f_color[c] == self.color for c in hand)
+            return self.f_color[face] == self.color
         # "other card they could play": another Wild Draw Four is restricted by this rule
-        return not any(self._matches(c) for c in hand
-                       if self.f_kind[c] is not Kind.WILD_DRAW_FOUR)
+        return self.f_kind[face] is not Kind.WILD_DRAW_FOUR and self._matches(face)
+
+    def _wd4_refusal(self, p: int, face: int) -> Refusal | None:
+        """WD4-1 in the words of the table's reading, naming the card that makes the Wild
+        Draw Four illegal (the lowest such card: the same words however the hand is
+        ordered); None when no card does (the play is refused for another reason)."""
+        rest = list(self.hands[p])
+        rest.remove(face)
+        held = [c for c in rest if self._wd4_blocks(c)]
+        if not held:
+            return None
+        card, color = self.deck.code(min(held)), self._color_name(self.color)
+        rule = self.rules.wd4_legality
+        if rule.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
+            return Refusal(rule.id, f"Wild Draw Four while holding {card}, a card of the "
+                           f"current color {color}")
+        top = self.deck.code(self.top) if self.top is not None else "-"
+        return Refusal(rule.id, f"Wild Draw Four while holding {card}, which could be "
+                       f"played on {top} / {color}")
 
     def _can_play(self, p: int, face: int) -> bool:
         """A legal play of ``face`` by the player to move, in a play phase."""
@@ -709,7 +730,10 @@ class Game:
     def refusal(self, action: Action, p: int, face: int | None) -> Refusal | None:
         """Why a well-formed action is illegal now (None when it is legal)."""
         if self.phase == OVER:
-            return Refusal("END-1", "the round is over")
+            if self.game_over:
+                return Refusal(self.rules.target.id, f"the game is over: {self.game_winner} "
+                               f"reached the target score of {self.rules.target.score}")
+            return Refusal(self.rules.end_of_round.id, "the round is over")
         if self.phase == START:
             return Refusal("START-WD4", "the start card is not settled (EXT-START is off)")
         kind = action.type
@@ -726,7 +750,7 @@ class Game:
         if self.phase == COLOR and kind is not ActionType.CHOOSE_COLOR:
             return Refusal("START-WILD", "the first player must choose the color first")
         if self.phase == RESPOND and want is not RESPOND and kind is not ActionType.PLAY:
-            return self._caused("WD4-2", f"{self.to_play} must accept or challenge")
+            return self._respond_refusal()
         if want is not None and self.phase != want:
             return Refusal("START-WILD" if want == COLOR else "WD4-2",
                            f"nothing to {kind.value} now")
@@ -782,21 +806,65 @@ class Game:
         if self.phase == DRAWN and (face != self.drawn or not self.rules.draw.may_play_drawn):
             return self._caused("DRAW-1", "after drawing only the drawn card may be played")
         if self.phase == RESPOND:
-            return self._caused("NOSTACK-1", "the victim of a draw card cannot answer it")
+            if self.f_effect[face].victim_draws:
+                return self._caused(self.rules.no_stacking.id,
+                                    "the victim of a draw card cannot answer it")
+            return self._respond_refusal()
         if self.f_kind[face] is Kind.WILD_DRAW_FOUR:
-            return Refusal("WD4-1", "Wild Draw Four while holding the current color")
+            wd4 = self._wd4_refusal(p, face)
+            if wd4 is not None:
+                return wd4
         if not self._matches(face):
             return Refusal("PLAY-1", f"{action.card} does not match "
                            f"{self.deck.code(self.top) if self.top is not None else '-'}"
                            f" / {self._color_name(self.color)}")
         return Refusal("EXT-SHORT", "its victim cannot draw the cards it names")
 
+    def _respond_refusal(self) -> Refusal:
+        """What the victim of a pending draw card may do, under the rule of that card
+        (WD4-2 for a Wild Draw Four; D2-1 for a Draw Two under stacking)."""
+        kind = self.pending_kind
+        assert kind is not None  # a respond phase has one (the text reader: WD4-2)
+        effect = self.rules.effect(kind)
+        stack = self.rules.no_stacking
+        may = ["accept"]
+        if effect.victim_may_challenge:
+            may.append("challenge")
+        if stack.victim_may_answer and kind in stack.answers:
+            may.append("answer with a " + " or a ".join(_KIND_WORDS[k] for k in stack.answers))
+        words = " or ".join(may) if len(may) < 3 else ", ".join(may[:-1]) + " or " + may[-1]
+        return self._caused(effect.id, f"{self.to_play} must {words}")
+
     def _not_to_move(self, action: Action) -> Refusal:
-        """PLAY-1, with the effect that gave the turn to someone else if there was one."""
+        """PLAY-1, with what ran last if it was an out-of-turn action (it left the turn
+        where it was), and the effect that gave the turn to someone else if there was one."""
         plain = f"it is {self.to_play}'s turn, not {action.player}'s"
+        aside = self._aside()
+        if aside is None:
+            if self.cause is None:
+                return Refusal("PLAY-1", plain)
+            return self._caused("PLAY-1", f"{action.player} is not to move")
+        rule, words = aside
         if self.cause is None:
-            return Refusal("PLAY-1", plain)
-        return self._caused("PLAY-1", f"{action.player} is not to move")
+            return Refusal("PLAY-1", f"{plain}: {words}", (rule,))
+        return Refusal("PLAY-1", f"{action.player} is not to move: {words}; "
+                       f"{self.cause_text()}", (rule, self.cause[0]))
+
+    def _aside(self) -> tuple[str, str] | None:
+        """The action just applied, if it was taken out of turn (a catch, a UNO, advice):
+        its rule, and in words that it did not change whose turn it is."""
+        if not self.history:
+            return None
+        last = self.history[-1]
+        if last.type is _CATCH:
+            rule, what = self.rules.uno.id, f"{last.player}'s catch of {last.target}"
+        elif last.type is _UNO:
+            rule, what = self.rules.uno.id, f"{last.player}'s UNO"
+        elif last.type is _ADVISE:
+            rule, what = self.rules.advice.id, f"{last.player}'s advice"
+        else:
+            return None
+        return rule, f"{what} ({rule}) did not change whose turn it is"
 
     def _caused(self, rule_id: str, reason: str) -> Refusal:
         """A refusal that also names what made the state so (``self.cause``)."""
@@ -868,10 +936,27 @@ class Game:
 
     def _check_catch(self, action: Action, p: int, face: int | None) -> Refusal | None:
         target = self.seat(action.target or "", "target")
+        uno = self.rules.uno
+        if not uno.enabled:
+            return Refusal(uno.id, "nobody calls UNO in these rules")
         if target == p:
-            return Refusal("UNO-1", "a player cannot catch themself")
-        if self.uno_window != target or not self._catchable(target):
-            return Refusal("UNO-1", f"{action.target} cannot be caught now")
+            return Refusal(uno.id, "a player cannot catch themself")
+        window = self.uno_window
+        if window is None:
+            return Refusal(uno.id, f"{action.target} cannot be caught now: nobody has "
+                           "played their next-to-last card without saying UNO since the "
+                           "turn began")
+        if window != target:
+            return Refusal(uno.id, f"{action.target} cannot be caught now: only "
+                           f"{self.names[window]} can, who played their next-to-last card "
+                           "without saying UNO")
+        held = len(self.hands[target])
+        if uno.catch_only_with_one_card and held != uno.cards_left:
+            return Refusal(uno.id, f"{action.target} cannot be caught now: they hold {held} "
+                           f"cards, not {uno.cards_left}")
+        if not self._can_draw(uno.penalty):
+            return Refusal(self.rules.draw_what_is_left.id,
+                           "not enough cards are left for the penalty")
         return None
 
     # ---------------------------------------------------------------- effects

@@ -260,7 +260,7 @@ def _game_v2(record: dict[str, Any], rules: RuleTable | None,
                           dealer_draws=dealer_draws,
                           start_color=None if color is None else codes.color(color))
     except ChanceError as err:
-        key = {"DEAL-1": "dealer_draws", "START-WD4": "start_reshuffles"}.get(
+        key = err.key or {"DEAL-1": "dealer_draws", "START-WD4": "start_reshuffles"}.get(
             err.rule_id or "", "start_color")
         raise InvalidInputError(err.message, err.rule_id, key=key) from None
     except InvalidInputError as err:
