@@ -975,6 +975,8 @@ class Game:
                     break  # EXT-SHORT: what is left is drawn, the rest forgiven
             hand.append(chance.draw(self, p, rule))
             taken += 1
+        if taken and self.uno_window == p:
+            self.uno_window = None  # UNO-1: a hand grown back holds no forgotten UNO
         chance.end_draw(self, p, count, taken, rule)
 
     def _reshuffle(self) -> None:

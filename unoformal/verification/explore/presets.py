@@ -90,18 +90,18 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
            Size(colors=1, numbers=(1, 1, 1), wilds=0, wild_draw_fours=0), measured=(24, 24)),
     Preset("duel", "Two colors, ranks 0-1, one Wild Draw Four; 2 players, 1 card, with "
            "advise/misplay (challenges, UNO, penalties).",
-           Size(wilds=0), measured=(2804, 1402)),
+           Size(wilds=0), measured=(2476, 1238)),
     Preset("tiny", "Two colors, ranks 0-1, one Wild, one Wild Draw Four; 2 players, 1 card, "
-           "with advise/misplay.", Size(), measured=(22158, 11082)),
+           "with advise/misplay.", Size(), measured=(20118, 10062)),
     Preset("wd4", "Wild Draw Four duel: two colors, ranks 0-1, two Wild Draw Fours; "
            "2 players, 2 cards, with advise/misplay (END-1's challenge branch).",
-           Size(wilds=0, wild_draw_fours=2, hand=2), measured=(9118, 4562)),
+           Size(wilds=0, wild_draw_fours=2, hand=2), measured=(7874, 3940)),
     Preset("hand2", "Two colors, ranks 0-1, Wild, Wild Draw Four; 2 players, 2 cards "
            "(UNO-1 with the card, catches).",
-           Size(hand=2, penalties=False), measured=(17626, 8814)),
+           Size(hand=2, penalties=False), measured=(17458, 8730)),
     Preset("skip", "Two colors, rank 0, Skip, Wild Draw Four; 2 players, 1 card (SKIP-1, "
            "START-SKIP).", Size(numbers=(1,), skips=1, wilds=0, penalties=False),
-           measured=(2156, 1078)),
+           measured=(2108, 1054)),
     Preset("reverse", "Two colors, rank 0, Reverse, Draw Two; 2 players, 1 card (TWO-1, "
            "START-REV, START-D2, a Draw Two on a Draw Two).",
            Size(numbers=(1,), reverses=1, draw_twos=1, wilds=0, wild_draw_fours=0,
@@ -113,11 +113,11 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
     Preset("three", "Three players: two colors, rank 0, Reverse, Draw Two, Wild Draw Four; "
            "1 card (REV-1, START-REV, START-D2).",
            Size(numbers=(1,), reverses=1, draw_twos=1, players=3, wilds=0, penalties=False),
-           measured=(221892, None)),
+           measured=(214812, None)),
     Preset("challenge", "Two colors, three copies of rank 0, Skip, Wild Draw Four; 2 players, "
            "1 card: enough cards left that a failed challenge (CHAL-3: the challenger draws "
            "6) and an upheld one (CHAL-2: the offender draws 4) lead to different states.",
-           Size(numbers=(3,), skips=1, wilds=0, penalties=False), measured=(149602, None)),
+           Size(numbers=(3,), skips=1, wilds=0, penalties=False), measured=(148698, None)),
     Preset("actions", "Two colors, rank 0, Skip, Reverse, Draw Two; 2 players, 1 card "
            "(TWO-1, D2-1, NOSTACK-1).",
            Size(numbers=(1,), skips=1, reverses=1, draw_twos=1, wilds=0, wild_draw_fours=0,

@@ -325,7 +325,9 @@ class Spec:
                             disc=[ival(0)] * self.nfaces, top=top)
             drawn = [fsum(s.pile[f], d[f]) for f in faces]
         self._take_log.append((tuple(d), tuple(drawn)))
-        return post.evolve(hands=self.added(s.hands, who, drawn)), cons, drawn
+        # UNO-1: a hand grown back holds no forgotten UNO (engine ``_take``)
+        uno = z3.If(fand(feq(s.uno, who), fsum(drawn) > 0), ival(NONE), s.uno)
+        return post.evolve(hands=self.added(s.hands, who, drawn), uno=uno), cons, drawn
 
     def added(self, hands: list[list[Expr]], who: Expr,
               cards: Sequence[Expr]) -> list[list[Expr]]:
