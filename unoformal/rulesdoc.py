@@ -30,6 +30,7 @@ FINDINGS = "What the tools found in the rulebook"
 class Sites:
     """Where one rule ID is cited outside the table."""
 
+    statement: dict[str, list[str]] = field(default_factory=dict)  # rules/ file -> functions
     engine: dict[str, list[str]] = field(default_factory=dict)  # file -> functions
     steps: set[str] = field(default_factory=set)  # Z3 steps citing it
     read_by: set[str] = field(default_factory=set)  # Z3 steps reading its entry
@@ -56,7 +57,8 @@ def render(table: RuleTable, root: Path = ROOT) -> str:
     """The whole document for ``table``."""
     ids = list(dict.fromkeys(rule.id for _, rule in table.entries()))
     sites = {rid: Sites() for rid in ids}
-    _engine(sites)
+    _cited_in(sites, "rules", "statement")
+    _cited_in(sites, "engine", "engine")
     _z3(table, sites)
     _tests(root / "tests", sites)
     _findings(root / "README.md", sites)
@@ -106,10 +108,10 @@ def _values(rule: Rule) -> str:
 
 
 def _where(where: Sites) -> list[str]:
-    engine = "; ".join(f"`{path}`: " + ", ".join(f"`{f}`" for f in funcs)
-                       for path, funcs in sorted(where.engine.items()))
+    statement, engine = _functions_of(where.statement), _functions_of(where.engine)
     reading = sorted(where.read_by - where.steps)
     return [
+        f"- Stated in the rule language: {statement or 'not yet (engine and Z3 by hand)'}",
         f"- Engine: {engine or 'no function cites it'}",
         f"- Z3 steps citing it: {_list(sorted(where.steps))}",
         f"- Z3 steps reading its entry: {_list(reading)}",
@@ -120,20 +122,25 @@ def _where(where: Sites) -> list[str]:
     ]
 
 
+def _functions_of(files: dict[str, list[str]]) -> str:
+    return "; ".join(f"`{path}`: " + ", ".join(f"`{f}`" for f in funcs)
+                     for path, funcs in sorted(files.items()))
+
+
 def _list(items: Iterable[str]) -> str:
     shown = [f"`{item}`" for item in items]
     return ", ".join(shown) if shown else "none"
 
 
-# --- Engine: the functions whose source cites the ID -----------------------------------
+# --- The rule language and the engine: the functions whose source cites the ID ---------
 
 
-def _engine(sites: dict[str, Sites]) -> None:
-    engine = PACKAGE / "engine"
-    for path in sorted(engine.glob("*.py")):
+def _cited_in(sites: dict[str, Sites], folder: str, where: str) -> None:
+    """The functions of the package's ``folder`` citing each ID, into ``Sites.<where>``."""
+    for path in sorted((PACKAGE / folder).glob("*.py")):
         rel = path.relative_to(PACKAGE.parent).as_posix()
         for rid, funcs in _citing_functions(path, sites).items():
-            sites[rid].engine[rel] = funcs
+            getattr(sites[rid], where)[rel] = funcs
 
 
 def _citing_functions(path: Path, sites: dict[str, Sites]) -> dict[str, list[str]]:

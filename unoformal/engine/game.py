@@ -22,9 +22,12 @@ from mypy_extensions import mypyc_attr
 from unoformal.engine.actions import Action, ActionType, check_action
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_players, check_seed, show
+from unoformal.rules.challenge import wd4_blocks
+from unoformal.rules.lang import Said
 from unoformal.spec.cards import Color, Kind
 from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC, CardEffect, Holding, NextDealer, RuleTable
+from unoformal.spec.table import CLASSIC, CardEffect, NextDealer, RuleTable
+from unoformal.spec.words import KIND_NAMES
 
 # Phases of a round. "respond" is the victim's accept/challenge (or stacking) decision.
 # Final: compiled (setup.py), each is a constant, not a lookup in the module's globals.
@@ -473,11 +476,9 @@ class Game:
         return not any(self._wd4_blocks(c) for c in hand)
 
     def _wd4_blocks(self, face: int) -> bool:
-        """WD4-1: holding ``face`` makes a Wild Draw Four illegal."""
-        if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
-            return self.f_color[face] == self.color
-        # "other card they could play": another Wild Draw Four is restricted by this rule
-        return self.f_kind[face] is not Kind.WILD_DRAW_FOUR and self._matches(face)
+        """WD4-1 (``unoformal.rules.challenge``): holding ``face`` makes a Wild Draw Four
+        illegal."""
+        return self.t.wd4_blocks.holds(self, face)
 
     def _wd4_refusal(self, p: int, face: int) -> Refusal | None:
         """WD4-1 in the words of the table's reading, naming the card that makes the Wild
@@ -488,14 +489,10 @@ class Game:
         held = [c for c in rest if self._wd4_blocks(c)]
         if not held:
             return None
-        card, color = self.deck.code(min(held)), self._color_name(self.color)
-        rule = self.rules.wd4_legality
-        if rule.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
-            return Refusal(rule.id, f"Wild Draw Four while holding {card}, a card of the "
-                           f"current color {color}")
         top = self.deck.code(self.top) if self.top is not None else "-"
-        return Refusal(rule.id, f"Wild Draw Four while holding {card}, which could be "
-                       f"played on {top} / {color}")
+        words = self.t.wd4_blocks.words(card=self.deck.code(min(held)), top=top,
+                                        color=self._color_name(self.color) or "-")
+        return Refusal(self.rules.wd4_legality.id, f"Wild Draw Four while holding {words}")
 
     def _can_play(self, p: int, face: int) -> bool:
         """A legal play of ``face`` by the player to move, in a play phase."""
@@ -831,7 +828,7 @@ class Game:
         if effect.victim_may_challenge:
             may.append("challenge")
         if stack.victim_may_answer and kind in stack.answers:
-            may.append("answer with a " + " or a ".join(_KIND_WORDS[k] for k in stack.answers))
+            may.append("answer with a " + " or a ".join(KIND_NAMES[k] for k in stack.answers))
         words = " or ".join(may) if len(may) < 3 else ", ".join(may[:-1]) + " or " + may[-1]
         return self._caused(effect.id, f"{self.to_play} must {words}")
 
@@ -879,7 +876,7 @@ class Game:
             return ""
         rule_id, actor, card, struck, drawn = self.cause
         who, hit, mover = self.names[actor], self.names[struck], self.to_play
-        name = "" if card is None else _KIND_WORDS[self.f_kind[card]]
+        name = "" if card is None else KIND_NAMES[self.f_kind[card]]
         then = "moves again" if mover == who else "moves"
         what = {
             "TWO-1": f"{who}'s Reverse acted as a Skip (TWO-1), so {mover} {then}",
@@ -1299,8 +1296,6 @@ def _check_players(players: Sequence[str], rules: RuleTable) -> list[str]:
     return check_players(players, rules.players.minimum, rules.players.maximum)
 
 
-_KIND_WORDS = {Kind.NUMBER: "number card", Kind.SKIP: "Skip", Kind.REVERSE: "Reverse",
-               Kind.DRAW_TWO: "Draw Two", Kind.WILD: "Wild", Kind.WILD_DRAW_FOUR: "Wild Draw Four"}
 
 # The phase in which an on-turn action that belongs to one phase only is allowed.
 _PHASE_OF = {ActionType.CHOOSE_COLOR: COLOR, ActionType.ACCEPT: RESPOND,
@@ -1339,6 +1334,7 @@ class _Lookups:
     # legal play on a normal turn is exactly a matching card: the fast path in _on_turn.
     play_is_match: bool
     uno_with: int  # UNO-1: the hand size at which playing a card may carry "UNO"
+    wd4_blocks: Said  # WD4-1, stated for this table
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
 
 
@@ -1382,7 +1378,8 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         plays=[[plays(name, face) for face in range(len(faces))] for name in names],
         resolved={}, match_rows={},
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
-        uno_with=rules.uno.says_with, cards=tuple(deck.cards()))
+        uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
+        wd4_blocks=wd4_blocks(rules))
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

@@ -28,10 +28,10 @@ CHOICE = re.compile(rf"\{{(\w+)(?:=([\w-]+))?\?({_BRANCH})\|({_BRANCH})\}}")
 # A clause dropped at the start of a list leaves ": ;", tidied to ": ".
 _TIDY = re.compile(r":\s*;\s*")
 
-_KIND_WORDS = {
-    Kind.NUMBER: "a number card", Kind.SKIP: "a Skip", Kind.REVERSE: "a Reverse",
-    Kind.DRAW_TWO: "a Draw Two", Kind.WILD: "a Wild", Kind.WILD_DRAW_FOUR: "a Wild Draw Four",
-}
+# A kind of card in words (the table's words, refusals, causes, the rules' statements).
+KIND_NAMES = {Kind.NUMBER: "number card", Kind.SKIP: "Skip", Kind.REVERSE: "Reverse",
+              Kind.DRAW_TWO: "Draw Two", Kind.WILD: "Wild", Kind.WILD_DRAW_FOUR: "Wild Draw Four"}
+_KIND_WORDS = {kind: f"a {name}" for kind, name in KIND_NAMES.items()}
 
 
 class TemplateError(KeyError):

@@ -24,12 +24,12 @@ from typing import Any, cast
 
 import z3
 
+from unoformal.rules.challenge import wd4_blocks
 from unoformal.spec.cards import Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import (
     CardEffect,
     ChallengeOutcome,
-    Holding,
     NextDealer,
     Rule,
     RuleTable,
@@ -362,14 +362,36 @@ class Spec:
         return f_or(parts) if parts else z3.BoolVal(False)
 
     def wd4_legal(self, s: Sym, hand: Sequence[Expr]) -> Expr:
-        """Engine ``_wd4_is_legal`` (WD4-1) on the hand left after playing it."""
-        if self.rules.wd4_legality.illegal_when_holding is Holding.CARD_OF_CURRENT_COLOR:
-            return fand([fimplies(feq(s.color, self.fcolor[g]), feq(hand[g], 0))
-                           for g in range(self.nfaces) if self.fcolor[g] != NONE])
-        # "other card they could play": another Wild Draw Four is restricted by this rule
-        return fand([z3.Implies(self.matches(s, ival(g), self.deck.faces[g].kind, [g]),
-                                  hand[g] == 0) for g in range(self.nfaces)
-                     if self.deck.faces[g].kind is not Kind.WILD_DRAW_FOUR])
+        """WD4-1 on the hand left after playing it: no card the rule's statement
+        (``unoformal.rules.challenge.wd4_blocks``) names is held. A face it can never name
+        is left out, so each face's term is as small as one written out by hand."""
+        blocks = wd4_blocks(self.rules)
+        terms = [(g, blocks.encode(self, s, g)) for g in range(self.nfaces)]
+        return fand([fimplies(t, feq(hand[g], 0)) for g, t in terms if t is not None])
+
+    # ---- what the rule language's symbolic backend asks (unoformal.rules.lang.Symbolic)
+
+    def kind_of(self, face: int) -> Kind:
+        return self.deck.faces[face].kind
+
+    def color_is_current(self, s: Sym, face: int) -> Expr | None:
+        color = self.fcolor[face]
+        return None if color == NONE else feq(s.color, color)
+
+    def playable(self, s: Sym, face: int) -> Expr:
+        return self.matches(s, ival(face), self.deck.faces[face].kind, [face])
+
+    def true(self) -> Expr:
+        return z3.BoolVal(True)
+
+    def is_true(self, term: Expr) -> bool:
+        return bool(z3.is_true(term))
+
+    def both(self, terms: list[Expr]) -> Expr:
+        return fand(terms)
+
+    def negated(self, term: Expr) -> Expr:
+        return z3.Not(term)
 
     def can_effect(self, s: Sym, effect: CardEffect) -> Expr:
         """Engine ``_can_effect`` (EXT-SHORT)."""
