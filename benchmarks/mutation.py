@@ -23,7 +23,7 @@ every test); each is written into its own scratch copy and the killing suite is 
 with pytest, exactly as mutmut runs it. They are reported beside the score, not in it.
 
 ``--only`` narrows the run to a file (``engine/game.py``), a mutant name or a glob of
-names (``unoformal.engine.game.xǁGameǁ_wd4_is_legal__mutmut_*``). Results are
+names (``unoformal.rules.lang.xǁOfCurrentColorǁholds__mutmut_*``). Results are
 deterministic: mutmut's mutants are numbered from the source, and the tests draw every
 random choice from fixed seeds.
 """
@@ -50,14 +50,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENT = Path(__file__).resolve().parent / "mutation_equivalent.toml"
 
-# What is mutated: the engine and the table's interpreters. mutmut mutates function and
+# What is mutated: the engine, the rule language's statements and their readings
+# (unoformal/rules/), and the table's interpreters. mutmut mutates function and
 # method bodies only, so module-level data (the CLASSIC literal, the VARIANTS overrides,
 # dataclass field defaults) is never mutated: it is the rules themselves, pinned by the
 # per-rule tests and the Z3 mutants of `unoformal verify --mutants`, not interpreter code.
 # The variant schema (spec/schema.py, spec/bounds.py) validates tables rather than
 # interpreting them, and has its own tests (tests/spec/): it is left out.
-SCOPE = ["unoformal/engine/*.py", "unoformal/spec/cards.py", "unoformal/spec/deck.py",
-         "unoformal/spec/table.py", "unoformal/spec/variants.py"]
+SCOPE = ["unoformal/engine/*.py", "unoformal/rules/*.py", "unoformal/spec/cards.py",
+         "unoformal/spec/deck.py", "unoformal/spec/table.py", "unoformal/spec/variants.py"]
 
 # The killing suite: the engine tests, a short `validate` run (the engine step by step
 # against the relation compiled from the table, 1,500 steps at 2 and 4 players), the fast
@@ -77,6 +78,8 @@ KILLING_SUITE = [
     "tests/verification/test_explore_graph.py",
     "tests/verification/test_explore_extensions.py",
     "tests/verification/test_explore_cli.py",
+    "tests/verification/test_rules_lang.py",
+    "tests/verification/test_uno_window.py",
 ]
 
 # The rules document's tests read the engine's *source* to say which functions cite a rule;
@@ -112,10 +115,10 @@ PLANTED = [
     Planted(
         name="planted_wd4_1_counts_only_number_cards",
         rule="WD4-1",
-        function="unoformal.engine.game.xǁGameǁ_wd4_blocks",
-        path="unoformal/engine/game.py",
-        old="return self.f_color[face] == self.color",
-        new="return self.f_color[face] == self.color and self.f_rank[face] is not None",
+        function="unoformal.rules.lang.xǁOfCurrentColorǁholds",
+        path="unoformal/rules/lang.py",
+        old="return game.f_color[face] == game.color",
+        new="return game.f_color[face] == game.color and game.f_kind[face] is Kind.NUMBER",
     ),
 ]
 

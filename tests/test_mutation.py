@@ -1,6 +1,7 @@
 """The mutation harness (``benchmarks/mutation.py``) works, on a small fixed subset.
 
-mutmut mutates the WD4-1 check (``Game._wd4_blocks``) and TWO-1's interpreter
+mutmut mutates the WD4-1 statement and its concrete reading (``unoformal.rules``) and
+TWO-1's interpreter
 (``RuleTable.reverse_is_skip``); the harness also plants the one-line WD4-1 bug that once
 passed every test (counting only *number* cards of the current color). The per-rule tests
 (and the table-mutation tests, for WD4-1's other reading) kill every one of them; a hollow
@@ -21,7 +22,9 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBSET = ["unoformal.engine.game.xǁGameǁ_wd4_blocks__mutmut_*",
+SUBSET = ["unoformal.rules.lang.xǁOfCurrentColorǁholds__mutmut_*",
+          "unoformal.rules.lang.xǁAllǁholds__mutmut_*",
+          "unoformal.rules.challenge.x_wd4_blocks__mutmut_*",
           "unoformal.spec.table.xǁRuleTableǁreverse_is_skip__mutmut_*"]
 PLANTED = "planted_wd4_1_counts_only_number_cards"
 
@@ -51,9 +54,12 @@ def _measure(*suite: str) -> dict[str, Any]:
 
 
 def test_wd4_1_two_1_the_rule_tests_kill_every_mutant_of_the_subset() -> None:
-    out = _measure("tests/engine/test_rules.py", "tests/engine/test_single_source.py")
-    assert out["total"] == 9  # mutmut's 5 mutants of _wd4_blocks, 4 of reverse_is_skip
-    assert out["killed"] == 9 and out["score"] == 1.0, out["not_killed"]
+    out = _measure("tests/engine/test_rules.py", "tests/engine/test_single_source.py",
+                   "tests/verification/test_rules_lang.py")
+    # mutmut's 16 mutants of the WD4-1 statement, 6 of its concrete readings (1 of
+    # OfCurrentColor.holds, 5 of All.holds), 4 of reverse_is_skip
+    assert out["total"] == 26
+    assert out["killed"] == 26 and out["score"] == 1.0, out["not_killed"]
     assert out["planted"] == {PLANTED: True}
 
 
@@ -61,10 +67,10 @@ def test_wd4_1_two_1_a_suite_that_checks_nothing_leaves_them_alive(tmp_path: Pat
     hollow = tmp_path / "test_hollow.py"
     hollow.write_text(HOLLOW)
     out = _measure(str(hollow))
-    assert out["total"] == 9
-    assert out["survived"] >= 7 and out["score"] < 0.5  # only crashing mutants die
+    assert out["total"] == 26
+    assert out["survived"] >= 20 and out["score"] < 0.5  # only crashing mutants die
     assert out["planted"] == {PLANTED: False}
-    assert "_wd4_blocks__mutmut_2" in " ".join(out["not_killed"])
+    assert "x_wd4_blocks__mutmut_1" in " ".join(out["not_killed"])
 
 
 LOOPS = '''
