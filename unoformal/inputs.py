@@ -9,11 +9,13 @@ here once; README's "What bad input gets" lists them.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
 import re
 import stat
+from array import array
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -149,20 +151,27 @@ def parse_json(text: str, where: str) -> Any:
         raise err.at(source=where) from None
 
 
-_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)
+# A JSON string, or the rest of the text when it is cut off inside one (a lone backslash
+# at the end included). Possessive, and it matches wherever a '"' starts, so one pass over
+# the text is linear: a failed match retried from every escaped quote was quadratic.
+_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]++")
+# Opening brackets become 1 and closing ones -1 (as signed bytes), to be summed in C.
+_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 
 
 def _check_depth(text: str, where: str) -> None:
-    depth = 0
-    for match in _STRING_OR_BRACKET.finditer(text):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                raise InvalidInputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels "
-                                        f"(at character {match.start()})", source=where)
-        elif token in "]}":
-            depth -= 1
+    """Nesting deeper than ``MAX_JSON_DEPTH`` refused in linear time, each step in C: the
+    strings cut out, the brackets left summed as +1/-1, the largest running sum taken."""
+    if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
+        return  # too few brackets to nest that deep, wherever they are
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    steps = array("b")
+    steps.frombytes(brackets.encode("ascii").translate(_STEPS))
+    deepest = max(itertools.accumulate(steps), default=0)
+    if deepest > MAX_JSON_DEPTH:
+        raise InvalidInputError(f"JSON nested {deepest:,} deep: at most {MAX_JSON_DEPTH} "
+                                "levels are allowed", source=where)
 
 
 def _json_int(text: str) -> int:

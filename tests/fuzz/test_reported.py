@@ -25,7 +25,7 @@ def _record_with(**fields: Any) -> bytes:
 
 RECORD_FILES: dict[str, tuple[bytes, str]] = {
     "non-UTF-8 bytes": (b'{"players": ["\xff"]}', "not UTF-8"),
-    "JSON nested 1,000 deep": (b"[" * 1000 + b"]" * 1000, "nested deeper"),
+    "JSON nested 1,000 deep": (b"[" * 1000 + b"]" * 1000, "nested 1,000 deep"),
     "a seed of 4,301 digits": (b'{"seed": ' + b"9" * 4301 + b"}", "digits"),
     "a seed of 2**63": (_record_with(seed=2**63), "seed"),
     "rules given as 5": (_record_with(rules=5), "rules"),
