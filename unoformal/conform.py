@@ -10,6 +10,7 @@ rule the action broke when nothing earlier explains it. A record that is not a r
 from __future__ import annotations
 
 import os
+import stat
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from typing import Any
 from unoformal import campaign
 from unoformal.engine.record import replay
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import MAX_FILE_BYTES, parse_json, read_text
+from unoformal.inputs import decode_line, is_empty, parse_json, read_lines, read_text
 from unoformal.spec.table import RuleTable
 
 MAX_MALFORMED_SHOWN = 5
@@ -167,27 +168,32 @@ def _file(path: str) -> Iterator[tuple[str, Raw]]:
 
 
 def _lines(path: str) -> Iterator[tuple[str, Raw]]:
-    """A JSON-lines file, one record a line; each line bounded like a record file."""
+    """A JSON-lines file, one record a line; each line bounded like a record file, and
+    refused while it is read once it passes the limit (never held whole). Lines of JSON
+    white space only are not records and are skipped."""
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below, lines are streamed
     except OSError as err:
         yield path, InvalidInputError(f"cannot read it: {err.strerror}", source=path)
         return
     with handle:
-        for number, raw in enumerate(handle, start=1):
-            if raw.strip():
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            # a device or a pipe may never end (a link to /dev/zero)
+            yield path, InvalidInputError("not a regular file", source=path)
+            return
+        for number, raw in enumerate(read_lines(handle), start=1):
+            if isinstance(raw, InvalidInputError):
+                raw.source = f"{path}:{number}"
+                yield raw.source, raw
+            elif not is_empty(raw):
                 yield f"{path}:{number}", raw
 
 
 def _line(raw: bytes, where: str) -> Any:
-    if len(raw) > MAX_FILE_BYTES:
-        return InvalidInputError(f"a line longer than {MAX_FILE_BYTES:,} bytes", source=where)
     try:
-        return parse_json(raw.decode("utf-8"), where)
-    except UnicodeDecodeError as err:
-        return InvalidInputError(f"not UTF-8 text (byte {err.start})", source=where)
+        return parse_json(decode_line(raw), where)
     except InvalidInputError as err:
-        return err
+        return err.at(source=where)
 
 
 # Records per campaign task: fixed by the input alone (so any number of workers gives the

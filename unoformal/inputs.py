@@ -16,9 +16,9 @@ import os
 import re
 import stat
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from unoformal.errors import InvalidInputError
 
@@ -137,6 +137,42 @@ def read_text(path: str | Path, what: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise InvalidInputError(f"not UTF-8 text (byte {err.start})", source=where) from None
+
+
+# JSON's own white space (RFC 8259): a line of only these is empty. Python's str.strip
+# also strips form feed, NEL, NBSP, U+2028 ..., which JSON does not count as white space.
+JSON_WHITESPACE = " \t\n\r"
+
+
+def is_empty(text: str | bytes) -> bool:
+    """A line holding only JSON white space (or nothing)."""
+    if isinstance(text, bytes):
+        return not text.strip(JSON_WHITESPACE.encode())
+    return not text.strip(JSON_WHITESPACE)
+
+
+def read_lines(stream: IO[bytes]) -> Iterator[bytes | InvalidInputError]:
+    """Each line of a byte stream, at most ``MAX_FILE_BYTES`` read at a time; a longer
+    line comes as the error saying so, skipped to its end and never held whole (a huge
+    one-line file, /dev/zero)."""
+    while True:
+        raw = stream.readline(MAX_FILE_BYTES + 1)
+        if not raw:
+            return
+        if len(raw) > MAX_FILE_BYTES:
+            while raw and not raw.endswith(b"\n"):
+                raw = stream.readline(MAX_FILE_BYTES + 1)
+            yield InvalidInputError(f"a line longer than {MAX_FILE_BYTES:,} bytes")
+            continue
+        yield raw
+
+
+def decode_line(raw: bytes) -> str:
+    """A line's text, or the error naming the first byte that is not UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InvalidInputError(f"not UTF-8 text (byte {err.start})") from None
 
 
 def parse_json(text: str, where: str) -> Any:

@@ -219,13 +219,19 @@ def test_lines_not_utf8_or_too_long_get_errors_and_the_session_goes_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
     import io
 
+    from unoformal import inputs
     from unoformal.commands import referee as command
+    from unoformal.referee import Referee
 
-    monkeypatch.setattr(command, "MAX_FILE_BYTES", 64)
+    monkeypatch.setattr(inputs, "MAX_FILE_BYTES", 64)
     data = b'\xff\xfe{"cmd": "state"}\n' + b"x" * 200 + b"\n" + b'{"cmd": "quit"}\n'
-    lines = list(command._lines(io.BytesIO(data)))
-    assert [type(line).__name__ for line in lines] == ["InvalidInputError"] * 2 + ["str"]
-    assert "not UTF-8" in str(lines[0]) and "longer than 64 bytes" in str(lines[1])
+    referee = Referee()
+    answers = [command._answer(referee, raw, f"line {n}")
+               for n, raw in enumerate(inputs.read_lines(io.BytesIO(data)), start=1)]
+    assert [a["ok"] for a in answers] == [False, False, True] and referee.done
+    assert "not UTF-8" in answers[0]["error"]["message"]
+    assert "longer than 64 bytes" in answers[1]["error"]["message"]
+    assert answers[1]["error"]["source"] == "line 2"
 
 
 _FIELDS = sorted({f for fields in FIELDS.values() for f in fields} | {"cmd", "id", "zzz"})

@@ -6,12 +6,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterator
-from typing import IO, Any
+from typing import TYPE_CHECKING, Any
 
 from unoformal.commands import SUMMARY
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import MAX_FILE_BYTES
+from unoformal.inputs import decode_line, is_empty, read_lines
+
+if TYPE_CHECKING:  # loaded by run only, to keep start-up short
+    from unoformal.referee import Referee
 
 
 def register(sub: Any) -> None:
@@ -30,33 +32,23 @@ def run(args: argparse.Namespace) -> int:
     from unoformal.referee import Referee
 
     referee = Referee()
-    for number, line in enumerate(_lines(sys.stdin.buffer), start=1):
-        where = f"line {number}"
-        if isinstance(line, InvalidInputError):
-            answer = referee.refuse(line.at(source=where))
-        elif not line.strip():
-            continue
-        else:
-            answer = referee.handle_line(line, where)
-        print(json.dumps(answer), flush=True)
+    for number, raw in enumerate(read_lines(sys.stdin.buffer), start=1):
+        print(json.dumps(_answer(referee, raw, f"line {number}")), flush=True)
         if referee.done:
             break
     return 0
 
 
-def _lines(stream: IO[bytes]) -> Iterator[str | InvalidInputError]:
-    """Each line as text; a line too long or not UTF-8 as the error saying so (a line
-    longer than the limit is skipped to its end, never held in memory whole)."""
-    while True:
-        raw = stream.readline(MAX_FILE_BYTES + 1)
-        if not raw:
-            return
-        if len(raw) > MAX_FILE_BYTES:
-            while raw and not raw.endswith(b"\n"):
-                raw = stream.readline(MAX_FILE_BYTES + 1)
-            yield InvalidInputError(f"a line longer than {MAX_FILE_BYTES:,} bytes")
-            continue
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError as err:
-            yield InvalidInputError(f"not UTF-8 text (byte {err.start})")
+def _answer(referee: Referee, raw: bytes | InvalidInputError, where: str) -> dict[str, Any]:
+    """Every line gets exactly one answer, an empty one (JSON white space only) an error
+    answer saying so: a client waiting for each answer never blocks."""
+    try:
+        if isinstance(raw, InvalidInputError):
+            raise raw
+        line = decode_line(raw)
+        if is_empty(line):
+            raise InvalidInputError('an empty line: a message is one JSON object a line, '
+                                    'such as {"cmd": "state"}')
+    except InvalidInputError as err:
+        return referee.refuse(err.at(source=where))
+    return referee.handle_line(line, where)
