@@ -9,12 +9,14 @@ here once; README's "What bad input gets" lists them.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import math
 import os
 import re
 import stat
+import tempfile
 from array import array
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -173,6 +175,66 @@ def decode_line(raw: bytes) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise InvalidInputError(f"not UTF-8 text (byte {err.start})") from None
+
+
+# --------------------------------------------------------------------- outputs
+
+
+def check_output(text: str, what: str) -> str:
+    """A file to write, checked before any work: its folder exists and takes a new file
+    (tried, since permission bits say little to root or on /sys), and the path is not a
+    folder and not a device or anything else that is not a regular file."""
+    where = check_path(text, what)
+    parent = os.path.dirname(where) or "."
+    if os.path.isdir(where):
+        raise InvalidInputError(f"{what} is a directory; name a file", source=where)
+    if not os.path.isdir(parent):
+        raise InvalidInputError(f"{what}: no directory {show(parent)}", source=where)
+    if os.path.lexists(where) and not os.path.isfile(where):
+        raise InvalidInputError(f"{what} exists and is not a regular file (a device?)",
+                                source=where)
+    name = os.path.basename(where)
+    try:
+        limit = os.pathconf(parent, "PC_NAME_MAX")
+        if len(name.encode("utf-8", "surrogateescape")) > limit:
+            raise InvalidInputError(f"{what}: a file name of at most {limit} bytes",
+                                    source=where)
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as err:
+        raise InvalidInputError(f"cannot write in {show(parent)}: {err.strerror}",
+                                source=where) from None
+    return where
+
+
+@contextlib.contextmanager
+def atomic_output(path: str, what: str) -> Iterator[IO[str]]:
+    """A text file written whole or not at all: a temporary file in the same folder,
+    renamed over ``path`` once complete, so a failure never destroys an older file. A
+    failure to write is one error naming the file."""
+    folder = os.path.dirname(path) or "."
+    try:
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
+                                         suffix=".tmp")
+    except OSError as err:
+        raise InvalidInputError(f"cannot write the {what}: {err.strerror}",
+                                source=path) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            yield handle
+        os.replace(temporary, path)
+    except OSError as err:
+        raise InvalidInputError(f"cannot write the {what}: {err.strerror}",
+                                source=path) from None
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def write_text(path: str, text: str, what: str) -> None:
+    """``text`` written to ``path`` atomically (see :func:`atomic_output`)."""
+    with atomic_output(path, what) as handle:
+        handle.write(text)
 
 
 def parse_json(text: str, where: str) -> Any:

@@ -21,11 +21,13 @@ from unoformal.bots import Bot, Seat, make_bot
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game, PlayerView
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import show
+from unoformal.inputs import JSON_WHITESPACE, is_empty, show
 from unoformal.simulate import derived_seed
 
 QUIT = "quit"
-GO_ON = ""  # an empty line, out of turn: let play go on
+# An empty line (JSON white space only, as everywhere: inputs.is_empty), out of turn,
+# lets play go on.
+MAX_MOVE_DIGITS = 6  # a move's number: far more than any list of legal moves holds
 
 
 class Stop(Exception):
@@ -113,12 +115,12 @@ def _human(table: Table, in_turn: bool) -> None:
     while True:
         options = _options(table, table.human)
         table.say(menu(options, in_turn))
-        line = table.ask("> ")
-        if line is None or line.strip() == QUIT:
-            raise Stop
-        if not in_turn and line.strip() == GO_ON:
-            return
         try:
+            line = table.ask("> ")  # a line that cannot be read is refused like a move
+            if line is None or line.strip(JSON_WHITESPACE) == QUIT:
+                raise Stop
+            if not in_turn and is_empty(line):
+                return
             action = parse(line, options, table.human, list(table.bots))
             _apply(table, action)
             return
@@ -130,11 +132,13 @@ def parse(line: str, options: Sequence[Action], human: str,
           others: Sequence[str] = ()) -> Action:
     """A move: the number of a listed move, or its text with or without the name (not
     another player's, ``others``)."""
-    text = line.strip()
+    text = line.strip(JSON_WHITESPACE)
     if text.isdecimal():
-        number = int(text)
+        # never int() of thousands of digits (Python's limit) or of another script's
+        number = int(text) if text.isascii() and len(text) <= MAX_MOVE_DIGITS else 0
         if not 1 <= number <= len(options):
-            raise InvalidInputError(f"no move {number}: choose 1 to {len(options)}")
+            shown = text if len(text) <= MAX_MOVE_DIGITS else show(text)
+            raise InvalidInputError(f"no move {shown}: choose 1 to {len(options)}")
         return options[number - 1]
     if not text:
         raise InvalidInputError("type the number of a move, a move such as 'draw', or quit")

@@ -5,12 +5,15 @@ or accepted and consistent."""
 from __future__ import annotations
 
 import json
+import os
 import resource
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from unoformal.inputs import MAX_FILE_BYTES
 
@@ -77,3 +80,82 @@ def test_every_referee_line_is_answered_once_an_empty_one_with_an_error() -> Non
     assert all(e["source"] == f"line {i}" for i, e in enumerate(errors, start=1))
     words = [str(e["message"]).split(":")[0] for e in errors]
     assert words == ["an empty line"] * 2 + ["not valid JSON"] * 4 + ["not UTF-8 text (byte 0)"]
+
+
+def _play(argv: list[str], stdin: bytes, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*UNOFORMAL, "play", "--seed", "3", *argv], input=stdin.decode(
+        "latin-1"), capture_output=True, text=True, timeout=HANG, cwd=cwd,
+        encoding="latin-1", env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+
+
+@pytest.mark.parametrize("out", ["/sys/kernel/x.json", "/dev/full", "/proc/version",
+                                 "x" * 300 + ".json", ".", "missing/x.json"])
+def test_play_refuses_an_output_it_cannot_write_before_the_game(tmp_path: Path,
+                                                                  out: str) -> None:
+    done = _play(["--out", out], b"1\n" * 400, tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "argument --out" in done.stderr
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--bots", ","], "name at least one bot"), (["--bots", ""], "name at least one bot"),
+    (["--players", "100"], "--players 100: the rules 'classic' allow 2 to 10 (breaks DECK-2)")])
+def test_play_refuses_bad_bots_and_player_counts_in_one_line(tmp_path: Path,
+                                                             argv: list[str],
+                                                             words: str) -> None:
+    done = _play(argv, b"", tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and words in done.stderr
+
+
+def test_play_refuses_bytes_not_utf8_and_thousands_of_digits_and_goes_on(
+        tmp_path: Path) -> None:
+    done = _play([], b"9" * 4301 + b"\n\xff\xfe\n\x0c\nquit\n", tmp_path)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "not allowed: no move '9999" in done.stdout
+    assert "not allowed: not UTF-8 text (byte 0)" in done.stdout
+    assert (tmp_path / "unoformal-game-3.json").is_file()
+
+
+def test_play_saves_a_record_it_cannot_write_to_a_named_fallback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    from unoformal.commands.play import _save
+    from unoformal.engine.game import Game
+    from unoformal.engine.record import replay
+
+    monkeypatch.chdir(tmp_path)
+    game = Game(["You", "Ada"], seed=3)
+    assert _save(game, str(tmp_path / "gone" / "g.json"), None, 3) == "unoformal-game-3.json"
+    err = capsys.readouterr().err
+    assert err.startswith("error: cannot save the record: ") and err.count("\n") == 1
+    assert "saved it to unoformal-game-3.json instead" in err
+    assert replay(json.loads((tmp_path / "unoformal-game-3.json").read_text())).error is None
+    (tmp_path / "unoformal-game-3.json").unlink()
+    (tmp_path / "unoformal-game-3.json").mkdir()  # every place refused: printed instead
+    monkeypatch.setattr("tempfile.gettempdir", lambda: str(tmp_path / "gone"))
+    assert _save(game, str(tmp_path / "gone" / "g.json"), None, 3) is None
+    shown = capsys.readouterr()
+    assert "here it is on standard output" in shown.err
+    assert json.loads(shown.out)["players"] == ["You", "Ada"]
+
+
+def test_an_output_is_replaced_whole_or_not_at_all(tmp_path: Path) -> None:
+    from unoformal.errors import InvalidInputError
+    from unoformal.inputs import atomic_output
+
+    path = tmp_path / "v.jsonl"
+    path.write_text("older\n")
+    with pytest.raises(InvalidInputError, match="cannot write the vectors"), \
+            atomic_output(str(path), "vectors") as handle:
+        handle.write("half\n")
+        raise OSError(28, "No space left on device")
+    assert path.read_text() == "older\n" and [p.name for p in tmp_path.iterdir()] == ["v.jsonl"]
+
+
+@pytest.mark.parametrize("argv", [["vectors", "--preset", "micro", "--out", "/proc/version"],
+                                  ["vectors", "--preset", "micro", "--out", "/dev/full"],
+                                  ["conform", "--engine", "rlcard", "--save", "."]])
+def test_outputs_that_cannot_be_written_are_refused_in_one_line(tmp_path: Path,
+                                                                argv: list[str]) -> None:
+    run = run_cli(argv, tmp_path)
+    assert run.code == 2 and run.err.count("\n") == 1 and run.err.startswith("error: ")

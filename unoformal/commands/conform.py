@@ -5,15 +5,16 @@ and referees what it did."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from typing import Any
 
 from unoformal import campaign
 from unoformal.commands import SUMMARY
-from unoformal.commands.options import seed, short_text, whole
+from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import MAX_GAMES, load_rules_arg
+from unoformal.inputs import MAX_GAMES, atomic_output, load_rules_arg
 
 ENGINES = ("rlcard",)
 
@@ -41,7 +42,7 @@ def register(sub: Any) -> None:
     p.add_argument("--rules", default=None,
                    help="referee under this variant (default: each record's own; classic "
                         "for --engine)")
-    p.add_argument("--save", default=None, metavar="FILE.jsonl",
+    p.add_argument("--save", type=output_file, default=None, metavar="FILE.jsonl",
                    help="--engine: also write the records played, one per line")
     p.add_argument("--json", action="store_true",
                    help='print {"games", "clean", "malformed", "deviations", "examples"}')
@@ -95,8 +96,8 @@ def _engine(args: argparse.Namespace, rules: Any) -> Any:
     available()
     table = rules if rules is not None else load_rules(None)
     tally = Tally()
-    save = open(args.save, "w") if args.save else None  # noqa: SIM115 - closed below
-    try:
+    with contextlib.ExitStack() as stack:  # --save: written whole or not at all
+        save = stack.enter_context(atomic_output(args.save, "--save")) if args.save else None
         for players in _counts(args.players):
             for i in range(args.games):
                 game_seed = (args.seed * 1_000_003 + i) % 2**63
@@ -104,9 +105,6 @@ def _engine(args: argparse.Namespace, rules: Any) -> Any:
                 if save is not None:
                     save.write(json.dumps(record) + "\n")
                 tally.add(record, f"rlcard:{players}p:seed={game_seed}", table)
-    finally:
-        if save is not None:
-            save.close()
     return tally
 
 

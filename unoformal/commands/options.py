@@ -13,6 +13,7 @@ from unoformal.inputs import (
     MAX_OPTION_TEXT,
     MAX_SEED,
     ascii_int,
+    check_output,
     check_path,
     load_rules_arg,
     show,
@@ -72,14 +73,11 @@ def _usable(text: str) -> None:
 
 
 def output_file(text: str) -> str:
-    """A file to write: its folder exists, and it is not itself a folder."""
-    _usable(text)
-    if os.path.isdir(text):
-        raise argparse.ArgumentTypeError(f"{show(text)} is a directory; name a file")
-    parent = os.path.dirname(text) or "."
-    if not os.path.isdir(parent):
-        raise argparse.ArgumentTypeError(f"{show(text)}: no directory {show(parent)}")
-    return text
+    """A file to write: see :func:`unoformal.inputs.check_output`."""
+    try:
+        return check_output(text, "output file")
+    except InvalidInputError as err:
+        raise argparse.ArgumentTypeError(err.line()) from None
 
 
 def output_dir(text: str) -> str:

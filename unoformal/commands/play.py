@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from unoformal.bots import BOTS
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.engine.game import Game
 from unoformal.engine.record import to_record
-from unoformal.errors import UnoError
-from unoformal.inputs import MAX_PLAYERS, load_rules_arg
+from unoformal.errors import InvalidInputError, UnoError
+from unoformal.inputs import MAX_PLAYERS, decode_line, load_rules_arg, read_lines, write_text
 from unoformal.play import Table, play, sit
 
 BOT_NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
@@ -50,38 +53,73 @@ def run(args: argparse.Namespace) -> int:
     except UnoError as err:
         print(f"error: {err.line()}", file=sys.stderr)
         return 2
-    out = Path(args.out or f"unoformal-game-{chosen}.json")
+    out = args.out or f"unoformal-game-{chosen}.json"
     try:
         finished = play(table)
     finally:  # Ctrl-C too: what was played is kept
-        _save(table.game, out, args.rules)
-    print(f"{'Game over' if finished else 'Stopped'}; the record is in {out} "
-          f"(replay it: unoformal replay {out})")
-    return 0
+        saved = _save(table.game, out, args.rules, chosen)
+    if saved is None:
+        return 2
+    print(f"{'Game over' if finished else 'Stopped'}; the record is in {saved} "
+          f"(replay it: unoformal replay {saved})")
+    return 0 if saved == out else 2
 
 
 def _table(args: argparse.Namespace, chosen: int) -> Table:
     rules = load_rules_arg(args.rules, "--rules")
+    lo, hi = rules.players.minimum, rules.players.maximum
+    if not lo <= args.players <= hi:
+        raise InvalidInputError(f"--players {args.players}: the rules {rules.name!r} allow "
+                                f"{lo} to {hi}", "DECK-2")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    others = [n for n in BOT_NAMES if n != args.name][:max(args.players - 1, 0)]
+    if not bots:
+        raise InvalidInputError(f"--bots {args.bots!r}: name at least one bot (known: "
+                                f"{', '.join(BOTS)})")
+    others = [n for n in BOT_NAMES if n != args.name][:args.players - 1]
     game = Game([args.name, *others], seed=chosen, rules=rules)
-    table = sit(game, args.name, bots, chosen, _ask, print)
+    table = sit(game, args.name, bots, chosen, _asker(sys.stdin.buffer), print)
     against = ", ".join(f"{name} ({type(bot).__name__})" for name, bot in table.bots.items())
     print(f"unoformal play: you are {args.name}, against {against}; rules {rules.name}; "
           f"seed {chosen}")
     return table
 
 
-def _ask(prompt: str) -> str | None:
-    try:
-        return input(prompt)
-    except EOFError:
-        return None
+def _asker(stream: IO[bytes]) -> Callable[[str], str | None]:
+    """Lines read as bytes, bounded and decoded here (a byte that is not UTF-8 is
+    refused like a bad move, whatever the locale); None at the end of input."""
+    lines = read_lines(stream)
+
+    def ask(prompt: str) -> str | None:
+        print(prompt, end="", flush=True)
+        raw = next(lines, None)
+        if isinstance(raw, InvalidInputError):
+            raise raw
+        return None if raw is None else decode_line(raw).removesuffix("\n")
+    return ask
 
 
-def _save(game: Game, out: Path, rules_arg: str | None) -> None:
+def _save(game: Game, out: str, rules_arg: str | None, chosen: int) -> str | None:
+    """Save the record at ``out``, else at a fallback it names, else print it: a game
+    just played is never lost. Where it went (None: printed)."""
     record = to_record(game)
     if rules_arg is not None and rules_arg.endswith(".toml"):
         # A file's variant is named by its path, so the record replays from anywhere.
         record["rules"] = str(Path(rules_arg).resolve())
-    out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(record, indent=1) + "\n"
+    fallbacks = [f"unoformal-game-{chosen}.json",
+                 os.path.join(tempfile.gettempdir(), f"unoformal-game-{chosen}.json")]
+    why = ""
+    for place in [out, *(f for f in fallbacks if f != out)]:
+        try:
+            write_text(place, text, "record")
+        except InvalidInputError as err:
+            why = why or err.line()
+            continue
+        if place != out:
+            print(f"error: cannot save the record: {why}; saved it to {place} instead",
+                  file=sys.stderr)
+        return place
+    print(f"error: cannot save the record: {why}; here it is on standard output",
+          file=sys.stderr)
+    print(text, end="")
+    return None

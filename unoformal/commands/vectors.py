@@ -13,7 +13,7 @@ from typing import IO, Any
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, whole
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import MAX_GAMES, load_rules_arg
+from unoformal.inputs import MAX_GAMES, atomic_output, load_rules_arg
 
 MAX_VECTOR_STATES = 1_000_000
 
@@ -49,11 +49,15 @@ def run(args: argparse.Namespace) -> int:
     except UnoError as err:
         print(f"error: unoformal vectors: {err.line()}", file=sys.stderr)
         return 2
-    with _output(args.out) as out:
-        count = 0
-        for line in _chain(first, lines):
-            out.write(json.dumps(line) + "\n")
-            count += 1
+    try:
+        with _output(args.out) as out:
+            count = 0
+            for line in _chain(first, lines):
+                out.write(json.dumps(line) + "\n")
+                count += 1
+    except InvalidInputError as err:  # the output failed while written (a full disk)
+        print(f"error: unoformal vectors: {err.line()}", file=sys.stderr)
+        return 2
     print(f"{count} states written", file=sys.stderr)
     return 0
 
@@ -87,5 +91,5 @@ def _output(path: str | None) -> Iterator[IO[str]]:
     if path is None:
         yield sys.stdout
         return
-    with open(path, "w", encoding="utf-8") as handle:
+    with atomic_output(path, "vectors") as handle:  # whole or not at all
         yield handle
