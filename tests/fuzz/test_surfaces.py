@@ -159,3 +159,19 @@ def test_outputs_that_cannot_be_written_are_refused_in_one_line(tmp_path: Path,
                                                                 argv: list[str]) -> None:
     run = run_cli(argv, tmp_path)
     assert run.code == 2 and run.err.count("\n") == 1 and run.err.startswith("error: ")
+
+
+@pytest.mark.parametrize("name", ["classic", "seed004", "stacking"])
+def test_a_variant_of_ones_own_cannot_take_a_shipped_name(tmp_path: Path, name: str) -> None:
+    from unoformal.referee import Referee
+
+    mine = {"name": name, "base": "classic", "rules": {"UNO-1": {"penalty": 1}}}
+    answer = Referee().handle({"cmd": "new", "players": ["Ann", "Bob"], "rules": mine})
+    assert answer["ok"] is False and answer["error"]["key"] == "rules"
+    assert "is a shipped variant's" in answer["error"]["message"]
+    (tmp_path / "v.toml").write_text(f'name = "{name}"\n[rules."UNO-1"]\npenalty = 1\n')
+    run = run_cli(["rules", "--rules", str(tmp_path / "v.toml")])
+    assert run.code == 2 and "is a shipped variant's" in run.err and run.err.count("\n") == 1
+    mine["name"] = f"{name}-mine"  # under its own name it plays, and its text reads back
+    answer = Referee().handle({"cmd": "new", "players": ["Ann", "Bob"], "rules": mine})
+    assert answer["ok"] is True and f"rules={name}-mine " in answer["state"]

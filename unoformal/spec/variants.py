@@ -86,14 +86,19 @@ MAX_BASES = 8  # files in one chain of bases
 
 def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
            expect: Sequence[Expect | dict[str, str]] = (),
-           where: str | None = None) -> RuleTable:
+           where: str | None = None, *, shipped: bool = False) -> RuleTable:
     """A new table: ``base`` with the given entry values replaced, after checking
     ``name``, ``description``, the overrides and ``expect`` against the schema and the
     result against the table's cross-field checks. ``where`` starts every message (a
     file's path; by default the variant's name). ``expect`` (``Expect`` or its fields as a
     dict, as in a file) is the new table's own: a base's expected verdicts need not hold
-    for what is derived from it."""
+    for what is derived from it. Only a shipped variant (``shipped``) takes a shipped
+    variant's name: the state text names a table by name, and reads it back as the
+    shipped one."""
     where = where if where is not None else f"variant {show(name)}"
+    if name in VARIANTS and not shipped:
+        raise VariantError(f"{where}: name {show(name)} is a shipped variant's; a variant "
+                           f"of your own takes another name (not {', '.join(VARIANTS)})")
     validate({"name": name, "description": description, "rules": plain(overrides),
               "expect": plain(expect)}, where)
     table = base
@@ -152,7 +157,7 @@ def _named(name: str) -> RuleTable:
         # costs a jsonschema import (about a third of `unoformal replay`'s start-up); the
         # tests check that deriving it gives this very table.
         return CLASSIC
-    return derive(CLASSIC, name, description, overrides)
+    return derive(CLASSIC, name, description, overrides, shipped=True)
 
 
 def load_toml(path: Path, chain: tuple[Path, ...] = ()) -> RuleTable:
