@@ -175,3 +175,60 @@ def test_a_variant_of_ones_own_cannot_take_a_shipped_name(tmp_path: Path, name: 
     mine["name"] = f"{name}-mine"  # under its own name it plays, and its text reads back
     answer = Referee().handle({"cmd": "new", "players": ["Ann", "Bob"], "rules": mine})
     assert answer["ok"] is True and f"rules={name}-mine " in answer["state"]
+
+
+MINI = {"name": "mini", "base": "classic", "rules": {
+    "DECK-1": {"colors": ["red", "blue"], "number_copies": [1, 1, 1], "skip_copies": 0,
+               "reverse_copies": 1, "draw_two_copies": 1, "wild_copies": 1,
+               "wild_draw_four_copies": 1},
+    "DEAL-2": {"hand_size": 3}, "DECK-2": {"minimum": 2, "maximum": 2}}}
+
+
+def _session_record(seed: int, moves: int, deal: dict[str, Any] | None = None,
+                    script: list[str] | None = None) -> dict[str, Any]:
+    """A referee session that leaves chance to the referee, and the record an engine
+    following it writes: the set-up sent, each action with the answer's draws and
+    reshuffles."""
+    import random
+
+    from unoformal.referee import Referee
+
+    referee, rng = Referee(), random.Random(seed)
+    setup: dict[str, Any] = {"players": ["Ann", "Bob"], "dealer": "Bob", "rules": MINI,
+                             **({"deal": deal} if deal else {"seed": seed})}
+    assert referee.handle({"cmd": "new", **setup})["ok"]
+    actions = []
+    for step in range(moves):
+        if script is not None:
+            if step == len(script):
+                break
+            action = script[step]
+        else:
+            legal = referee.handle({"cmd": "legal", "penalties": False})
+            if legal["game_over"] or legal["round_over"]:
+                break
+            action = rng.choice([a for a in legal["actions"]
+                                 if a.startswith(legal["to_play"] + " ")])
+        answer = referee.handle({"cmd": "apply", "action": action})
+        assert answer["ok"], answer
+        entry = json.loads(json.dumps(referee.actions[-1]))
+        entry.update((k, answer[k]) for k in ("draws", "reshuffles") if k in answer)
+        actions.append(entry)
+    return {"version": 2, **setup, "actions": actions}
+
+
+def test_reshuffle_1_a_record_of_the_referees_own_answers_replays_clean() -> None:
+    from unoformal.conform import Tally
+
+    ann = ["W+4", "R0", "R1"]
+    bob = ["R2", "B0", "B1", "B2", "RR", "BR", "R+2", "B+2"]
+    # The issue's case: the pile runs out twice while Bob takes four, the second time
+    # with nothing to reshuffle (the answer stated [["W"], []], which was then refused).
+    records = [_session_record(0, 3, {"hands": {"Ann": ann, "Bob": bob}, "draw_pile": ["W"]},
+                               ["Ann choose_color blue", "Ann play W+4 red", "Bob accept"])]
+    records += [_session_record(seed, 80) for seed in range(40)]
+    tally = Tally()
+    for i, record in enumerate(records):
+        tally.add(record, f"session {i}")
+    assert sum("reshuffles" in a for r in records for a in r["actions"]) >= 10
+    assert tally.clean == tally.games == len(records), tally.table()

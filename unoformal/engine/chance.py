@@ -175,10 +175,14 @@ class StatedChance(Chance):
 
     def reshuffle(self, game: Game, cards: list[int], rule: str) -> None:
         """RESHUFFLE-1 from the stated pile: exactly the cards the rule shuffles (the
-        discards below the top card; all of them without ``keep_top``)."""
+        discards below the top card; all of them without ``keep_top``). A reshuffle of
+        nothing (EXT-SHORT: nothing is left to draw) has one outcome, so a record need not
+        state it, and may: a stated empty pile here is taken, none is asked for."""
+        if not cards and (self.draws is not None or self.piles is not None):
+            if self.piles and not self.piles[0]:
+                self.piles.pop(0)
+            return
         if self.draws is not None:
-            if not cards:
-                return  # EXT-SHORT: nothing is left to draw, so nothing is stated
             self._wanted(game)
         if self.piles is None:
             super().reshuffle(game, cards, rule)
