@@ -64,7 +64,7 @@ class Watched(StatedChance):
 
     def reshuffle(self, game: Game, cards: list[int], rule: str) -> None:
         super().reshuffle(game, cards, rule)
-        if self.noted is not None and not (self.draws is not None and not cards):
+        if self.noted is not None and cards:  # a reshuffle of nothing is not chance
             self.noted.append(cards[::-1])
 
 

@@ -232,3 +232,4 @@ def test_reshuffle_1_a_record_of_the_referees_own_answers_replays_clean() -> Non
         tally.add(record, f"session {i}")
     assert sum("reshuffles" in a for r in records for a in r["actions"]) >= 10
     assert tally.clean == tally.games == len(records), tally.table()
+    assert records[0]["actions"][-1]["reshuffles"] == [["W"]]
