@@ -40,7 +40,8 @@ def test_deck_3_classic_by_name_is_the_table_that_deriving_it_gives() -> None:
     # load_rules("classic") skips deriving (and the jsonschema import): it must be the
     # same table, schema-checked, that deriving it gives
     description, overrides = VARIANTS["classic"]
-    assert load_rules("classic") == derive(CLASSIC, "classic", description, overrides)
+    assert load_rules("classic") == derive(CLASSIC, "classic", description, overrides,
+                                              shipped=True)
     assert load_rules("classic") is CLASSIC
 
 
