@@ -9,6 +9,8 @@ Errors found in a file also carry where: the file (``source``), the place in it
 
 from __future__ import annotations
 
+MAX_ACTION_SHOWN = 80  # characters of a refused action's text in an error's line
+
 
 class UnoError(Exception):
     """Base of every error this package raises on purpose."""
@@ -50,6 +52,12 @@ class UnoError(Exception):
     def line(self) -> str:
         """``FILE: KEY: message (breaks RULE)`` on one line, whatever the input held."""
         parts = [p for p in (self.source, self.key) if p]
+        if self.action and self.index is None and not self.message.startswith(self.action):
+            # an action given alone is named by its text (a record's by its index), unless
+            # the message already starts with it
+            action = self.action
+            parts.append(action if len(action) <= MAX_ACTION_SHOWN
+                         else action[:MAX_ACTION_SHOWN - 3] + "...")
         parts.append(self.message if self.rule_id is None
                      else f"{self.message} (breaks {self.rule_id})")
         return one_line(": ".join(parts))

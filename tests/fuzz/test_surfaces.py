@@ -233,3 +233,20 @@ def test_reshuffle_1_a_record_of_the_referees_own_answers_replays_clean() -> Non
     assert sum("reshuffles" in a for r in records for a in r["actions"]) >= 10
     assert tally.clean == tally.games == len(records), tally.table()
     assert records[0]["actions"][-1]["reshuffles"] == [["W"]]
+
+
+def test_a_malformed_actions_error_line_names_the_action() -> None:
+    from unoformal.engine.actions import Action, ActionType
+    from unoformal.engine.game import Game
+    from unoformal.errors import InvalidInputError
+
+    game = Game(["Ann", "Bob"], seed=1)
+    for action, line in ((Action("Ann", ActionType.PLAY, "Q7"), "card: Ann play Q7: unknown"),
+                         (Action("Zed", ActionType.DRAW), "Zed draw: unknown player 'Zed'")):
+        with pytest.raises(InvalidInputError) as caught:
+            game.apply(action)
+        assert caught.value.line().startswith(line) and str(caught.value).startswith(line)
+    long = Action("Ann", ActionType.PLAY, "x" * 200)
+    with pytest.raises(InvalidInputError) as caught:
+        game.apply(long)
+    assert f"card: {str(long)[:77]}...: unknown card code" in caught.value.line()
