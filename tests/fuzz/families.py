@@ -17,9 +17,10 @@ import io
 import json
 import random
 import shutil
+import sys
 import tempfile
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -256,14 +257,26 @@ class Run:
     err: str
 
 
-def run_cli(argv: list[str], cwd: Path | None = None) -> Run:
+def run_cli(argv: list[str], cwd: Path | None = None, stdin: bytes = b"") -> Run:
     """``unoformal ARGV`` in-process, in ``cwd`` (a scratch folder: a vector's relative
-    output paths land there); any exception escaping main is a failure."""
+    output paths land there), reading ``stdin``; any exception escaping main is a
+    failure."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.chdir(cwd or Path(tempfile.gettempdir())), \
-            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+            _stdin(stdin):
         code = main(argv)
     return Run(code, out.getvalue(), err.getvalue())
+
+
+@contextlib.contextmanager
+def _stdin(data: bytes) -> Iterator[None]:
+    saved = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
+    try:
+        yield
+    finally:
+        sys.stdin = saved
 
 
 def check_clean(run: Run, argv: list[str]) -> str:
@@ -433,7 +446,8 @@ def cli_vectors(folder: Path) -> st.SearchStrategy[list[str]]:
     f = str(folder)
     paths = st.sampled_from([f"{f}/ok.json", f"{f}/bad.json", f"{f}/missing.json", f,
                              "/dev/zero", f"{f}/afile/x", f"{f}/out.dot", f"{f}/new",
-                             f"{f}/dir.toml", f"{f}/v.toml"])
+                             f"{f}/dir.toml", f"{f}/v.toml", "/dev/full", "/proc/version",
+                             "/sys/kernel/x.json", "x" * 300, f"{f}/out.jsonl", "."])
     value = st.one_of(hostile_text(12), paths, st.integers(-3, 12).map(str))
     rules = st.one_of(st.sampled_from(["classic", "stacking", "seed004", f"{f}/v.toml",
                                        f"{f}/dir.toml", "/dev/zero.toml"]), value)
@@ -450,7 +464,8 @@ def cli_vectors(folder: Path) -> st.SearchStrategy[list[str]]:
     simulate = opts({"--games": small, "--players": st.one_of(st.just("2"), value),
                      "--seed": st.one_of(st.just("7"), value), "--rules": rules,
                      "--bots": st.one_of(st.just("random"), value), "--json": flag,
-                     "--max-actions": st.one_of(st.just("50"), value)})
+                     "--max-actions": st.one_of(st.just("50"), value),
+                     "--plot": st.one_of(paths, value)})
     explore = opts({"--colors": small, "--numbers": st.one_of(st.just("1"), value),
                     "--players": small, "--hand": small, "--wilds": small,
                     "--dot": st.one_of(paths, value), "--witnesses": st.one_of(paths, value),
@@ -462,8 +477,17 @@ def cli_vectors(folder: Path) -> st.SearchStrategy[list[str]]:
     vectors = opts({"--players": small, "--seed": st.one_of(st.just("7"), value),
                     "--rules": rules, "--out": st.one_of(paths, value),
                     "--preset": st.one_of(st.sampled_from(["micro", "duel"]), value)})
+    play = opts({"--out": st.one_of(paths, value), "--players": small, "--bots": value,
+                 "--rules": rules, "--name": value})
+    conform = opts({"--save": st.one_of(paths, value), "--rules": rules, "--json": flag,
+                    "--players": st.one_of(st.just("2"), value)})
+    validate = opts({"--out": st.one_of(paths, value), "--rules": rules, "--json": flag})
     return st.one_of(
         replay.map(lambda t: ["replay", t[0], *t[1]]),
+        play.map(lambda o: ["play", "--seed", "1", *o]),  # standard input: empty
+        st.tuples(st.one_of(paths, value), conform).map(lambda t: ["conform", t[0], *t[1]]),
+        conform.map(lambda o: ["conform", "--engine", "rlcard", "--games", "1", *o]),
+        validate.map(lambda o: ["validate", "--players", "2", "--steps", "20", *o]),
         vectors.map(lambda o: ["vectors", *(o if "--preset" in o else ["--games", "1", *o]),
                                "--max-states", "20"]),
         simulate.map(lambda o: ["simulate", "--games", "1", *o]),

@@ -35,6 +35,15 @@ from .families import (
     scratch,
     state_texts,
 )
+from .surfaces import (
+    check_conform,
+    check_play,
+    check_referee,
+    conform_folders,
+    conform_options,
+    play_runs,
+    referee_sessions,
+)
 
 BRIEF = settings(max_examples=60, deadline=None, database=None, derandomize=True,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -133,3 +142,29 @@ def test_the_fuzz_finds_a_removed_check(monkeypatch: pytest.MonkeyPatch, plant: 
     # Hypothesis raises the one failure, or a group of the distinct ones it found.
     errors = getattr(found.value, "exceptions", (found.value,))
     assert any(isinstance(error, expected) for error in errors), errors
+
+
+# ------------------------------------------------------------ the newer surfaces
+
+SURFACES = settings(BRIEF, max_examples=100)
+
+
+@SURFACES
+@given(referee_sessions())
+def test_the_referee_answers_every_line_once_and_its_records_replay(
+        lines: list[bytes]) -> None:
+    event(check_referee(lines))
+
+
+@settings(BRIEF, max_examples=40)
+@given(play_runs())
+def test_play_input_and_options_exit_0_or_2_and_a_game_played_is_saved(
+        run: tuple[list[str], bytes]) -> None:
+    event(check_play(*run, FOLDER))
+
+
+@settings(BRIEF, max_examples=40)
+@given(conform_folders(), conform_options())
+def test_conform_counts_every_record_of_a_folder_once(files: list[tuple[str, bytes]],
+                                                      extra: list[str]) -> None:
+    event(check_conform(files, extra, FOLDER))
