@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fuzz import families as f
+from fuzz import surfaces as s
 
 
 def _record_file(data: bytes, as_json: bool) -> str:
@@ -58,6 +59,12 @@ def _families(folder: Path) -> dict[str, tuple[Callable[..., str], list[Any]]]:
                                  [f.cli_vectors(folder)]),
         "hostile play (atomic, hidden, round-trip)": (_hostile_game,
                                                        [st.integers(0, 2**31)]),
+        "referee sessions (JSON lines)": (s.check_referee, [s.referee_sessions()]),
+        "play (stdin and options)": (lambda run: s.check_play(*run, folder),
+                                     [s.play_runs()]),
+        "conform (folders of records and logs)": (
+            lambda files, extra: s.check_conform(files, extra, folder),
+            [s.conform_folders(), s.conform_options()]),
     }
 
 

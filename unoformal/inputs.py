@@ -29,6 +29,10 @@ from unoformal.errors import InvalidInputError
 MAX_FILE_BYTES = 4 * 1024 * 1024
 # JSON nesting: a record is four levels deep (record, deal, hands, a hand).
 MAX_JSON_DEPTH = 8
+# Arrays and objects in one JSON text: a record action is at most a few (its draws, its
+# reshuffles), so a 4 MiB record holds far fewer; a line of 4 MiB of "[]," would hold 1.4
+# million, which json builds in most of a second.
+MAX_JSON_CONTAINERS = 300_000
 # Digits in one JSON integer: a seed below 2**63 has at most 19.
 MAX_JSON_INT_DIGITS = 20
 # Actions in one record; a simulated whole game takes a few hundred.
@@ -259,13 +263,18 @@ _STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 
 
 def _check_depth(text: str, where: str) -> None:
-    """Nesting deeper than ``MAX_JSON_DEPTH`` refused in linear time, each step in C: the
-    strings cut out, the brackets left summed as +1/-1, the largest running sum taken."""
+    """Nesting deeper than ``MAX_JSON_DEPTH``, or more than ``MAX_JSON_CONTAINERS`` arrays
+    and objects, refused in linear time, each step in C: the strings cut out, the brackets
+    left counted and summed as +1/-1, the largest running sum taken."""
     if text.count("[") + text.count("{") <= MAX_JSON_DEPTH:
         return  # too few brackets to nest that deep, wherever they are
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
     steps = array("b")
     steps.frombytes(brackets.encode("ascii").translate(_STEPS))
+    opened = brackets.count("[") + brackets.count("{")
+    if opened > MAX_JSON_CONTAINERS:
+        raise InvalidInputError(f"JSON of {opened:,} arrays and objects: at most "
+                                f"{MAX_JSON_CONTAINERS:,} are allowed", source=where)
     deepest = max(itertools.accumulate(steps), default=0)
     if deepest > MAX_JSON_DEPTH:
         raise InvalidInputError(f"JSON nested {deepest:,} deep: at most {MAX_JSON_DEPTH} "

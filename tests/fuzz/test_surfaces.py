@@ -250,3 +250,14 @@ def test_a_malformed_actions_error_line_names_the_action() -> None:
     with pytest.raises(InvalidInputError) as caught:
         game.apply(long)
     assert f"card: {str(long)[:77]}...: unknown card code" in caught.value.line()
+
+
+def test_json_of_more_arrays_and_objects_than_the_limit_is_refused_before_parsing() -> None:
+    from unoformal.errors import InvalidInputError
+    from unoformal.inputs import MAX_JSON_CONTAINERS, parse_json
+
+    at_limit = "[" + "[]," * (MAX_JSON_CONTAINERS - 1) + "1]"
+    assert len(parse_json(at_limit, "line 1")) == MAX_JSON_CONTAINERS
+    with pytest.raises(InvalidInputError, match=f"JSON of {MAX_JSON_CONTAINERS + 1:,} "
+                                                f"arrays and objects: at most"):
+        parse_json(at_limit.replace("[", "[{},", 1), "line 1")
