@@ -218,8 +218,10 @@ def atomic_output(path: str, what: str) -> Iterator[IO[str]]:
     failure to write is one error naming the file."""
     folder = os.path.dirname(path) or "."
     try:
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
-                                         suffix=".tmp")
+        # the name cut short, so the temporary one stays within the system's limit too
+        fd, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp",
+                                         prefix=f".{os.path.basename(path)[:64]}.")
+        os.fchmod(fd, 0o666 & ~_umask())  # as open() would make it, not mkstemp's 0600
     except OSError as err:
         raise InvalidInputError(f"cannot write the {what}: {err.strerror}",
                                 source=path) from None
@@ -233,6 +235,12 @@ def atomic_output(path: str, what: str) -> Iterator[IO[str]]:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_text(path: str, text: str, what: str) -> None:

@@ -261,3 +261,15 @@ def test_json_of_more_arrays_and_objects_than_the_limit_is_refused_before_parsin
     with pytest.raises(InvalidInputError, match=f"JSON of {MAX_JSON_CONTAINERS + 1:,} "
                                                 f"arrays and objects: at most"):
         parse_json(at_limit.replace("[", "[{},", 1), "line 1")
+
+
+def test_an_atomic_output_has_the_usual_mode_and_takes_a_long_name(tmp_path: Path) -> None:
+    from unoformal.inputs import write_text
+
+    path = tmp_path / ("n" * 250)
+    mask = os.umask(0o022)
+    try:
+        write_text(str(path), "x\n", "record")
+    finally:
+        os.umask(mask)
+    assert path.read_text() == "x\n" and path.stat().st_mode & 0o777 == 0o644
