@@ -60,8 +60,9 @@ def test_a_file_equal_to_classic_verifies_as_classic(
 
 
 def test_a_file_equal_to_a_shipped_variant_gets_its_expectations(tmp_path: Path) -> None:
-    """Whatever its name and base: the stacking values on classic are stacking."""
-    path = _file(tmp_path, "classic",
+    """Whatever its name and base: the stacking values on classic are stacking (under a
+    name of its own: a shipped variant's name is refused, see test_surfaces)."""
+    path = _file(tmp_path, "classic-like",
                  '[rules."NOSTACK-1"]\nvictim_may_answer = true\nanswers = ["+2"]\n')
     mine, stacking = load_rules(path), load_rules("stacking")
     assert base_of(mine) == "stacking" and not changed_rules(mine)
