@@ -237,6 +237,32 @@ def atomic_output(path: str, what: str) -> Iterator[IO[str]]:
             os.unlink(temporary)
 
 
+@contextlib.contextmanager
+def atomic_path(path: str, what: str) -> Iterator[str]:
+    """For a writer that takes a file name (matplotlib, graphviz): a temporary name
+    beside ``path`` with its extension, renamed over ``path`` once the writer is done,
+    removed if it fails, so a failure never destroys an older file either."""
+    folder = os.path.dirname(path) or "."
+    extension = os.path.splitext(path)[1][:16]
+    try:
+        fd, temporary = tempfile.mkstemp(dir=folder, suffix=f".tmp{extension}",
+                                         prefix=f".{os.path.basename(path)[:64]}.")
+        os.close(fd)
+        os.chmod(temporary, 0o666 & ~_umask())
+    except OSError as err:
+        raise InvalidInputError(f"cannot write the {what}: {err.strerror}",
+                                source=path) from None
+    try:
+        yield temporary
+        os.replace(temporary, path)
+    except OSError as err:
+        raise InvalidInputError(f"cannot write the {what}: {err.strerror}",
+                                source=path) from None
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from unoformal.errors import InvalidInputError
+from unoformal.inputs import atomic_path
 from unoformal.simulate import Summary
 
 if TYPE_CHECKING:
@@ -59,7 +60,8 @@ def plot(summary: Summary, path: str) -> None:
                     f"seed {c.seed}")
     # No date in the file: the same run gives the same picture.
     metadata = {"Software": None} if path.endswith(".png") else {"Date": None}
-    figure.savefig(path, metadata=metadata)
+    with atomic_path(path, "plot") as temporary:
+        figure.savefig(temporary, metadata=metadata, format=path.rsplit(".", 1)[-1])
 
 
 def _win_rates(ax: Axes, summary: Summary) -> None:

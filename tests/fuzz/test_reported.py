@@ -135,3 +135,23 @@ def test_deck_1_a_reported_api_call_raises_invalid_input(case: str) -> None:
     with pytest.raises(InvalidInputError) as info:
         API[case]()
     assert "invalid literal" not in info.value.line() and "\n" not in info.value.line()
+
+
+def test_every_file_output_is_written_whole_or_not_at_all(tmp_path: Path) -> None:
+    # The writers that take a file name (matplotlib, graphviz) get a temporary name beside
+    # the file, renamed over it once done: a writer that fails leaves the older file whole
+    # and no temporary behind.
+    from unoformal.inputs import atomic_path, write_text
+
+    older = tmp_path / "picture.png"
+    older.write_bytes(b"older")
+    with pytest.raises(RuntimeError), atomic_path(str(older), "picture") as temporary:
+        assert temporary.endswith(".png") and Path(temporary).parent == tmp_path
+        Path(temporary).write_bytes(b"half")
+        raise RuntimeError("the writer failed part-way")
+    assert older.read_bytes() == b"older" and sorted(tmp_path.iterdir()) == [older]
+    with atomic_path(str(older), "picture") as temporary:
+        Path(temporary).write_bytes(b"newer")
+    assert older.read_bytes() == b"newer" and sorted(tmp_path.iterdir()) == [older]
+    write_text(str(tmp_path / "a.dot"), "digraph {}", "DOT file")
+    assert (tmp_path / "a.dot").read_text() == "digraph {}"

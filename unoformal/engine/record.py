@@ -41,6 +41,7 @@ from unoformal.inputs import (
     parse_json,
     read_text,
     show,
+    write_text,
 )
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
@@ -103,7 +104,7 @@ class Record:
         return json.dumps(self.data, indent=indent)
 
     def dump(self, path: str | Path, indent: int | None = 1) -> None:
-        Path(path).write_text(self.dumps(indent) + "\n", encoding="utf-8")
+        write_text(str(path), self.dumps(indent) + "\n", "record")
 
     def start(self, rules: RuleTable | None = None) -> Game:
         """The game before the first action (:func:`game_from_record`)."""

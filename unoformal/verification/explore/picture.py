@@ -29,7 +29,7 @@ import networkx as nx
 
 from unoformal.engine.game import COLOR, DRAWN, OVER, PLAY, RESPOND, START
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import show
+from unoformal.inputs import atomic_path, show
 from unoformal.verification.explore.analysis import Findings
 from unoformal.verification.explore.chance import ExploreGame
 from unoformal.verification.explore.graph import ACTION_TYPES, StateGraph
@@ -285,8 +285,10 @@ def draw(graph: StateGraph, found: Findings, path: str | Path,
     _draw(ax, graph, found, chosen, pos)
     # No date and a fixed id salt: the same graph gives the same file.
     metadata = {"Software": None} if str(path).endswith(".png") else {"Date": None}
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "unoformal"}):
-        figure.savefig(str(path), metadata=metadata, dpi=100)
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "unoformal"}), \
+            atomic_path(str(path), "picture") as temporary:
+        figure.savefig(temporary, metadata=metadata, dpi=100,
+                       format=str(path).rsplit(".", 1)[-1])
     return chosen
 
 

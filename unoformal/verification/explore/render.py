@@ -9,6 +9,7 @@ import pydot
 
 from unoformal.engine.game import PHASES
 from unoformal.errors import InvalidInputError
+from unoformal.inputs import atomic_path, write_text
 from unoformal.verification.explore.graph import ACTION_TYPES, StateGraph
 
 WHOLE_LIMIT = 300  # above this many states, draw a neighbourhood instead
@@ -56,6 +57,7 @@ def write(dot: pydot.Dot, path: str | Path, png: bool) -> None:
             raise InvalidInputError("--png needs the graphviz 'dot' program (Debian: "
                                     "apt-get install graphviz); --dot FILE writes the DOT "
                                     "text without it")
-        dot.write(str(path), format="png")
+        with atomic_path(str(path), "picture") as temporary:
+            dot.write(temporary, format="png")
     else:
-        path.write_text(dot.to_string())
+        write_text(str(path), dot.to_string(), "DOT file")

@@ -8,6 +8,7 @@ from typing import Any
 
 from unoformal.engine.game import PHASES
 from unoformal.engine.record import with_rules
+from unoformal.inputs import write_text
 from unoformal.spec.table import RuleTable
 from unoformal.verification.explore.analysis import Findings
 from unoformal.verification.explore.graph import StateGraph
@@ -123,13 +124,13 @@ def write_witnesses(graph: StateGraph, found: Findings, folder: str | Path) -> l
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     toml = folder / "rules.toml"
-    toml.write_text(rules_toml(graph.config.rules))
+    write_text(str(toml), rules_toml(graph.config.rules), "witnesses' rules")
     paths = []
     for name, w in witnesses(graph, found).items():
         if isinstance(w, str):
             continue
         path = folder / f"{name}.json"
         record = with_rules(w.record, graph.config.rules)  # embedded: no path to go stale
-        path.write_text(json.dumps(record, indent=1) + "\n")
+        write_text(str(path), json.dumps(record, indent=1) + "\n", "witness")
         paths.append(path)
     return paths

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from unoformal.inputs import write_text
 from unoformal.spec.table import RuleTable
 from unoformal.spec.variants import VARIANTS, load_rules
 from unoformal.verification.explore.witness import rules_toml
@@ -19,13 +20,13 @@ def write_mismatch(mismatch: Mismatch, folder: Path, rules: RuleTable) -> Path:
     record = dict(mismatch.record)
     if not (rules.name in VARIANTS and load_rules(rules.name) == rules):
         variant = folder / "rules.toml"
-        variant.write_text(rules_toml(rules))
+        write_text(str(variant), rules_toml(rules), "mismatch's rules")
         record["rules"] = str(variant.resolve())
     path = folder / "record.json"
-    path.write_text(json.dumps(record, indent=1) + "\n")
+    write_text(str(path), json.dumps(record, indent=1) + "\n", "mismatch record")
     f = mismatch.finding
-    (folder / "mismatch.txt").write_text(
+    write_text(str(folder / "mismatch.txt"),
         f"check: {f.check}\nstep: {f.step}\nplayers: {mismatch.players}\n"
         f"after: {mismatch.actions} actions\n{f.detail}\n"
-        f"engine:   {f.engine}\nrelation: {f.relation}\n")
+        f"engine:   {f.engine}\nrelation: {f.relation}\n", "mismatch")
     return path
