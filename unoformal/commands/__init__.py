@@ -16,4 +16,5 @@ SUMMARY = {
     "conform": "referee game records of any engine; first deviations by cause rule",
     "referee": "referee a game move by move over JSON lines on stdin/stdout (like UCI)",
     "vectors": "write test vectors for other engines: states, legal actions, successors",
+    "show": "a record, counterexample or small state graph as one HTML page, step by step",
 }

@@ -1,0 +1,111 @@
+"""``unoformal show INPUT``: a record, a verify counterexample, a validate mismatch or a
+small state graph as one self-contained HTML page to step through (docs/show.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+from unoformal.commands import SUMMARY
+from unoformal.commands.options import output_file, whole
+from unoformal.errors import InvalidInputError
+
+GRAPH_LIMIT = 400
+
+
+def register(sub: Any) -> None:
+    from unoformal.verification.explore.presets import PRESETS
+
+    p = sub.add_parser(
+        "show", help=SUMMARY["show"],
+        description="Write one HTML file (data and script inline: no network, no server) "
+                    "that steps through INPUT: a game record or explorer witness, the JSON "
+                    "of 'unoformal verify --json' (its counterexample), a validate mismatch "
+                    "folder, or, with --preset, a small state graph explored here.")
+    p.add_argument("input", nargs="?", help="a record, a verify --json output, or a "
+                                             "validate mismatch folder")
+    p.add_argument("--preset", choices=sorted(PRESETS),
+                   help="explore this small deck and show its state graph")
+    p.add_argument("--out", type=output_file, default=None,
+                   help="the page to write (default: INPUT's name with .html, or "
+                        "PRESET-graph.html)")
+    p.add_argument("--open", action="store_true", help="open the page in the browser")
+    p.add_argument("--rules", default=None,
+                   help="the variant (name or .toml file) of a record or counterexample")
+    p.add_argument("--property", default=None,
+                   help="of a verify output: this property's counterexample (default the "
+                        "first refuted)")
+    p.add_argument("--as", dest="seat", default=None, metavar="PLAYER",
+                   help="write only what PLAYER may see (HIDDEN-1, CHAL-1's look)")
+    p.add_argument("--limit", type=whole(1, 2000), default=GRAPH_LIMIT,
+                   help=f"most states of a graph page (default {GRAPH_LIMIT}); a larger "
+                        "graph shows the witness and its neighbours")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        out = _target(args)
+        data = _data(args)
+    except InvalidInputError as err:
+        print(f"error: {err.line()}", file=sys.stderr)
+        return 2
+    from unoformal.show.page import render, write_atomic
+
+    try:
+        write_atomic(out, render(data))
+    except OSError as err:
+        print(f"error: cannot write: {err.strerror}: {out}", file=sys.stderr)
+        return 2
+    print(f"wrote {out} ({len(data['steps']) or len(data['graph']['nodes'])} "
+          f"{'steps' if data['steps'] else 'states'})")
+    if args.open:
+        webbrowser.open(Path(out).resolve().as_uri())
+    return 0
+
+
+def _target(args: argparse.Namespace) -> str:
+    """The page's path, checked before any work: ``--out`` (argparse checked it), else
+    beside the input, which must then be a file, not a folder or device."""
+    if (args.input is None) == (args.preset is None):
+        raise InvalidInputError("name one INPUT (a record, a verify --json output, a "
+                                "mismatch folder) or --preset, not both or neither")
+    if args.out is not None:
+        return str(args.out)
+    if args.preset is not None:
+        return output_file(f"{args.preset}-graph.html")
+    source = Path(args.input)
+    name = source.name if source.is_dir() else source.stem
+    return output_file(str(Path.cwd() / f"{name or 'show'}.html"))
+
+
+def _data(args: argparse.Namespace) -> dict[str, Any]:
+    from unoformal.show import sources
+
+    if args.preset is not None:
+        from unoformal.show.graph import preset_page
+
+        data = preset_page(args.preset, args.limit)
+    else:
+        kind, value = sources.load(args.input)
+        rules = sources.load_rules(args.rules)
+        try:
+            data = _page(kind, value, args, rules)
+        except InvalidInputError as err:
+            raise err.at(source=args.input) from None
+    if args.seat is not None:
+        data = sources.hidden(data, args.seat)
+    return data
+
+
+def _page(kind: str, value: Any, args: argparse.Namespace, rules: Any) -> dict[str, Any]:
+    from unoformal.show import sources
+
+    if kind == "record":
+        return sources.record_page(value, args.input, rules)
+    if kind == "verify":
+        return sources.verify_page(value, args.input, rules, args.property)
+    return sources.mismatch_page(value)

@@ -1,0 +1,161 @@
+"""A record as a trace of plain JSON data: each step's state, action and rules.
+
+Everything is read through the public API: the record's readers
+(:func:`~unoformal.engine.record.game_from_record`, ``record_actions``, the stated chance
+of a version-2 record), ``Game.state_json`` and ``Game.view`` (HIDDEN-1, with CHAL-1's
+look for the challenger), the table's words (``Rule.words``) and the explorer's labels of
+what a transition exercises (:class:`~unoformal.verification.explore.coverage.Labeler`),
+so the page shows what the engine did and cites what the table says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.chance import StatedGame
+from unoformal.engine.game import Game
+from unoformal.engine.record import (
+    apply_stated,
+    game_from_record,
+    record_actions,
+    stated_chance,
+)
+from unoformal.errors import UnoError
+from unoformal.spec.table import CLASSIC, RuleTable
+from unoformal.verification.explore.coverage import BRANCHES, Labeler
+
+Json = dict[str, Any]
+BRANCH_TEXT = {(b.rule, b.name): b.text for b in BRANCHES}
+# Between rounds, which the explorer's labels (one round) do not cover.
+BRANCH_TEXT["END-2", "next-round"] = "the round is over: everything is shuffled and dealt again"
+# The state_json fields a page shows (the canonical text is left out: it names every
+# hand, and a "view as" page must not carry it in its visible text).
+STATE_KEYS = ("round", "dealer", "to_play", "phase", "direction", "color", "top", "hands",
+              "scores", "draw_pile", "discard_pile", "uno_pending", "round_over", "winner",
+              "round_points", "game_over", "game_winner")
+
+
+def snapshot(game: Game) -> Json:
+    """One state as the page draws it: ``state_json`` plus what a phase waits on."""
+    data = game.state_json()
+    out = {key: data[key] for key in STATE_KEYS}
+    out["pending"] = game.pending
+    out["pending_kind"] = game.pending_kind.value if game.pending_kind else None
+    out["drawn"] = game.deck.code(game.drawn) if game.drawn is not None else None
+    return out
+
+
+def label(rule_id: str, branch: str) -> list[str]:
+    return [rule_id, branch, BRANCH_TEXT.get((rule_id, branch), "")]
+
+
+def initial_labels(game: Game) -> list[list[str]]:
+    """DEAL-2 and the start card's rule (DEAL-3, START-*) of a freshly dealt round."""
+    return [label(r, b) for r, b in Labeler(game).initial(game, 0)]
+
+
+def edge_labels(before: Game, action: Action, after: Game) -> list[list[str]]:
+    """The rules and branches one action exercised (the explorer's labeller; a reshuffle
+    is seen in the game's count of shuffles, since a replay reports no chance events)."""
+    labels = list(Labeler(before).edge(before, action, after, 0))
+    if after.shuffles > before.shuffles and after.round == before.round:
+        labels.insert(0, ("RESHUFFLE-1", "reshuffle"))
+    if after.phase == "over" and after.winner is not None:
+        labels += sorted(set(Labeler(after).over(after)))
+    return [label(r, b) for r, b in labels]
+
+
+def reveal(game: Game, action: Action) -> Json | None:
+    """CHAL-1: after a challenge the challenger alone saw the offender's hand, once."""
+    if action.type is not ActionType.CHALLENGE:
+        return None
+    seen = game.view(action.player).revealed
+    if seen is None:
+        return None
+    return {"to": action.player, "of": seen[0], "hand": list(seen[1])}
+
+
+def step(game: Game, action: Action | None, labels: list[list[str]],
+         seen: Json | None = None, refused: Json | None = None) -> Json:
+    return {"action": None if action is None else str(action),
+            "actor": None if action is None else action.player,
+            "labels": labels, "state": snapshot(game), "reveal": seen, "refused": refused}
+
+
+def refusal(err: UnoError) -> Json:
+    """A refused action in words, without the state text the error also carries."""
+    return {"rule": err.rule_id, "message": err.message, "causes": list(err.causes)}
+
+
+def record_steps(record: Json, rules: RuleTable | None = None) -> tuple[Game, list[Json]]:
+    """The steps of a record: its deal, then one per action (and one per new round dealt,
+    END-2), up to the first refused action, which ends the trace as a refusal."""
+    game = game_from_record(record, rules)
+    steps = [step(game, None, initial_labels(game))]
+    raw = record.get("actions", [])
+    for i, action in enumerate(record_actions(record)):
+        if game.round_over and not game.game_over:
+            game.next_round()
+            steps.append(step(game, None, [label("END-2", "next-round"),
+                                           *initial_labels(game)]))
+        before = game.copy()
+        try:
+            _apply(game, action, raw[i])
+        except UnoError as err:
+            steps.append(step(before, action, [], refused=refusal(err)))
+            return before, steps
+        steps.append(step(game, action, edge_labels(before, action, game),
+                          reveal(game, action)))
+    return game, steps
+
+
+def _apply(game: Game, action: Action, data: Any) -> None:
+    """One record action, taking the chance outcomes a version-2 record states; on a
+    refusal the game may be part-way (the caller keeps a copy of the state before)."""
+    stated = stated_chance(game, data) if isinstance(game, StatedGame) \
+        and isinstance(data, dict) else None
+    if stated is None or not isinstance(game, StatedGame):
+        game.apply(action)
+    else:
+        apply_stated(game, action, stated)
+
+
+def table_data(rules: RuleTable, cited: set[str]) -> Json:
+    """The table's name, description and words of the rules the trace cites, and each
+    value it changes from classic (a variant file's or a mutant's difference)."""
+    words: dict[str, str] = {}
+    for _, rule in rules.entries():
+        if rule.id in cited:
+            words[rule.id] = f"{words[rule.id]} {rule.words()}" if rule.id in words \
+                else rule.words()
+    return {"name": rules.name, "description": rules.description, "words": words,
+            "changes": changes(rules)}
+
+
+def changes(rules: RuleTable) -> list[Json]:
+    """Every value of ``rules`` that differs from classic, with classic's value."""
+    out = []
+    for rule_id, key, value in rules.overrides:
+        try:
+            was: Any = getattr(CLASSIC.entry(rule_id), key)
+        except (KeyError, AttributeError):
+            was = None
+        out.append({"rule": rule_id, "key": key, "value": plain(value), "classic": plain(was)})
+    return out
+
+
+def plain(value: Any) -> Any:
+    """A table value as JSON holds it (enumerations by value, tuples as lists)."""
+    from unoformal.spec.schema import plain as schema_plain
+
+    return schema_plain(value)
+
+
+def cited(steps: list[Json]) -> set[str]:
+    """The rule IDs a trace's steps cite (labels and refusals)."""
+    out = {lab[0] for s in steps for lab in s["labels"]}
+    out |= {s["refused"]["rule"] for s in steps if s["refused"] and s["refused"]["rule"]}
+    out |= {c for s in steps if s["refused"] for c in s["refused"]["causes"]}
+    out.add("HIDDEN-1")  # the "view as" control's rule
+    return out
