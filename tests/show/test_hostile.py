@@ -24,7 +24,7 @@ def _hostile(tmp: Path) -> Path:
     record["rules"] = {"name": "evil", "base": "classic",
                        "description": PAYLOADS[1] + " " + PAYLOADS[2], "rules": {}}
     record["meta"] = {"note": PAYLOADS[0], "by": PAYLOADS[3], PAYLOADS[1]: [PAYLOADS[2]]}
-    record["actions"] = record["actions"][:3] + [{"player": "Ada", "action": "play",
+    record["actions"] = [*record["actions"][:3], {"player": "Ada", "action": "play",
                                                   "card": "W+4", "color": "red"}]
     path = tmp / "hostile.json"
     path.write_text(json.dumps(record))

@@ -293,15 +293,16 @@
     box.appendChild(el("h2", "", f.heading));
     for (const line of f.lines) box.appendChild(el("p", "", line));
     for (const rule of f.rules || []) box.appendChild(el("p", "words", rule + ": " + words(rule)));
-    if (f.pre) {
+    if (f.sides && f.sides.length) {
       const pair = el("div", "pair", "");
-      for (const [name, state, prev] of [["pre-state", f.pre, null], ["post-state", f.post, f.pre]]) {
-        const side = el("div", "side", "");
-        side.id = name;
-        side.appendChild(el("h3", "", name + (name === "post-state" && f.step ? " after " + f.step : "")));
-        if (state) side.appendChild(board(state, prev));
-        else side.appendChild(el("p", "refused", f.post_refused || "no post-state"));
-        pair.appendChild(side);
+      for (const side of f.sides) {
+        const half = el("div", "side", "");
+        half.id = side.id;
+        half.appendChild(el("h3", "", side.title));
+        const against = side.against === null ? null : f.sides[side.against].state;
+        if (side.state) half.appendChild(board(side.state, against));
+        else half.appendChild(el("p", "refused", side.note));
+        pair.appendChild(half);
       }
       box.appendChild(pair);
     }

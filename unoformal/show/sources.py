@@ -106,9 +106,18 @@ def verify_page(rows: list[Json], source: str, rules: RuleTable | None,
     data["finding"] = {
         "heading": f"{row['property']}: {prop['title']}",
         "lines": _verify_lines(row), "rules": prop["rules"],
-        "pre": trace.snapshot(pre), "post": trace.snapshot(post) if post else None,
-        "post_refused": refused, "step": "; ".join(map(str, row.get("steps") or []))}
+        "sides": [side("pre-state", "pre-state", pre),
+                  side("post-state", "post-state after " + "; ".join(
+                      map(str, row.get("steps") or [])), post, 0, refused)]}
     return data
+
+
+def side(key: str, title: str, game: Game | None, against: int | None = None,
+         note: str | None = None) -> Json:
+    """One of two states shown side by side; ``against``: the other one's index, whose
+    differences from this one are highlighted."""
+    return {"id": key, "title": title, "state": trace.snapshot(game) if game else None,
+            "against": against, "note": note or "no state"}
 
 
 def _refuted(rows: list[Json], source: str, wanted: str | None) -> Json:
