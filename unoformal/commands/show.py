@@ -4,6 +4,8 @@ small state graph as one self-contained HTML page to step through (docs/show.md)
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 import webbrowser
 from pathlib import Path
@@ -12,6 +14,7 @@ from typing import Any
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, whole
 from unoformal.errors import InvalidInputError
+from unoformal.inputs import show
 
 GRAPH_LIMIT = 400
 
@@ -74,12 +77,23 @@ def _target(args: argparse.Namespace) -> str:
         raise InvalidInputError("name one INPUT (a record, a verify --json output, a "
                                 "mismatch folder) or --preset, not both or neither")
     if args.out is not None:
-        return str(args.out)
-    if args.preset is not None:
-        return output_file(f"{args.preset}-graph.html")
-    source = Path(args.input)
-    name = source.name if source.is_dir() else source.stem
-    return output_file(str(Path.cwd() / f"{name or 'show'}.html"))
+        out = str(args.out)
+    elif args.preset is not None:
+        out = output_file(f"{args.preset}-graph.html")
+    else:
+        source = Path(args.input)
+        name = source.name if source.is_dir() else source.stem
+        out = output_file(str(Path.cwd() / f"{name or 'show'}.html"))
+    return _regular(out)
+
+
+def _regular(out: str) -> str:
+    """Refuse an existing path that is not a regular file (a device, a pipe, a socket):
+    the page is renamed into place, which would replace it rather than write to it."""
+    if os.path.lexists(out) and not stat.S_ISREG(os.stat(out).st_mode):
+        raise InvalidInputError(f"{show(out)} exists and is not a regular file; name a "
+                                "file to write", key="--out")
+    return out
 
 
 def _data(args: argparse.Namespace) -> dict[str, Any]:
