@@ -108,6 +108,12 @@ def test_the_same_input_gives_the_same_bytes(tmp_path: Path) -> None:
     assert one == two
 
 
+def test_the_same_preset_gives_the_same_graph_page(tmp_path: Path) -> None:
+    one = write_page(tmp_path, "--preset", "micro", name="one.html").read_bytes()
+    two = write_page(tmp_path, "--preset", "micro", name="two.html").read_bytes()
+    assert one == two
+
+
 def test_open_hands_the_page_to_the_browser(tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     opened: list[str] = []
