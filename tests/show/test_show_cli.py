@@ -165,3 +165,12 @@ def test_as_someone_not_playing_is_refused(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     code, err = _run(capsys, str(SEED002), "--as", "Zed", "--out", str(tmp_path / "p.html"))
     assert code == 2 and "not a player" in err and "HIDDEN-1" in err
+
+
+def test_as_a_player_of_a_graph_is_refused(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # Its states carry every hand: a seat's view of it would still hold the others'.
+    code, err = _run(capsys, "--preset", "micro", "--as", "Ann",
+                     "--out", str(tmp_path / "p.html"))
+    assert code == 2 and "a graph page shows whole states" in err
+    assert not (tmp_path / "p.html").exists()

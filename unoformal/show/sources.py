@@ -64,6 +64,10 @@ def hidden(data: Json, seat: str) -> Json:
     """The page data as ``seat`` may see it (HIDDEN-1), nothing else in the file: other
     hands as their sizes, a drawn card only to its drawer, CHAL-1's look only to the
     challenger."""
+    if "graph" in data:
+        raise InvalidInputError("--as: a graph page shows whole states (every hand); "
+                                "show one of its witnesses as a record for a seat's view",
+                                "HIDDEN-1")
     if seat not in data["players"]:
         raise InvalidInputError(f"--as {show(seat)}: not a player of this trace "
                                 f"({', '.join(data['players'])})", "HIDDEN-1")
