@@ -212,32 +212,6 @@ def check_output(text: str, what: str) -> str:
 
 
 @contextlib.contextmanager
-def atomic_output(path: str, what: str) -> Iterator[IO[str]]:
-    """A text file written whole or not at all: a temporary file in the same folder,
-    renamed over ``path`` once complete, so a failure never destroys an older file. A
-    failure to write is one error naming the file."""
-    folder = os.path.dirname(path) or "."
-    try:
-        # the name cut short, so the temporary one stays within the system's limit too
-        fd, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp",
-                                         prefix=f".{os.path.basename(path)[:64]}.")
-        os.fchmod(fd, 0o666 & ~_umask())  # as open() would make it, not mkstemp's 0600
-    except OSError as err:
-        raise InvalidInputError(f"cannot write the {what}: {err.strerror}",
-                                source=path) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            yield handle
-        os.replace(temporary, path)
-    except OSError as err:
-        raise InvalidInputError(f"cannot write the {what}: {err.strerror}",
-                                source=path) from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-
-
-@contextlib.contextmanager
 def atomic_path(path: str, what: str) -> Iterator[str]:
     """For a writer that takes a file name (matplotlib, graphviz): a temporary name
     beside ``path`` with its extension, renamed over ``path`` once the writer is done,
@@ -261,6 +235,15 @@ def atomic_path(path: str, what: str) -> Iterator[str]:
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
+
+
+@contextlib.contextmanager
+def atomic_output(path: str, what: str) -> Iterator[IO[str]]:
+    """A text file written whole or not at all (see :func:`atomic_path`). A failure to
+    write is one error naming the file."""
+    with atomic_path(path, what) as temporary, open(temporary, "w",
+                                                    encoding="utf-8") as handle:
+        yield handle
 
 
 def _umask() -> int:
