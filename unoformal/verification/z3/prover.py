@@ -35,6 +35,7 @@ from unoformal.verification.z3.properties import (
     invariant,
     property_named,
 )
+from unoformal.verification.z3.solver import make_solver
 from unoformal.verification.z3.state import (
     NAMED_AT_0,
     TURN_AT_0,
@@ -75,19 +76,12 @@ class Result:
         command prints it; the mutant runner, which refutes often, never asks)."""
         if self.shown is None and self.model is not None:
             assert self.spec is not None and self.pre is not None and self.query is not None
-            # witness renders states in the engine's text form (and imports the prover)
+            # imported here: witness loads the engine's records and text form, which only a
+            # refutation shown needs
             from unoformal.verification.z3.witness import describe, state_text
             self.shown = (state_text(self.spec, self.model, self.pre, self.spec.table),
                           describe(self.spec, self.model, self.query.steps))
         return self.shown
-
-
-def make_solver(timeout_ms: int) -> z3.Solver:
-    tactic = z3.Then("simplify", "propagate-values", "solve-eqs", "elim-uncnstr", "simplify",
-                     "smt")
-    solver = tactic.solver()
-    solver.set("timeout", timeout_ms)
-    return solver
 
 
 @dataclass(frozen=True)

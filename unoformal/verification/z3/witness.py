@@ -26,7 +26,7 @@ from unoformal.spec.cards import Kind
 from unoformal.spec.table import RuleTable
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.properties import Property, Query, invariant
-from unoformal.verification.z3.prover import make_solver
+from unoformal.verification.z3.solver import make_solver
 from unoformal.verification.z3.state import DEALT, KINDS, NONE, PHASE_NAMES, Sym, fresh
 
 
