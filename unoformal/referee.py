@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.chance import ChanceError, StatedChance, StatedGame
-from unoformal.engine.game import DRAWN, Game
+from unoformal.engine.game import Game
 from unoformal.engine.record import (
     VERSION,
     Stated,
@@ -29,6 +29,7 @@ from unoformal.engine.record import (
 )
 from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
 from unoformal.inputs import MAX_NAME_LENGTH, parse_json, show
+from unoformal.rules.state import DRAWN
 from unoformal.spec.table import RuleTable
 
 # The record's set-up fields: a new game is set up as a version-2 record is.

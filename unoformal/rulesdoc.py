@@ -31,6 +31,7 @@ class Sites:
     """Where one rule ID is cited outside the table."""
 
     statement: dict[str, list[str]] = field(default_factory=dict)  # rules/ file -> functions
+    commands: list[list[str]] = field(default_factory=list)  # its moves' commands, in words
     engine: dict[str, list[str]] = field(default_factory=dict)  # file -> functions
     steps: set[str] = field(default_factory=set)  # Z3 steps citing it
     read_by: set[str] = field(default_factory=set)  # Z3 steps reading its entry
@@ -58,6 +59,7 @@ def render(table: RuleTable, root: Path = ROOT) -> str:
     ids = list(dict.fromkeys(rule.id for _, rule in table.entries()))
     sites = {rid: Sites() for rid in ids}
     _cited_in(sites, "rules", "statement")
+    _commands(table, sites)
     _cited_in(sites, "engine", "engine")
     _z3(table, sites)
     _tests(root / "tests", sites)
@@ -112,6 +114,7 @@ def _where(where: Sites) -> list[str]:
     reading = sorted(where.read_by - where.steps)
     return [
         f"- Stated in the rule language: {statement or 'not yet (engine and Z3 by hand)'}",
+        *_played(where.commands),
         f"- Engine: {engine or 'no function cites it'}",
         f"- Z3 steps citing it: {_list(sorted(where.steps))}",
         f"- Z3 steps reading its entry: {_list(reading)}",
@@ -120,6 +123,27 @@ def _where(where: Sites) -> list[str]:
         *(f"  - `{test}`" for test in where.tests),
         f"- Findings: {'; '.join(where.findings) or 'none'}",
     ]
+
+
+def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
+    """Each guarded command in words, under every rule it cites: the same statement the
+    engine runs and the relation encodes (``unoformal.rules.commands``)."""
+    from unoformal.rules.uno import out_of_turn
+
+    for command in out_of_turn(table).all():
+        for rid in command.cites:
+            if rid in sites:
+                sites[rid].commands.append(command.text())
+
+
+def _played(commands: list[list[str]]) -> list[str]:
+    if not commands:
+        return []
+    lines = ["- How it is played (its moves as guarded commands, read by the engine and Z3):"]
+    for text in commands:
+        lines.append(f"  - {text[0]}")
+        lines += [f"    {line}" for line in text[1:]]
+    return lines
 
 
 def _functions_of(files: dict[str, list[str]]) -> str:

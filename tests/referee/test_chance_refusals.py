@@ -20,7 +20,6 @@ from tests.referee.helpers import deal, record, rest_of_deck
 from unoformal.engine.chance import ChanceError, StatedGame
 from unoformal.engine.game import Game
 from unoformal.engine.record import embedded_rules, record_actions, replay
-from unoformal.engine.text import state_from_text
 from unoformal.errors import InvalidInputError
 from unoformal.spec.variants import VARIANTS, load_rules
 
@@ -188,7 +187,7 @@ def test_deal_2_a_game_refusing_start_reshuffles_for_a_card_that_stays_carries_t
         "1 start reshuffle(s) stated that the start card R3 does not cause: it stays face up",
         "DEAL-2", "start_reshuffles")
     assert err.state is not None
-    assert state_from_text(err.state).to_text() == Game(names, dealer=P1, deal=dealt).to_text()
+    assert Game.from_text(err.state).to_text() == Game(names, dealer=P1, deal=dealt).to_text()
 
 
 def test_start_wild_a_game_refusing_a_stated_start_color_carries_the_dealt_state() -> None:
@@ -201,7 +200,7 @@ def test_start_wild_a_game_refusing_a_stated_start_color_carries_the_dealt_state
         "a start color is stated, but these rules do not draw the color of the start card W "
         "at random", "START-WILD")
     assert err.state is not None
-    assert state_from_text(err.state).to_text() == Game(names, dealer=P1, deal=dealt).to_text()
+    assert Game.from_text(err.state).to_text() == Game(names, dealer=P1, deal=dealt).to_text()
 
 
 # Chance stated in an action, with a name or code the record cannot mean: refused when

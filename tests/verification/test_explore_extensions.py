@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from unoformal.engine.actions import ActionType
-from unoformal.engine.game import START
 from unoformal.engine.record import replay
+from unoformal.rules.state import START
 from unoformal.verification.explore import Config, Size, analyse, explore
 from unoformal.verification.explore.presets import small_rules
 from unoformal.verification.explore.witness import witness

@@ -41,7 +41,7 @@ def test_uno_1_the_relation_closes_it_too() -> None:
     successors = Successors(game.rules, game.n)(to_sym(game))
     upheld = [s for s in successors if sum(s.hands[0]) == 5 and s.turn == 1]
     assert upheld, "no successor where A drew the four cards"
-    assert all(s.uno == NONE for s in upheld), [s.uno for s in upheld]
+    assert all(s.uno_window == NONE for s in upheld), [s.uno_window for s in upheld]
     # a catch of A is another successor; A's window closes there as well
     caught = [s for s in successors if sum(s.hands[0]) == 3]
-    assert caught and all(s.uno == NONE for s in caught)
+    assert caught and all(s.uno_window == NONE for s in caught)

@@ -20,24 +20,26 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from unoformal.engine.actions import Action, ActionType, check_action
+from unoformal.engine.text import read_state, state_to_text
 from unoformal.errors import IllegalActionError, InvalidInputError
-from unoformal.inputs import check_name, check_players, check_seed, show
+from unoformal.inputs import check_name, check_seed, show
 from unoformal.rules.challenge import wd4_blocks
+from unoformal.rules.commands import Binding, Command
 from unoformal.rules.lang import Said
+from unoformal.rules.state import (
+    COLOR,
+    DRAWN,
+    OVER,
+    PLAY,
+    RESPOND,
+    START,
+    check_names,
+)
+from unoformal.rules.uno import OutOfTurn, out_of_turn
 from unoformal.spec.cards import Color, Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import CLASSIC, CardEffect, NextDealer, RuleTable
 from unoformal.spec.words import KIND_NAMES
-
-# Phases of a round. "respond" is the victim's accept/challenge (or stacking) decision.
-# Final: compiled (setup.py), each is a constant, not a lookup in the module's globals.
-START: Final = "start"
-COLOR: Final = "color"
-PLAY: Final = "play"
-DRAWN: Final = "drawn"
-RESPOND: Final = "respond"
-OVER: Final = "over"
-PHASES = (START, COLOR, PLAY, DRAWN, RESPOND, OVER)
 
 # The action types, as constants: compiled (setup.py), reading a member of a Python enum
 # class is a lookup through the class every time; a Final name is a C static.
@@ -225,7 +227,7 @@ class Game:
         self.chance: Chance = SEEDED if chance is None else chance
         self.rules = rules
         self.deck = Deck.of(rules)
-        self.names = _check_players(players, rules)
+        self.names = check_names(players, rules)
         self.n = len(self.names)
         self.seed = check_seed(seed)
         if dealer is not None:
@@ -552,14 +554,14 @@ class Game:
         if self.phase == OVER or self.phase == START:
             return []
         seat = None if player is None else self.seat(player)
-        advise = penalties and self.rules.advice.enabled and \
-            self._can_draw(self.rules.advice.cards)
+        moves = self.t.out_of_turn
+        # ADVICE-1's guard names no seat: it holds for every adviser or for none.
+        advise = penalties and moves.advise.allows(self, Binding(self.turn))
         target = self.uno_window
         out: list[Action] = []
         if advise or target is not None:
-            catch = target is not None and self._catchable(target)
             for p in range(self.n) if seat is None else (seat,):
-                self._out_of_turn(p, out, advise, catch)
+                self._out_of_turn(p, out, advise, moves)
                 if p == self.turn:
                     self._on_turn(p, out, penalties)
         elif seat is None or seat == self.turn:
@@ -605,23 +607,16 @@ class Game:
         elif phase == DRAWN and self._may_keep(p):
             out.append(t.pass_[p])
 
-    def _out_of_turn(self, p: int, out: list[Action], advise: bool, catch: bool) -> None:
+    def _out_of_turn(self, p: int, out: list[Action], advise: bool,
+                     moves: OutOfTurn) -> None:
         if advise:
             out.append(self.t.advise[p])
         target = self.uno_window
         if target is not None:
-            if p == target:
-                if self.rules.uno.say_before_accusation and self.rules.uno.enabled:
-                    out.append(self.t.uno[p])
-            elif catch:
+            if moves.say_uno.allows(self, Binding(p)):
+                out.append(self.t.uno[p])
+            elif moves.catch.allows(self, Binding(p, target)):
                 out.append(self.t.catch[p][target])
-
-    def _catchable(self, target: int) -> bool:
-        uno = self.rules.uno
-        if not uno.enabled or (uno.catch_only_with_one_card
-                               and len(self.hands[target]) != uno.cards_left):
-            return False
-        return self._can_draw(uno.penalty)
 
     def _responses(self, p: int, out: list[Action]) -> None:
         if self._can_draw(self.pending):
@@ -919,42 +914,19 @@ class Game:
         return f"{hit} challenged {who}'s {name}: {drew} ({rule_id}), so {mover} moves"
 
     def _check_advise(self, action: Action, p: int, face: int | None) -> Refusal | None:
-        if not self.rules.advice.enabled:
-            return Refusal("ADVICE-1", "advice is not a penalty in these rules")
-        if not self._can_draw(self.rules.advice.cards):
-            return Refusal("EXT-SHORT", "not enough cards are left for the penalty")
-        return None
+        return self._guard(self.t.out_of_turn.advise, Binding(p))
 
     def _check_uno(self, action: Action, p: int, face: int | None) -> Refusal | None:
-        uno = self.rules.uno
-        if self.uno_window != p or not uno.say_before_accusation or not uno.enabled:
-            return Refusal("UNO-1", f"{action.player} has no UNO left to say")
-        return None
+        return self._guard(self.t.out_of_turn.say_uno, Binding(p))
+
+    def _guard(self, command: Command, b: Binding) -> Refusal | None:
+        """The refusal of a command's first failing conjunct: its rule and words."""
+        failed = command.refusal(self, b)
+        return None if failed is None else Refusal(failed[0], failed[1])
 
     def _check_catch(self, action: Action, p: int, face: int | None) -> Refusal | None:
         target = self.seat(action.target or "", "target")
-        uno = self.rules.uno
-        if not uno.enabled:
-            return Refusal(uno.id, "nobody calls UNO in these rules")
-        if target == p:
-            return Refusal(uno.id, "a player cannot catch themself")
-        window = self.uno_window
-        if window is None:
-            return Refusal(uno.id, f"{action.target} cannot be caught now: nobody has "
-                           "played their next-to-last card without saying UNO since the "
-                           "turn began")
-        if window != target:
-            return Refusal(uno.id, f"{action.target} cannot be caught now: only "
-                           f"{self.names[window]} can, who played their next-to-last card "
-                           "without saying UNO")
-        held = len(self.hands[target])
-        if uno.catch_only_with_one_card and held != uno.cards_left:
-            return Refusal(uno.id, f"{action.target} cannot be caught now: they hold {held} "
-                           f"cards, not {uno.cards_left}")
-        if not self._can_draw(uno.penalty):
-            return Refusal(self.rules.draw_what_is_left.id,
-                           "not enough cards are left for the penalty")
-        return None
+        return self._guard(self.t.out_of_turn.catch, Binding(p, target))
 
     # ---------------------------------------------------------------- effects
 
@@ -1005,9 +977,9 @@ class Game:
         elif kind is _CHALLENGE:
             self._do_challenge(p)
         elif kind is _UNO:
-            self._do_uno()
+            self._do_uno(p)
         elif kind is _CATCH:
-            self._do_catch(target)
+            self._do_catch(p, target)
         elif kind is _CHOOSE_COLOR:
             self._do_choose_color(color)
         elif kind is _MISPLAY:
@@ -1132,13 +1104,12 @@ class Game:
         self.turn = victim if keeps_turn else self._next(victim)
         self._round_end_check()
 
-    def _do_uno(self) -> None:
-        self.uno_window = None
+    def _do_uno(self, p: int) -> None:
+        self.t.out_of_turn.say_uno.run(self, Binding(p))
 
-    def _do_catch(self, target: int | None) -> None:
+    def _do_catch(self, p: int, target: int | None) -> None:
         assert target is not None
-        self._take(target, self.rules.uno.penalty, self.rules.uno.id)
-        self.uno_window = None
+        self.t.out_of_turn.catch.run(self, Binding(p, target))
 
     def _do_choose_color(self, color: int | None) -> None:
         self.color = color
@@ -1155,7 +1126,7 @@ class Game:
             self.cause = (self.rules.misplay.id, p, None, p, False)
 
     def _do_advise(self, p: int) -> None:
-        self._take(p, self.rules.advice.cards, self.rules.advice.id)
+        self.t.out_of_turn.advise.run(self, Binding(p))
 
     # ----------------------------------------------------------- round's end
 
@@ -1241,13 +1212,34 @@ class Game:
 
     def to_text(self) -> str:
         """The canonical one-line form of the whole state (see :mod:`.text`)."""
-        from unoformal.engine.text import state_to_text
         return state_to_text(self)
 
     @classmethod
     def from_text(cls, text: Checked, rules: Checked = None) -> Game:
-        from unoformal.engine.text import state_from_text
-        return state_from_text(text, rules)
+        """The state of a text (:meth:`to_text`), with the seeded chance; a text of a
+        variant read from a file needs its table (``rules``)."""
+        table, values = read_state(text, rules)
+        g = Game.__new__(Game)
+        g.chance = SEEDED
+        g.rules = table
+        g.deck = Deck.of(table)
+        g.names = values["names"]
+        g.n = len(g.names)
+        g._tables()
+        g.hands, g.pile, g.discard = values["hands"], values["pile"], values["discard"]
+        g.dealer, g.round, g.turn = values["dealer"], values["round"], values["turn"]
+        g.direction, g.color, g.phase = values["direction"], values["color"], values["phase"]
+        g.scores, g.uno_window, g.drawn = values["scores"], values["uno_window"], values["drawn"]
+        g.pending, g.pending_kind = values["pending"], values["pending_kind"]
+        g.offender, g.wd4_legal = values["offender"], values["wd4_legal"]
+        g.prev_color, g.reveal, g.winner = (values["prev_color"], values["reveal"],
+                                            values["winner"])
+        g.round_points, g.seed, g.shuffles = (values["round_points"], values["seed"],
+                                              values["shuffles"])
+        g.history = []
+        g.dealer_draws = []
+        g.origin = {"dealer": None, "deal": None}
+        return g
 
     def copy(self) -> Game:
         """An independent copy (history shared as a new list)."""
@@ -1291,11 +1283,6 @@ class Game:
         return f"Game({self.to_text()!r})"
 
 
-def _check_players(players: Sequence[str], rules: RuleTable) -> list[str]:
-    """DECK-2's range, and names the text form carries (:func:`unoformal.inputs.check_name`)."""
-    return check_players(players, rules.players.minimum, rules.players.maximum)
-
-
 
 # The phase in which an on-turn action that belongs to one phase only is allowed.
 _PHASE_OF = {ActionType.CHOOSE_COLOR: COLOR, ActionType.ACCEPT: RESPOND,
@@ -1335,6 +1322,7 @@ class _Lookups:
     play_is_match: bool
     uno_with: int  # UNO-1: the hand size at which playing a card may carry "UNO"
     wd4_blocks: Said  # WD4-1, stated for this table
+    out_of_turn: OutOfTurn  # UNO-1 and ADVICE-1's moves, as commands for this table
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
 
 
@@ -1379,7 +1367,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         resolved={}, match_rows={},
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
-        wd4_blocks=wd4_blocks(rules))
+        wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules))
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

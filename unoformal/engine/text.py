@@ -8,115 +8,151 @@ discard bottom to top (its last card is the top). ``-`` means none::
     phase=play hands=R3,G7/B1/Y5 pile=R7,G1 discard=R7 scores=0,0,0 uno=- drawn=-
     pending=0 kind=- offender=- legal=1 prev=- reveal=- winner=- points=0 seed=7 shuffles=2
 
-(all on one line). :func:`state_from_text` reads it back exactly.
+(all on one line). :func:`read_state` reads it back exactly, field by field;
+``Game.from_text`` builds the game from those fields, so this module needs no ``Game``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_SEED, MAX_STATE_TEXT, ascii_int, show
+from unoformal.rules.state import (
+    FIELDS,
+    KEYS,
+    NOTHING_PENDING,
+    PHASES,
+    RESPOND,
+    TEXT_FIELDS,
+    Domain,
+    Field,
+    check_names,
+)
 from unoformal.spec.cards import Color, Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
 
-if TYPE_CHECKING:
-    from unoformal.engine.game import Game
-
 T = TypeVar("T")
-
-KEYS = ("rules", "players", "dealer", "round", "turn", "dir", "color", "phase", "hands", "pile",
-        "discard", "scores", "uno", "drawn", "pending", "kind", "offender", "legal", "prev",
-        "reveal", "winner", "points", "seed", "shuffles")
+__all__ = ["KEYS", "decode", "encode", "read_state", "state_to_text"]
 
 
-def state_to_text(g: Game) -> str:
-    codes = g.deck.codes
-    code = g.deck.code
+def state_to_text(g: Any) -> str:
+    """The text of anything that holds the schema's fields as attributes (a game)."""
+    return encode({f.name: getattr(g, f.name) for f in TEXT_FIELDS}, g.deck)
 
-    def cards(cs: list[int]) -> str:
+
+def encode(values: Mapping[str, Any], deck: Deck) -> str:
+    """The canonical text of a state given field by field, each as the engine holds it
+    (seats, faces and colors as indices; the pile top last; the discard top last)."""
+    names: list[str] = values["names"]
+    codes = deck.codes
+
+    def cards(cs: Any) -> str:
         return ",".join([codes[c] for c in cs])
 
     def seat(s: int | None) -> str:
-        return g.names[s] if s is not None else "-"
+        return names[s] if s is not None else "-"
 
     def color(c: int | None) -> str:
-        return g.deck.colors[c].value if c is not None else "-"
+        return deck.colors[c].value if c is not None else "-"
 
-    reveal = "-"
-    if g.reveal is not None:
-        a, b, hand = g.reveal
-        reveal = f"{g.names[a]}:{g.names[b]}:{cards(list(hand))}"
-    fields = {
-        "rules": g.rules.name, "players": ",".join(g.names), "dealer": g.names[g.dealer],
-        "round": str(g.round), "turn": g.names[g.turn],
-        "dir": "left" if g.direction == 1 else "right", "color": color(g.color),
-        "phase": g.phase, "hands": "/".join(cards(sorted(h)) for h in g.hands),
-        "pile": cards(g.pile[::-1]), "discard": cards(g.discard),
-        "scores": ",".join(map(str, g.scores)), "uno": seat(g.uno_window),
-        "drawn": code(g.drawn) if g.drawn is not None else "-", "pending": str(g.pending),
-        "kind": g.pending_kind.value if g.pending_kind is not None else "-",
-        "offender": seat(g.offender), "legal": "1" if g.wd4_legal else "0",
-        "prev": color(g.prev_color), "reveal": reveal, "winner": seat(g.winner),
-        "points": str(g.round_points), "seed": str(g.seed), "shuffles": str(g.shuffles),
+    def reveal(r: tuple[int, int, tuple[int, ...]] | None) -> str:
+        return "-" if r is None else f"{names[r[0]]}:{names[r[1]]}:{cards(r[2])}"
+
+    writers: dict[Domain, Callable[[Any], str]] = {
+        Domain.TABLE: lambda v: str(v.name), Domain.NAMES: ",".join,
+        Domain.SEAT: lambda v: names[v], Domain.SEAT_OR_NONE: seat,
+        Domain.COLOR_OR_NONE: color,
+        Domain.FACE_OR_NONE: lambda v: deck.code(v) if v is not None else "-",
+        Domain.KIND_OR_NONE: lambda v: v.value if v is not None else "-",
+        Domain.DIRECTION: lambda v: "left" if v == 1 else "right",
+        Domain.PHASE: str, Domain.COUNT: str, Domain.FLAG: lambda v: "1" if v else "0",
+        Domain.HANDS: lambda v: "/".join(cards(sorted(h)) for h in v),
+        Domain.PILE: lambda v: cards(v[::-1]), Domain.DISCARD: cards,
+        Domain.SCORES: lambda v: ",".join(map(str, v)), Domain.REVEAL: reveal,
     }
-    return " ".join(f"{k}={fields[k]}" for k in KEYS)
+    return " ".join(f"{f.text}={writers[f.domain](values[f.name])}" for f in TEXT_FIELDS)
 
 
-def state_from_text(text: str, rules: RuleTable | None = None) -> Game:
-    """Read a state text back; anything malformed is an :class:`InvalidInputError` naming
-    the field (``key``). A text of a variant read without ``rules`` names a shipped
-    variant; give the table for one read from a file."""
+def read_state(text: str, rules: RuleTable | None = None) -> tuple[RuleTable, dict[str, Any]]:
+    """Read a state text back into its fields (``Game.from_text`` builds the game);
+    anything malformed is an :class:`InvalidInputError` naming the field (``key``). A
+    text of a variant read without ``rules`` names a shipped variant; give the table for
+    one read from a file."""
     try:
-        return _read(text, rules)
+        return decode(text, rules)
     except InvalidInputError as err:
         raise err.at(source="state text") from None
 
 
-def _read(text: str, rules: RuleTable | None) -> Game:
-    from unoformal.engine.game import PHASES, SEEDED, Game, _check_players
-
+def decode(text: str, rules: RuleTable | None) -> tuple[RuleTable, dict[str, Any]]:
     fields = _fields(text)
     if rules is None:
         rules = _named_rules(fields["rules"])
     elif not isinstance(rules, RuleTable):
         raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable")
-    g = Game.__new__(Game)
-    g.chance = SEEDED
-    g.rules = rules
-    g.deck = Deck.of(rules)
-    g.names = _field("players", lambda v: _check_players(v.split(","), rules), fields)
-    g.n = len(g.names)
-    g._tables()
-    deck = g.deck
+    deck = Deck.of(rules)
+    names = _field("players", lambda v: check_names(v.split(","), rules), fields)
+    reader = _Reader(fields, rules, deck, names)
+    values: dict[str, Any] = {"rules": rules, "names": names}
+    # The zones first: the deck check comes before any field that names a card's owner.
+    order = sorted((f for f in FIELDS if f.domain not in (Domain.TABLE, Domain.NAMES)),
+                   key=lambda f: f.domain not in _ZONES)
+    for f in order:
+        values[f.name] = reader.read(f)
+        if f.domain is Domain.DISCARD:
+            _check_deck(deck, values["hands"], values["pile"], values["discard"])
+    _check_respond(values["phase"], rules, fields["kind"])
+    if values["phase"] == RESPOND and values["offender"] is None:
+        raise InvalidInputError("-: a respond phase names who played the draw card", "WD4-2",
+                                key="offender")
+    _check_nothing_pending(values["phase"], fields)
+    return rules, values
 
-    def seat(v: str, key: str) -> int | None:
+
+_ZONES = (Domain.HANDS, Domain.PILE, Domain.DISCARD)
+
+
+class _Reader:
+    """Reads one field of a text by its domain."""
+
+    def __init__(self, fields: dict[str, str], rules: RuleTable, deck: Deck,
+                 names: list[str]) -> None:
+        self.fields, self.rules, self.deck, self.names = fields, rules, deck, names
+
+    def read(self, f: Field) -> Any:
+        assert f.text is not None
+        value = self.fields[f.text]
+        return getattr(self, "_" + f.domain.name.lower())(value, f.text, f)
+
+    def _seat_or_none(self, v: str, key: str, f: Field | None = None) -> int | None:
         if v == "-":
             return None
-        if v not in g.names:
+        if v not in self.names:
             raise InvalidInputError(f"{show(v)}: unknown player; players are "
-                                    f"{', '.join(g.names)}", "DECK-2", key=key)
-        return g.names.index(v)
+                                    f"{', '.join(self.names)}", "DECK-2", key=key)
+        return self.names.index(v)
 
-    def someone(key: str) -> int:
-        found = seat(fields[key], key)
+    def _seat(self, v: str, key: str, f: Field) -> int:
+        found = self._seat_or_none(v, key)
         if found is None:
             raise InvalidInputError("-: name a player", "DECK-2", key=key)
         return found
 
-    def cards(v: str, key: str) -> list[int]:
+    def _cards(self, v: str, key: str) -> list[int]:
         if not v:
             return []
         try:
-            return [deck.face_id(c) for c in v.split(",")]
+            return [self.deck.face_id(c) for c in v.split(",")]
         except ValueError as err:
             raise InvalidInputError(str(err), "DECK-1", key=key) from None
 
-    def color(v: str, key: str) -> int | None:
+    def _color_or_none(self, v: str, key: str, f: Field) -> int | None:
         if v == "-":
             return None
+        deck = self.deck
         found = _COLORS.get(v)
         if found is None or found not in deck.color_index:
             raise InvalidInputError(f"{show(v)}: not a color of this deck; expected "
@@ -124,69 +160,75 @@ def _read(text: str, rules: RuleTable | None) -> Game:
                                     "DECK-1", key=key)
         return deck.color_index[found]
 
-    def integer(key: str, hi: int = MAX_SEED - 1) -> int:
+    def _count(self, v: str, key: str, f: Field) -> int:
+        # A count of cards is at most the deck; any other count fits the seed's range.
+        hi = self.deck.size if f.name == "pending" else MAX_SEED - 1
         try:
-            return ascii_int(fields[key], key, 0, hi)
+            return ascii_int(v, key, 0, hi)
         except InvalidInputError as err:
             raise err.at(key=key) from None
 
-    hands = fields["hands"].split("/")
-    if len(hands) != g.n:
-        raise InvalidInputError(f"{len(hands)} hands for {g.n} players", "DEAL-2", key="hands")
-    g.hands = [cards(h, "hands") for h in hands]
-    g.pile = cards(fields["pile"], "pile")[::-1]
-    g.discard = cards(fields["discard"], "discard")
-    _check_deck(g)
-    g.dealer = someone("dealer")
-    g.round = integer("round")
-    g.turn = someone("turn")
-    if fields["dir"] not in ("left", "right"):
-        raise InvalidInputError(f"{show(fields['dir'])}: expected left or right", "REV-1",
-                                key="dir")
-    g.direction = 1 if fields["dir"] == "left" else -1
-    g.color = color(fields["color"], "color")
-    if fields["phase"] not in PHASES:
-        raise InvalidInputError(f"{show(fields['phase'])}: expected one of "
-                                f"{', '.join(PHASES)}", key="phase")
-    g.phase = fields["phase"]
-    scores = fields["scores"].split(",")
-    if len(scores) != g.n:
-        raise InvalidInputError("expected one score per player", "SCORE-2", key="scores")
-    g.scores = [ascii_int(s, "scores", 0, MAX_SEED - 1) for s in scores]
-    g.uno_window = seat(fields["uno"], "uno")
-    drawn = cards(fields["drawn"], "drawn") if fields["drawn"] != "-" else []
-    if len(drawn) != (fields["drawn"] != "-"):
-        raise InvalidInputError("at most one card", "DRAW-1", key="drawn")
-    g.drawn = drawn[0] if drawn else None
-    g.pending = integer("pending", deck.size)
-    g.pending_kind = None
-    if fields["kind"] != "-":
-        if fields["kind"] not in _KINDS:
-            raise InvalidInputError(f"{show(fields['kind'])}: expected "
-                                    f"{', '.join(_KINDS)} or -", key="kind")
-        g.pending_kind = _KINDS[fields["kind"]]
-    _check_respond(g.phase, rules, fields["kind"])
-    g.offender = seat(fields["offender"], "offender")
-    if g.phase == "respond" and g.offender is None:
-        raise InvalidInputError("-: a respond phase names who played the draw card", "WD4-2",
-                                key="offender")
-    _check_nothing_pending(g.phase, fields)
-    if fields["legal"] not in ("0", "1"):
-        raise InvalidInputError(f"{show(fields['legal'])}: expected 0 or 1", "WD4-1",
-                                key="legal")
-    g.wd4_legal = fields["legal"] == "1"
-    g.prev_color = color(fields["prev"], "prev")
-    g.reveal = None
-    if fields["reveal"] != "-":
-        g.reveal = _reveal(fields["reveal"], seat, cards)
-    g.winner = seat(fields["winner"], "winner")
-    g.round_points = integer("points")
-    g.seed = integer("seed")
-    g.shuffles = integer("shuffles")
-    g.history = []
-    g.dealer_draws = []
-    g.origin = {"dealer": None, "deal": None}
-    return g
+    def _hands(self, v: str, key: str, f: Field) -> list[list[int]]:
+        hands = v.split("/")
+        if len(hands) != len(self.names):
+            raise InvalidInputError(f"{len(hands)} hands for {len(self.names)} players",
+                                    f.rule, key=key)
+        return [self._cards(h, key) for h in hands]
+
+    def _pile(self, v: str, key: str, f: Field) -> list[int]:
+        return self._cards(v, key)[::-1]
+
+    def _discard(self, v: str, key: str, f: Field) -> list[int]:
+        return self._cards(v, key)
+
+    def _direction(self, v: str, key: str, f: Field) -> int:
+        if v not in ("left", "right"):
+            raise InvalidInputError(f"{show(v)}: expected left or right", f.rule, key=key)
+        return 1 if v == "left" else -1
+
+    def _phase(self, v: str, key: str, f: Field) -> str:
+        if v not in PHASES:
+            raise InvalidInputError(f"{show(v)}: expected one of {', '.join(PHASES)}",
+                                    key=key)
+        return v
+
+    def _scores(self, v: str, key: str, f: Field) -> list[int]:
+        scores = v.split(",")
+        if len(scores) != len(self.names):
+            raise InvalidInputError("expected one score per player", f.rule, key=key)
+        return [ascii_int(s, key, 0, MAX_SEED - 1) for s in scores]
+
+    def _face_or_none(self, v: str, key: str, f: Field) -> int | None:
+        drawn = self._cards(v, key) if v != "-" else []
+        if len(drawn) != (v != "-"):
+            raise InvalidInputError("at most one card", f.rule, key=key)
+        return drawn[0] if drawn else None
+
+    def _kind_or_none(self, v: str, key: str, f: Field) -> Kind | None:
+        if v == "-":
+            return None
+        if v not in _KINDS:
+            raise InvalidInputError(f"{show(v)}: expected {', '.join(_KINDS)} or -", key=key)
+        return _KINDS[v]
+
+    def _flag(self, v: str, key: str, f: Field) -> bool:
+        if v not in ("0", "1"):
+            raise InvalidInputError(f"{show(v)}: expected 0 or 1", f.rule, key=key)
+        return v == "1"
+
+    def _reveal(self, v: str, key: str, f: Field) -> tuple[int, int, tuple[int, ...]] | None:
+        """CHAL-1: ``challenger:offender:cards``."""
+        if v == "-":
+            return None
+        parts = v.split(":")
+        wrong = InvalidInputError(f"{show(v)}: expected challenger:offender:cards", f.rule,
+                                  key=key)
+        if len(parts) != 3:
+            raise wrong
+        a, b = self._seat_or_none(parts[0], key), self._seat_or_none(parts[1], key)
+        if a is None or b is None:
+            raise wrong
+        return a, b, tuple(self._cards(parts[2], key))
 
 
 _COLORS = {c.value: c for c in Color}
@@ -209,20 +251,6 @@ def _field(key: str, read: Callable[[str], T], fields: dict[str, str]) -> T:
         return read(fields[key])
     except InvalidInputError as err:
         raise err.at(key=key) from None
-
-
-def _reveal(value: str, seat: Callable[[str, str], int | None],
-            cards: Callable[[str, str], list[int]]) -> tuple[int, int, tuple[int, ...]]:
-    """CHAL-1: ``challenger:offender:cards``."""
-    parts = value.split(":")
-    if len(parts) != 3:
-        raise InvalidInputError(f"{show(value)}: expected challenger:offender:cards", "CHAL-1",
-                                key="reveal")
-    a, b = seat(parts[0], "reveal"), seat(parts[1], "reveal")
-    if a is None or b is None:
-        raise InvalidInputError(f"{show(value)}: expected challenger:offender:cards", "CHAL-1",
-                                key="reveal")
-    return a, b, tuple(cards(parts[2], "reveal"))
 
 
 def _fields(text: str) -> dict[str, str]:
@@ -261,18 +289,19 @@ def _check_nothing_pending(phase: str, fields: dict[str, str]) -> None:
     them on."""
     if phase == "respond":
         return
-    for key, none in (("pending", "0"), ("kind", "-"), ("offender", "-")):
+    for key, none in NOTHING_PENDING:
         if fields[key] != none:
             raise InvalidInputError(f"{show(fields[key])}: nothing is pending in a {phase} "
                                     f"phase; expected {none}", "WD4-2", key=key)
 
 
-def _check_deck(g: Game) -> None:
-    counts = [0] * len(g.deck.faces)
-    for c in [c for h in g.hands for c in h] + g.pile + g.discard:
+def _check_deck(deck: Deck, hands: list[list[int]], pile: list[int],
+                discard: list[int]) -> None:
+    counts = [0] * len(deck.faces)
+    for c in [c for h in hands for c in h] + pile + discard:
         counts[c] += 1
-    wrong = [f"{g.deck.code(f)}: {have} of {want}"
-             for f, (have, want) in enumerate(zip(counts, g.deck.copies, strict=True))
+    wrong = [f"{deck.code(f)}: {have} of {want}"
+             for f, (have, want) in enumerate(zip(counts, deck.copies, strict=True))
              if have != want]
     if wrong:
         raise InvalidInputError("cards are not exactly the deck: " + ", ".join(wrong),

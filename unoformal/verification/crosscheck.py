@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 import z3
 
 from unoformal.engine.game import Game
+from unoformal.rules.state import PHASED, SYMBOLIC
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
 from unoformal.spec.variants import derive
@@ -55,15 +56,12 @@ from unoformal.verification.explore.presets import PRESETS
 from unoformal.verification.z3.actions import Spec, next_relation
 from unoformal.verification.z3.state import (
     DEALT,
-    DRAWN,
-    KINDS,
     NONE,
-    OVER,
     PHASE_CODE,
     PHASE_NAMES,
-    RESPOND,
     Expr,
     Sym,
+    concrete_state,
     dealt,
     equal,
     fresh,
@@ -82,7 +80,7 @@ class Projection(NamedTuple):
     color: int
     top: int
     dealer: int
-    uno: int
+    uno_window: int
     hands: tuple[tuple[int, ...], ...]
     disc: tuple[int, ...]
     pile: tuple[int, ...]
@@ -96,8 +94,9 @@ class Projection(NamedTuple):
         top = deck.code(self.top) if self.top != NONE else "-"
         hands = "; ".join(f"hand{p}=[{bag(h)}]" for p, h in enumerate(self.hands))
         return (f"{PHASE_NAMES[self.phase]} turn={self.turn} dir={self.direction} "
-                f"color={self.color} top={top} uno={self.uno} {hands}; disc=[{bag(self.disc)}]"
-                f"; pile=[{bag(self.pile)}]; scores={list(self.scores)} extra={list(self.extra)}")
+                f"color={self.color} top={top} uno={self.uno_window} {hands}; "
+                f"disc=[{bag(self.disc)}]; pile=[{bag(self.pile)}]; "
+                f"scores={list(self.scores)} extra={list(self.extra)}")
 
 
 def _bag(counts: Sequence[int], deck: Deck) -> str:
@@ -148,50 +147,27 @@ def _n(value: int | None) -> int:
     return NONE if value is None else value
 
 
-def _extra(phase: int, drawn: int, respond: tuple[int, ...],
-           over: tuple[int, ...]) -> tuple[int, ...]:
-    if phase == DRAWN:
-        return (drawn,)
-    if phase == RESPOND:
-        return respond
-    if phase == OVER:
-        return over
-    return ()
-
-
 def project(game: Game) -> Projection:
-    """The engine state's projection."""
+    """The engine state's projection: what both sides hold of a round, and the fields
+    the state schema reads only in some phases (``Field.phases``) only there."""
     nf = len(game.deck.faces)
-    phase = PHASE_CODE[game.phase]
-    kind = game.pending_kind
-    respond = (game.pending, NONE if kind is None else KINDS.index(kind), _n(game.offender),
-               int(game.wd4_legal), _n(game.prev_color))
+    sym = to_sym(game)
+    extra = tuple(_number(getattr(sym, f.name)) for f in PHASED if f.read_in(game.phase))
     return Projection(
-        phase, game.turn, game.direction, _n(game.color),
+        PHASE_CODE[game.phase], game.turn, game.direction, _n(game.color),
         game.discard[-1] if game.discard else NONE, game.dealer, _n(game.uno_window),
         tuple(_counts(h, nf) for h in game.hands), _counts(game.discard[:-1], nf),
-        _counts(game.pile, nf), tuple(game.scores),
-        _extra(phase, _n(game.drawn), respond, (_n(game.winner), game.round_points)))
+        _counts(game.pile, nf), tuple(game.scores), extra)
+
+
+def _number(term: Expr) -> int:
+    return int(z3.is_true(term)) if z3.is_bool(term) else int(term.as_long())
 
 
 def to_sym(game: Game) -> Sym:
     """The engine state as a concrete Z3 state (every field a Z3 value)."""
     nf = len(game.deck.faces)
-    iv = z3.IntVal
-    kind = game.pending_kind
-
-    def vec(cards: Sequence[int]) -> list[Expr]:
-        return [iv(k) for k in _counts(cards, nf)]
-
-    return Sym(
-        n=game.n, hands=[vec(h) for h in game.hands], pile=vec(game.pile),
-        disc=vec(game.discard[:-1]), top=iv(game.discard[-1] if game.discard else NONE),
-        turn=iv(game.turn), direction=iv(game.direction), color=iv(_n(game.color)),
-        phase=iv(PHASE_CODE[game.phase]), dealer=iv(game.dealer), drawn=iv(_n(game.drawn)),
-        pending=iv(game.pending), pkind=iv(NONE if kind is None else KINDS.index(kind)),
-        offender=iv(_n(game.offender)), legal=z3.BoolVal(game.wd4_legal),
-        prev=iv(_n(game.prev_color)), uno=iv(_n(game.uno_window)), winner=iv(_n(game.winner)),
-        points=iv(game.round_points), scores=[iv(x) for x in game.scores])
+    return concrete_state({f.name: getattr(game, f.name) for f in SYMBOLIC}, game.n, nf)
 
 
 def dealt_sym(hands: Sequence[tuple[int, ...]], deck: Deck, dealer: int,
@@ -220,11 +196,14 @@ def engine_successors(game: ExploreGame, penalties: bool) -> dict[Projection, li
 
 def _fields(t: Sym, phase: int) -> list[Expr]:
     """The projection's Z3 expressions, in :class:`Projection` order, for ``phase``."""
-    head = [t.phase, t.turn, t.direction, t.color, t.top, t.dealer, t.uno]
+    head = [t.phase, t.turn, t.direction, t.color, t.top, t.dealer, t.uno_window]
     cards = [x for h in t.hands for x in h] + list(t.disc) + list(t.pile)
-    respond = [t.pending, t.pkind, t.offender, z3.If(t.legal, 1, 0), t.prev]
-    tail = {DRAWN: [t.drawn], RESPOND: respond, OVER: [t.winner, t.points]}.get(phase, [])
+    tail = [_int(getattr(t, f.name)) for f in PHASED if f.read_in(PHASE_NAMES[phase])]
     return head + cards + list(t.scores) + tail
+
+
+def _int(term: Expr) -> Expr:
+    return z3.If(term, 1, 0) if z3.is_bool(term) else term
 
 
 def _value(model: z3.ModelRef, x: Expr) -> int:
@@ -316,7 +295,7 @@ def z3_steps_to(rules: RuleTable, s: Sym, target: Projection) -> list[str]:
 
 
 def _flat(p: Projection) -> list[int]:
-    return [p.phase, p.turn, p.direction, p.color, p.top, p.dealer, p.uno,
+    return [p.phase, p.turn, p.direction, p.color, p.top, p.dealer, p.uno_window,
             *(x for h in p.hands for x in h), *p.disc, *p.pile, *p.scores, *p.extra]
 
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.game import DRAWN, OVER, PLAY, RESPOND, START, Game
+from unoformal.engine.game import Game
+from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND, START
 from unoformal.spec.cards import Kind
 from unoformal.spec.table import RuleTable
 from unoformal.verification.explore.chance import RESHUFFLED, SHORT, START_AGAIN

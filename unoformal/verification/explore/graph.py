@@ -19,7 +19,7 @@ from typing import Any
 import networkx as nx
 
 from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.game import OVER, PHASES, RESPOND
+from unoformal.rules.state import OVER, PHASES, RESPOND
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
 from unoformal.verification.explore import memory

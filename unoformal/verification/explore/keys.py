@@ -1,24 +1,25 @@
 """Canonical state keys: the full state of a round as bytes, with chance orders removed.
 
-A key holds the phase, the player to move, the direction, the current color, the top
-discard, every hand as a count per face, and the discard below the top as a count per
-face; the draw pile is the rest of the deck, so its multiset is implied. Pile order,
-``seed``, ``shuffles``, ``history`` and the CHAL-1 reveal (what a view shows, never
-read by a rule) are left out. Fields the engine reads only in one phase (the drawn
-card in ``drawn``; the pending draw, its kind, the offender, the WD4-1 verdict and the
-color before the Wild Draw Four in ``respond``; the winner in ``over``) are part of the
-key only in that phase, so a stale value cannot split one state in two.
+A key holds the fields of the state schema (:mod:`unoformal.rules.state`) that a rule
+reads in the state's phase, each only there (``Field.phases``), so a stale value cannot
+split one state in two: every hand as a count per face, the top discard, the discard below
+it as a count per face, and the control fields. The draw pile is the rest of the deck, so
+its multiset is implied. Pile order, ``seed``, ``shuffles``, ``history``, the scores of the
+rounds before and the CHAL-1 reveal (what a view shows, never read by a rule of the round)
+are left out: the schema reads them in no phase of a round.
 
 Colour symmetry: every rule treats the colors alike (DECK-1 gives each the same
 cards), so permuting colors (and the colored faces with them) maps the state graph to
-itself. With symmetry on, a key is the least of the keys of its color permutations.
+itself. With symmetry on, a key is the least of the keys of its color permutations; the
+schema's domains say which fields are colors and which are faces.
 """
 
 from __future__ import annotations
 
 from itertools import permutations
 
-from unoformal.engine.game import DRAWN, OVER, PHASES, RESPOND, Game
+from unoformal.engine.game import Game
+from unoformal.rules.state import PHASES, Domain, Field, read_in
 from unoformal.spec.cards import Face, Kind
 from unoformal.spec.deck import Deck
 
@@ -27,9 +28,49 @@ KINDS = list(Kind)
 PHASE_INDEX = {p: i for i, p in enumerate(PHASES)}
 KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 
+# How each scalar domain of the schema becomes one byte.
+_SCALAR = (Domain.SEAT, Domain.SEAT_OR_NONE, Domain.KIND_OR_NONE, Domain.DIRECTION,
+           Domain.PHASE, Domain.COUNT, Domain.FLAG)
+_HELD = frozenset({Domain.HANDS, Domain.DISCARD, Domain.PILE})  # zones: counted below
+
 
 def _n(value: int | None) -> int:
     return NONE if value is None else value
+
+
+def _layout(phase: str) -> tuple[list[tuple[str, int]], list[str], list[str]]:
+    """The fields of a key in ``phase``: (scalar fields with their domain's code, color
+    fields, face fields), each in schema order."""
+    fields: tuple[Field, ...] = read_in(phase)
+    unknown = [f.name for f in fields
+               if f.domain not in _SCALAR and f.domain not in _HELD
+               and f.domain not in (Domain.COLOR_OR_NONE, Domain.FACE_OR_NONE)]
+    if unknown:  # a new domain must say how it is keyed (and how symmetry maps it)
+        raise ValueError(f"the explorer's key does not hold {', '.join(unknown)}")
+    # The phase first: it decides the layout of the rest, so keys of two phases differ.
+    ordered = sorted(fields, key=lambda f: f.domain is not Domain.PHASE)
+    scalars = [(f.name, _SCALAR.index(f.domain)) for f in ordered if f.domain in _SCALAR]
+    colors = [f.name for f in fields if f.domain is Domain.COLOR_OR_NONE]
+    faces = [f.name for f in fields if f.domain is Domain.FACE_OR_NONE]
+    return scalars, colors, faces
+
+
+_LAYOUTS = {p: _layout(p) for p in PHASES}
+_KIND, _DIRECTION, _PHASE, _FLAG = (_SCALAR.index(d) for d in (
+    Domain.KIND_OR_NONE, Domain.DIRECTION, Domain.PHASE, Domain.FLAG))
+
+
+def _byte(value: object, code: int) -> int:
+    """One scalar field as a byte, by its domain."""
+    if code == _PHASE:
+        return PHASE_INDEX[str(value)]
+    if code == _KIND:
+        return NONE if value is None else KIND_INDEX[value]  # type: ignore[index]
+    if code == _DIRECTION:
+        return 0 if value == 1 else 1
+    if code == _FLAG:
+        return 1 if value else 0
+    return NONE if value is None else int(value)  # type: ignore[call-overload]
 
 
 class Keyer:
@@ -64,21 +105,13 @@ class Keyer:
     def _flat(self, g: Game) -> tuple[list[int], int, int]:
         """The three parts of :meth:`raw` in one list, and where the second and the third
         begin: an identity key is this list as bytes, with no list built per part."""
-        phase = g.phase
+        scalars, colors, faces = _LAYOUTS[g.phase]
         discard = g.discard
-        out = [PHASE_INDEX[phase], g.turn, 0 if g.direction == 1 else 1, _n(g.uno_window)]
-        if phase == RESPOND:
-            kind = g.pending_kind
-            out += [g.pending, _n(g.offender), int(g.wd4_legal),
-                    NONE if kind is None else KIND_INDEX[kind], _n(g.color), _n(g.prev_color)]
-        else:
-            if phase == OVER:
-                out.append(_n(g.winner))
-            out.append(_n(g.color))
-        faces = len(out)
+        out = [_byte(getattr(g, name), code) for name, code in scalars]
+        out += [_n(getattr(g, name)) for name in colors]
+        first_face = len(out)
         out.append(discard[-1] if discard else NONE)
-        if phase == DRAWN:
-            out.append(_n(g.drawn))
+        out += [_n(getattr(g, name)) for name in faces]
         counts = len(out)
         nf = self.nf
         out += [0] * (nf * (g.n + 1))
@@ -89,7 +122,7 @@ class Keyer:
             base += nf
         for i in range(len(discard) - 1):  # the discard below the top, without a slice
             out[base + discard[i]] += 1
-        return out, faces, counts
+        return out, first_face, counts
 
     def key(self, g: Game) -> bytes:
         if self._identity:
@@ -104,7 +137,7 @@ class Keyer:
 
     def _permuted(self, head: list[int], faces: list[int], counts: list[int]) -> list[bytes]:
         nf = self.nf
-        ncolors = 1 if head[0] != PHASE_INDEX[RESPOND] else 2
+        ncolors = len(_LAYOUTS[PHASES[head[0]]][1])  # the phase is the first byte
         fixed = head[:-ncolors]
         out = []
         for face_map, color_map, inverse in self.perms:

@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING
 
 import networkx as nx
 
-from unoformal.engine.game import COLOR, DRAWN, OVER, PLAY, RESPOND, START
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import atomic_path, show
+from unoformal.rules.state import COLOR, DRAWN, OVER, PLAY, RESPOND, START
 from unoformal.verification.explore.analysis import Findings
 from unoformal.verification.explore.chance import ExploreGame
 from unoformal.verification.explore.graph import ACTION_TYPES, StateGraph

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pydot
 
-from unoformal.engine.game import PHASES
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import atomic_path, write_text
+from unoformal.rules.state import PHASES
 from unoformal.verification.explore.graph import ACTION_TYPES, StateGraph
 
 WHOLE_LIMIT = 300  # above this many states, draw a neighbourhood instead

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from unoformal.engine.game import PHASES
 from unoformal.engine.record import with_rules
 from unoformal.inputs import write_text
+from unoformal.rules.state import PHASES
 from unoformal.spec.table import RuleTable
 from unoformal.verification.explore.analysis import Findings
 from unoformal.verification.explore.graph import StateGraph

@@ -19,18 +19,16 @@ from typing import Any
 import z3
 
 from unoformal.engine.actions import Action, ActionType
+from unoformal.rules.state import PHASED, Domain
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
 from unoformal.verification.validate.compile import Compiled, Env, compile_terms
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.state import (
     DEALT,
-    DRAWN,
     KINDS,
     NONE,
-    OVER,
     PHASE_NAMES,
-    RESPOND,
     Sym,
     fresh,
 )
@@ -165,11 +163,15 @@ class Family:
 
 def post_terms(t: Sym) -> list[Any]:
     """Every field of a state, in a fixed order (see :func:`projection_of`)."""
-    head = [t.phase, t.turn, t.direction, t.color, t.top, t.dealer, t.uno]
+    head = [t.phase, t.turn, t.direction, t.color, t.top, t.dealer, t.uno_window]
     cards = [x for h in t.hands for x in h] + list(t.disc) + list(t.pile)
-    tail = [t.drawn, t.pending, t.pkind, t.offender, z3.If(t.legal, 1, 0), t.prev,
-            t.winner, t.points]
+    tail = [_number(getattr(t, f.name)) for f in PHASED]
     return head + cards + list(t.scores) + tail
+
+
+def _number(term: Any) -> Any:
+    """A field as a number (a flag as 0 or 1)."""
+    return z3.If(term, 1, 0) if z3.is_bool(term) else term
 
 
 class Model:
@@ -185,11 +187,10 @@ class Model:
         self.deals: list[Family] = []
         self.starts: list[Family] = []
         self._group(self.spec.steps(self.pre))
-        self._var_names = [str(x) for x in post_terms(self.pre)[:-8]]
-        tail = self.pre
-        self._tail_names = [str(x) for x in (tail.drawn, tail.pending, tail.pkind, tail.offender)]
-        self._legal_name, self._prev_name = str(tail.legal), str(tail.prev)
-        self._winner_name, self._points_name = str(tail.winner), str(tail.points)
+        self._var_names = [str(x) for x in post_terms(self.pre)[:-len(PHASED)]]
+        # The phase's own fields: (constant's name, whether a flag), in schema order.
+        self._tail = [(str(getattr(self.pre, f.name)), f.domain is Domain.FLAG)
+                      for f in PHASED]
 
     def _group(self, steps: list[Step]) -> None:
         by_key: dict[tuple[str, str], list[Step]] = {}
@@ -243,10 +244,8 @@ class Model:
         """The environment of a pre-state given in :func:`post_terms` order."""
         env = dict(zip(self._var_names, values[:len(self._var_names)], strict=True))
         rest = values[len(self._var_names):]
-        for name, v in zip(self._tail_names, rest[:4], strict=True):
-            env[name] = v
-        env[self._legal_name] = bool(rest[4])
-        env[self._prev_name], env[self._winner_name], env[self._points_name] = rest[5:8]
+        for (name, flag), v in zip(self._tail, rest, strict=True):
+            env[name] = bool(v) if flag else v
         return env
 
     def cases(self, fam: Family, turn: int, names: Sequence[str]
@@ -286,22 +285,17 @@ def _fixed(x: Any) -> int | None:
 
 
 def projection_of(values: Sequence[int], n: int, nfaces: int) -> tuple[Any, ...]:
-    """A state as both sides define it: the fields every phase reads, and those only its
-    phase reads (the drawn card in ``drawn``; the pending draw in ``respond``; the winner
-    and points in ``over``). A stale value elsewhere is read by neither side."""
+    """A state as both sides define it: the fields every phase reads, and those the state
+    schema reads only in some phases only there (``Field.phases``: the drawn card in
+    ``drawn``; the pending draw in ``respond``; the winner and points in ``over``). A
+    stale value elsewhere is read by neither side."""
     head = tuple(values[:7])
     ncards = (n + 2) * nfaces
     cards = tuple(values[7:7 + ncards])
     scores = tuple(values[7 + ncards:7 + ncards + n])
-    drawn, pending, pkind, offender, legal, prev, winner, points = values[7 + ncards + n:]
-    phase = head[0]
-    extra: tuple[int, ...] = ()
-    if phase == DRAWN:
-        extra = (drawn,)
-    elif phase == RESPOND:
-        extra = (pending, pkind, offender, int(bool(legal)), prev)
-    elif phase == OVER:
-        extra = (winner, points)
+    tail = values[7 + ncards + n:]
+    phase = PHASE_NAMES[head[0]]
+    extra = tuple(int(v) for f, v in zip(PHASED, tail, strict=True) if f.read_in(phase))
     return head + cards + scores + extra
 
 

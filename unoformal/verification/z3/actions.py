@@ -24,7 +24,9 @@ from typing import Any, cast
 
 import z3
 
+from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
+from unoformal.rules.commands import Binding
 from unoformal.spec.cards import Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import (
@@ -60,6 +62,7 @@ from unoformal.verification.z3.state import (
     fite,
     fle,
     flt,
+    fne,
     fresh_tag,
     fsub,
     fsum,
@@ -326,8 +329,8 @@ class Spec:
             drawn = [fsum(s.pile[f], d[f]) for f in faces]
         self._take_log.append((tuple(d), tuple(drawn)))
         # UNO-1: a hand grown back holds no forgotten UNO (engine ``_take``)
-        uno = z3.If(fand(feq(s.uno, who), fsum(drawn) > 0), ival(NONE), s.uno)
-        return post.evolve(hands=self.added(s.hands, who, drawn), uno=uno), cons, drawn
+        uno = z3.If(fand(feq(s.uno_window, who), fsum(drawn) > 0), ival(NONE), s.uno_window)
+        return post.evolve(hands=self.added(s.hands, who, drawn), uno_window=uno), cons, drawn
 
     def added(self, hands: list[list[Expr]], who: Expr,
               cards: Sequence[Expr]) -> list[list[Expr]]:
@@ -393,6 +396,26 @@ class Spec:
     def negated(self, term: Expr) -> Expr:
         return z3.Not(term)
 
+    # The rest of the commands' protocol (unoformal.rules.commands.Symbolic).
+    def false(self) -> Expr:
+        return z3.BoolVal(False)
+
+    def same(self, a: Expr | int, b: Expr | int) -> Expr:
+        return feq(a, b) if z3.is_expr(a) else feq(ival(a), b)
+
+    def differ(self, a: Expr | int, b: Expr | int) -> Expr:
+        return fne(a, b) if z3.is_expr(a) else fne(ival(a), b)
+
+    def none(self) -> Expr:
+        return ival(NONE)
+
+    def hand_size(self, s: Sym, seat: Expr | int) -> Expr:
+        p = concrete(seat)
+        return s.hand_total(p) if p is not None else s.seat_total(seat)
+
+    def cleared(self, s: Sym, field: str) -> Sym:
+        return s.evolve(**{field: ival(NONE)})
+
     def can_effect(self, s: Sym, effect: CardEffect) -> Expr:
         """Engine ``_can_effect`` (EXT-SHORT)."""
         if effect.victim_may_challenge:
@@ -404,7 +427,7 @@ class Spec:
         st = self.rules.no_stacking
         if not (st.victim_may_answer and kind in st.answers):
             return z3.BoolVal(False)
-        return f_or([s.pkind == KINDS.index(k) for k in st.answers])
+        return f_or([s.pending_kind == KINDS.index(k) for k in st.answers])
 
     def can_play(self, s: Sym, f: Expr, kind: Kind, hand_after: Sequence[Expr]) -> Expr:
         """Engine ``_can_play`` in the play and drawn phases (not answering)."""
@@ -432,7 +455,8 @@ class Spec:
         points = fsum([self.hand_points(h) for h in s.hands])
         return s.evolve(
             phase=fite(over, OVER, s.phase), winner=fite(over, winner, s.winner),
-            points=fite(over, points, s.points), uno=fite(over, NONE, s.uno),
+            round_points=fite(over, points, s.round_points),
+            uno_window=fite(over, NONE, s.uno_window),
             scores=[fite(fand(over, feq(winner, p)), fsum(sc, points), sc)
                     for p, sc in enumerate(s.scores)])
 
@@ -444,7 +468,7 @@ class Spec:
         """Engine ``_resolved``: the draw card is settled; END-1 is checked after it."""
         turn = victim if keeps_turn else self.seat_after(victim, s.direction, 1)
         return self.round_end_check(s.evolve(
-            pending=ival(0), pkind=ival(NONE), offender=ival(NONE),
+            pending=ival(0), pending_kind=ival(NONE), offender=ival(NONE),
             phase=ival(PLAY), turn=turn))
 
     def card_effect(self, s: Sym, p: Expr, effect: CardEffect, carried: Expr,
@@ -476,7 +500,7 @@ class Spec:
                                                and effect.kind in stack.answers):
                 return s.evolve(phase=ival(RESPOND), turn=victim,
                                 pending=carried + effect.victim_draws,
-                                pkind=ival(KINDS.index(effect.kind)), offender=p), cons
+                                pending_kind=ival(KINDS.index(effect.kind)), offender=p), cons
             s, cons, _ = self.take(s, victim, effect.victim_draws, tag + ".victim")
         s = s.evolve(turn=self.seat_after(p, direction, 1 + skips), phase=ival(PLAY))
         return self.round_end_check(s), cons
@@ -509,10 +533,10 @@ class Spec:
             disc=[fsum(s.disc[g], one_if(feq(s.top, g))) for g in range(self.nfaces)],
             top=f, drawn=ival(NONE),
             color=c if effect.chooses_color else self.lookup(self.fcolor, f, domain),
-            uno=z3.If(fand(total - 1 == uno.cards_left, z3.Not(says)), s.turn, NONE)
+            uno_window=z3.If(fand(total - 1 == uno.cards_left, z3.Not(says)), s.turn, NONE)
             if uno.enabled else ival(NONE))  # UNO-1 off: no call, no window
         if effect.victim_may_challenge:
-            post = post.evolve(legal=self.wd4_legal(s, after), prev=s.color)
+            post = post.evolve(wd4_legal=self.wd4_legal(s, after), prev_color=s.color)
         placed = post
         post, cons = self.card_effect(post, s.turn, effect, z3.If(answering, s.pending, 0), tag)
         end = self.rules.end_of_round
@@ -546,7 +570,7 @@ class Spec:
                 s, ival(g), self.deck.faces[g].kind,
                 [hand[h] - (1 if h == g else 0) for h in range(self.nfaces)])))
                 for g in range(self.nfaces)])
-        post, cons, got = self.take(s.evolve(uno=ival(NONE)), s.turn, rule.cards, tag)
+        post, cons, got = self.take(s.evolve(uno_window=ival(NONE)), s.turn, rule.cards, tag)
         x = z3.Int(f"{tag}.face")
         all_faces = list(range(self.nfaces))
         guard = fand(s.phase == PLAY, self.available(s) >= 1, may)
@@ -606,11 +630,11 @@ class Spec:
         post, c1, _ = self.take(s, off, outcome.offender_draws, tag + ".offender")
         post, c2, _ = self.take(post, s.turn, outcome.challenger_draws, tag + ".challenger")
         if not rules.challenge_color.named_color_stays:
-            post = post.evolve(color=s.prev)
+            post = post.evolve(color=s.prev_color)
         guard = fand(
             s.phase == RESPOND, s.offender == off,
-            f_or([s.pkind == KINDS.index(k) for k in kinds]),
-            z3.Not(s.legal) if upheld else s.legal,
+            f_or([s.pending_kind == KINDS.index(k) for k in kinds]),
+            z3.Not(s.wd4_legal) if upheld else s.wd4_legal,
             self.can_draw(s, max(outcome.offender_draws, outcome.challenger_draws)))
         name = "challenge_upheld" if upheld else "challenge_failed"
         return Step(name, (outcome.id, rules.challenge_color.id), s, guard,
@@ -641,29 +665,28 @@ class Spec:
         return a, fand(a >= 0, flt(a, self.count))
 
     def say_uno(self, s: Sym) -> Step:
-        """Engine ``_do_uno`` (UNO-1): say UNO before an accusation."""
+        """UNO-1's ``uno`` command (unoformal.rules.uno): say UNO before an accusation."""
         a, seated = self._actor(fresh_tag("uno"))
-        uno = self.rules.uno
-        guard = fand(seated, self._in_round(s), s.uno == a,
-                       z3.BoolVal(uno.say_before_accusation and uno.enabled))
-        return Step("uno", (self.rules.uno.id,), s, guard, s.evolve(uno=ival(NONE)), a,
-                    choices={"actor": a}, off=not uno.enabled)
+        command = out_of_turn.say_uno(self.rules)  # through the view: its reads are noted
+        b = Binding(a)
+        guard = fand(seated, self._in_round(s), command.encode_guard(self, s, b))
+        post, _ = command.encode_effect(self, s, b, "")
+        return Step(command.name, command.cites, s, guard, post, a, choices={"actor": a},
+                    off=not self.rules.uno.enabled)
 
     def catch(self, s: Sym, target: int) -> Step:
-        """Engine ``_do_catch`` (UNO-1): the caught player draws the penalty. One step per
-        target seat, so the draw goes to a known hand (smaller queries)."""
+        """UNO-1's ``catch`` command (unoformal.rules.uno): the caught player draws the
+        penalty. One step per target seat, so the draw goes to a known hand (smaller
+        queries)."""
         tag = fresh_tag("catch")
         a, seated = self._actor(tag)
-        uno = self.rules.uno
-        t = ival(target)
-        one = (s.hand_total(target) == uno.cards_left if uno.catch_only_with_one_card
-               else z3.BoolVal(True))
-        post, cons, _ = self.take(s, t, uno.penalty, tag)
-        guard = fand(z3.BoolVal(uno.enabled), seated, self._in_round(s), s.uno == target,
-                     a != target, one, self.can_draw(s, uno.penalty))
-        return Step("catch", (uno.id,), s, guard, post.evolve(uno=ival(NONE)), a,
-                    choices={"actor": a}, draws=cons, variant=f"target {target}",
-                    off=not uno.enabled)
+        command = out_of_turn.catch(self.rules)
+        b = Binding(a, ival(target))
+        guard = fand(seated, self._in_round(s), command.encode_guard(self, s, b))
+        post, cons = command.encode_effect(self, s, b, tag)
+        return Step(command.name, command.cites, s, guard, post, a, choices={"actor": a},
+                    draws=fand(cons), variant=f"target {target}",
+                    off=not self.rules.uno.enabled)
 
     def misplay(self, s: Sym) -> Step:
         """Engine ``_do_misplay`` (MISPLAY-1): a card that may not be played is shown,
@@ -678,7 +701,7 @@ class Spec:
             after = [fsub(hand[g], one_if(feq(f, g))) for g in range(self.nfaces)]
             wrong.append(fand(f_or([feq(f, g) for g in domain]),
                                 z3.Not(self.can_play(s, f, kind, after))))
-        post, cons, _ = self.take(s.evolve(uno=ival(NONE)), s.turn, rule.cards, tag)
+        post, cons, _ = self.take(s.evolve(uno_window=ival(NONE)), s.turn, rule.cards, tag)
         post = post.evolve(drawn=ival(NONE))
         if rule.turn_passes:
             post = post.evolve(phase=ival(PLAY),
@@ -688,16 +711,17 @@ class Spec:
         return Step("misplay", (rule.id,), s, guard, post, s.turn, f, {"face": f}, draws=cons)
 
     def advise(self, s: Sym, adviser: int) -> Step:
-        """Engine ``_do_advise`` (ADVICE-1): the adviser draws the penalty (one step per
-        adviser seat)."""
+        """ADVICE-1's ``advise`` command (unoformal.rules.uno): the adviser draws the
+        penalty (one step per adviser seat)."""
         tag = fresh_tag("advise")
-        rule = self.rules.advice
+        command = out_of_turn.advise(self.rules)
         a = ival(adviser)
-        post, cons, _ = self.take(s, a, rule.cards, tag)
-        guard = self.if_seated(adviser, fand(z3.BoolVal(rule.enabled), self._in_round(s),
-                                             self.can_draw(s, rule.cards)))
-        return Step("advise", (rule.id,), s, guard, post, a, choices={"actor": a}, draws=cons,
-                    variant=f"adviser {adviser}")
+        b = Binding(a)
+        post, cons = command.encode_effect(self, s, b, tag)
+        guard = self.if_seated(adviser, fand(self._in_round(s),
+                                             command.encode_guard(self, s, b)))
+        return Step(command.name, command.cites, s, guard, post, a, choices={"actor": a},
+                    draws=fand(cons), variant=f"adviser {adviser}")
 
     def choose_color(self, s: Sym) -> Step:
         """Engine ``_do_choose_color`` (START-WILD): the first player names the color."""

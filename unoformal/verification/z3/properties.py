@@ -236,19 +236,19 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
             fand(face(s.drawn), fge(spec.select(s.seat_hand(s.turn), s.drawn,
                                                 list(range(nf))), 1)),
             feq(s.drawn, NONE))),
-        ("phase offender turn direction pending pkind", lambda: fite(
+        ("phase offender turn direction pending pending_kind", lambda: fite(
             feq(s.phase, RESPOND),
             fand(seat(s.offender), feq(s.turn, spec.seat_after(s.offender, s.direction, 1)),
-                 fge(s.pending, 0), fge(s.pkind, 0), flt(s.pkind, len(KINDS))),
-            fand(feq(s.pending, 0), feq(s.offender, NONE), feq(s.pkind, NONE)))),
-        ("uno", lambda: fand(fge(s.uno, NONE), flt(s.uno, spec.count))),
-        ("phase uno", lambda: fimplies(phase(DEALT, OVER, STUCK), feq(s.uno, NONE))),
-        ("phase winner hands points", lambda: fite(
+                 fge(s.pending, 0), fge(s.pending_kind, 0), flt(s.pending_kind, len(KINDS))),
+            fand(feq(s.pending, 0), feq(s.offender, NONE), feq(s.pending_kind, NONE)))),
+        ("uno_window", lambda: fand(fge(s.uno_window, NONE), flt(s.uno_window, spec.count))),
+        ("phase uno_window", lambda: fimplies(phase(DEALT, OVER, STUCK), feq(s.uno_window, NONE))),
+        ("phase winner hands round_points", lambda: fite(
             feq(s.phase, OVER),
-            fand(seat(s.winner), feq(s.seat_total(s.winner), 0), fge(s.points, 0)),
-            fand(feq(s.winner, NONE), feq(s.points, 0)))),
+            fand(seat(s.winner), feq(s.seat_total(s.winner), 0), fge(s.round_points, 0)),
+            fand(feq(s.winner, NONE), feq(s.round_points, 0)))),
         ("scores", lambda: fand([fge(x, 0) for x in s.scores])),
-        ("prev", lambda: f_or(fge(s.prev, NONE), flt(s.prev, ncolors))),
+        ("prev_color", lambda: f_or(fge(s.prev_color, NONE), flt(s.prev_color, ncolors))),
     ]
     if len(spec.counts) > 1:  # one of the counts asked about; no cards at an empty seat
         parts.append(("", lambda: spec.one_of(spec.counts)))
@@ -264,9 +264,9 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
                                   fand(feq(s.phase, RESPOND), feq(s.offender, p)))))
                   for p in range(n)]
         # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
-        parts.append(("phase pkind hands offender legal", lambda: fimplies(
-            fand(feq(s.phase, RESPOND), feq(s.pkind, WD4), feq(s.seat_total(s.offender), 0)),
-            s.legal)))
+        parts.append(("phase pending_kind hands offender wd4_legal", lambda: fimplies(
+            fand(feq(s.phase, RESPOND), feq(s.pending_kind, WD4), feq(s.seat_total(s.offender), 0)),
+            s.wd4_legal)))
     out: list[Expr] = []
     for names, build in parts:
         if since is None or any(getattr(s, f) is not getattr(since, f) for f in names.split()):
@@ -348,7 +348,7 @@ def _seated(spec: Spec, step: Step) -> Expr:
 def _wd4_legality(spec: Spec, step: Step) -> Expr:
     """WD4-1: legal exactly when the player holds no card of the current color."""
     s = step.pre
-    return step.post.legal == z3.Not(holds_color(spec, s.seat_hand(s.turn), s.color))
+    return step.post.wd4_legal == z3.Not(holds_color(spec, s.seat_hand(s.turn), s.color))
 
 
 def _challenge(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -362,7 +362,7 @@ def _challenge(spec: Spec, s: Sym) -> Iterator[Query]:
         legal = fand(grew(me, CHALLENGER_DRAWS), grew(off, 0),
                        t.turn == spec.seat_after(me, s.direction, 1))
         bluff = fand(grew(off, OFFENDER_DRAWS), grew(me, 0), t.turn == me)
-        claim = fand(s.pkind == WD4, z3.If(s.legal, legal, bluff), t.color == s.color)
+        claim = fand(s.pending_kind == WD4, z3.If(s.wd4_legal, legal, bluff), t.color == s.color)
         yield across(step, enough(spec, s), z3.Not(claim))
 
 
@@ -480,7 +480,7 @@ def _penalties(spec: Spec, s: Sym) -> Iterator[Query]:
         if step.name == "play_draw_two":
             claim = grew(spec.seat_after(s.turn, s.direction, 1), DRAW_TWO_VICTIM)
         elif step.name == "catch":
-            claim = grew(s.uno, UNO_PENALTY)
+            claim = grew(s.uno_window, UNO_PENALTY)
         elif step.name == "misplay":
             claim = fand(grew(s.turn, MISPLAY_PENALTY), t.phase == PLAY,
                            t.turn == spec.seat_after(s.turn, s.direction, 1))
@@ -631,7 +631,7 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
         t, me = step.post, s.turn
         says = step.choices["uno"]
         two = fand(s.seat_total(me) == 2, s.phase != RESPOND, enough(spec, s))
-        window = f_or(t.phase == OVER, t.uno == z3.If(says, NONE, me))
+        window = f_or(t.phase == OVER, t.uno_window == z3.If(says, NONE, me))
         yield across(step, two, z3.Not(window))
         faces = [g for g in range(spec.nfaces)
                  if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
@@ -644,9 +644,9 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
     live = fand(s.phase != OVER, s.phase != DEALT, s.phase != STUCK, enough(spec, s))
     for step in spec.steps(s, ("uno", "catch", "advise")):
         if step.name == "uno":
-            yield enabled(step.label, step, live, s.uno != NONE, s.uno == step.mover)
+            yield enabled(step.label, step, live, s.uno_window != NONE, s.uno_window == step.mover)
         elif step.name == "catch":
-            target = step.pre.uno
+            target = step.pre.uno_window
             yield across(step, s.seat_total(target) != 1)
         else:
             yield Query(step.label + " (allowed)",

@@ -13,13 +13,14 @@ with ``DEALT``: hands dealt, start card not yet turned (DEAL-2).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cache
 from typing import Any
 
 import z3
 
+from unoformal.rules.state import SYMBOLIC, Domain
 from unoformal.spec.cards import Kind
 from unoformal.spec.deck import Deck
 
@@ -239,6 +240,8 @@ def ite_chain(selector: Expr, cases: Sequence[tuple[int, Expr]], default: Expr) 
 class Sym:
     """One symbolic state (expressions over Z3 constants, or the constants themselves)."""
 
+    # The state schema's symbolic fields (unoformal.rules.state.SYMBOLIC), by its names;
+    # the discard is two fields here: its top card and the faces below it.
     n: int
     hands: list[list[Expr]]  # [seat][face]
     pile: list[Expr]
@@ -251,13 +254,13 @@ class Sym:
     dealer: Expr
     drawn: Expr
     pending: Expr
-    pkind: Expr  # index in KINDS of the pending draw card
+    pending_kind: Expr  # index in KINDS of the pending draw card
     offender: Expr
-    legal: Expr  # Bool: the pending Wild Draw Four was legal (WD4-1)
-    prev: Expr  # color current when the Wild Draw Four was played
-    uno: Expr  # seat whose UNO window is open
+    wd4_legal: Expr  # Bool: the pending Wild Draw Four was legal (WD4-1)
+    prev_color: Expr  # color current when the Wild Draw Four was played
+    uno_window: Expr  # seat whose UNO window is open
     winner: Expr
-    points: Expr
+    round_points: Expr
     scores: list[Expr]
     anchor: str | None = None  # which seat the symmetry reduction fixed to 0 (prover)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -339,10 +342,52 @@ def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
         direction=z3.Int(f"{t}.dir") if direction is None else ival(direction),
         color=z3.Int(f"{t}.color"), phase=z3.Int(f"{t}.phase"), dealer=z3.Int(f"{t}.dealer"),
         drawn=z3.Int(f"{t}.drawn"), pending=z3.Int(f"{t}.pending"),
-        pkind=z3.Int(f"{t}.pkind"), offender=z3.Int(f"{t}.offender"),
-        legal=z3.Bool(f"{t}.legal"), prev=z3.Int(f"{t}.prev"), uno=z3.Int(f"{t}.uno"),
-        winner=z3.Int(f"{t}.winner"), points=z3.Int(f"{t}.points"),
+        # The constants keep their names from before the state schema named the fields
+        # (pkind, legal, prev, uno, points): Z3's search, and so the models it finds (the
+        # witnesses and counterexamples the tests pin), depend on the names.
+        pending_kind=z3.Int(f"{t}.pkind"), offender=z3.Int(f"{t}.offender"),
+        wd4_legal=z3.Bool(f"{t}.legal"), prev_color=z3.Int(f"{t}.prev"),
+        uno_window=z3.Int(f"{t}.uno"), winner=z3.Int(f"{t}.winner"),
+        round_points=z3.Int(f"{t}.points"),
         scores=[z3.Int(f"{t}.score{p}") for p in range(n)], anchor=anchor)
+
+
+def _counts(cards: Iterable[int], nfaces: int) -> list[Expr]:
+    out = [0] * nfaces
+    for c in cards:
+        out[c] += 1
+    return [ival(k) for k in out]
+
+
+def _none(x: int | None) -> Expr:
+    return ival(NONE if x is None else x)
+
+
+# How each domain of the state schema is held as terms; the discard is two fields here
+# (the top card, and the faces below it).
+_TERMS: dict[Domain, Callable[[Any, int], Any]] = {
+    Domain.SEAT: lambda v, nf: ival(v), Domain.SEAT_OR_NONE: lambda v, nf: _none(v),
+    Domain.COLOR_OR_NONE: lambda v, nf: _none(v), Domain.FACE_OR_NONE: lambda v, nf: _none(v),
+    Domain.KIND_OR_NONE: lambda v, nf: ival(NONE if v is None else KINDS.index(v)),
+    Domain.DIRECTION: lambda v, nf: ival(v), Domain.PHASE: lambda v, nf: ival(PHASE_CODE[v]),
+    Domain.COUNT: lambda v, nf: ival(v), Domain.FLAG: lambda v, nf: z3.BoolVal(bool(v)),
+    Domain.HANDS: lambda v, nf: [_counts(h, nf) for h in v],
+    Domain.PILE: lambda v, nf: _counts(v, nf), Domain.SCORES: lambda v, nf: [ival(x) for x in v],
+}
+
+
+def concrete_state(values: Mapping[str, Any], n: int, nfaces: int) -> Sym:
+    """The symbolic state of a concrete one, given field by field as the engine holds
+    them (the state schema's symbolic fields: :data:`unoformal.rules.state.SYMBOLIC`)."""
+    terms: dict[str, Any] = {}
+    for f in SYMBOLIC:
+        value = values[f.name]
+        if f.domain is Domain.DISCARD:
+            terms["disc"] = _counts(value[:-1], nfaces)
+            terms["top"] = ival(value[-1] if value else NONE)
+        else:
+            terms[f.name] = _TERMS[f.domain](value, nfaces)
+    return Sym(n=n, **terms)
 
 
 def equal(a: Sym, b: Sym) -> Expr:
@@ -361,5 +406,5 @@ def dealt(hands: list[list[Expr]], pile: list[Expr], dealer: Expr, scores: list[
     return Sym(
         n=len(hands), hands=hands, pile=pile, disc=[zero] * len(pile), top=none,
         turn=zero, direction=ival(1), color=none, phase=ival(DEALT), dealer=dealer,
-        drawn=none, pending=zero, pkind=none, offender=none, legal=z3.BoolVal(True),
-        prev=none, uno=none, winner=none, points=zero, scores=scores)
+        drawn=none, pending=zero, pending_kind=none, offender=none, wd4_legal=z3.BoolVal(True),
+        prev_color=none, uno_window=none, winner=none, round_points=zero, scores=scores)

@@ -21,7 +21,7 @@ import z3
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.record import replay
-from unoformal.engine.text import KEYS
+from unoformal.engine.text import encode
 from unoformal.spec.cards import Kind
 from unoformal.spec.table import RuleTable
 from unoformal.verification.z3.actions import Spec, Step
@@ -57,34 +57,33 @@ def cards(spec: Spec, m: z3.ModelRef, zone: list[Any]) -> list[str]:
 
 
 def state_text(spec: Spec, m: z3.ModelRef, s: Sym, rules: RuleTable) -> str:
-    """The model's state in the canonical text form (the deal, before a start card)."""
+    """The model's state in the canonical text form (the deal, before a start card): the
+    schema's symbolic fields read off the model, the others as a new game has them."""
     who = players_of(spec, m)
 
-    def seat(x: Any) -> str:
-        return who[val(m, x)] if 0 <= val(m, x) < len(who) else "-"
+    def seat(x: Any) -> int | None:
+        return val(m, x) if 0 <= val(m, x) < len(who) else None
 
-    def color(x: Any) -> str:
-        ok = 0 <= val(m, x) < len(spec.deck.colors)
-        return spec.deck.colors[val(m, x)].value if ok else "-"
+    def color(x: Any) -> int | None:
+        return val(m, x) if 0 <= val(m, x) < len(spec.deck.colors) else None
 
-    top = val(m, s.top)
-    discard = cards(spec, m, s.disc) + ([spec.deck.code(top)] if top != NONE else [])
-    kind = val(m, s.pkind)
-    drawn = val(m, s.drawn)
-    fields = {
-        "rules": rules.name, "players": ",".join(who), "dealer": seat(s.dealer), "round": "1",
-        "turn": seat(s.turn), "dir": "left" if val(m, s.direction) == 1 else "right",
-        "color": color(s.color), "phase": PHASE_NAMES[val(m, s.phase)],
-        "hands": "/".join(",".join(cards(spec, m, h)) for h in s.hands[:len(who)]),
-        "pile": ",".join(cards(spec, m, s.pile)), "discard": ",".join(discard),
-        "scores": ",".join(str(val(m, x)) for x in s.scores[:len(who)]), "uno": seat(s.uno),
-        "drawn": spec.deck.code(drawn) if 0 <= drawn < spec.nfaces else "-",
-        "pending": str(val(m, s.pending)),
-        "kind": KINDS[kind].value if 0 <= kind < len(KINDS) else "-",
-        "offender": seat(s.offender), "legal": "1" if val(m, s.legal) else "0",
-        "prev": color(s.prev), "reveal": "-", "winner": seat(s.winner),
-        "points": str(val(m, s.points)), "seed": "0", "shuffles": "0"}
-    return " ".join(f"{k}={fields[k]}" for k in KEYS)  # the engine's fields, in its order
+    def faces(zone: list[Any]) -> list[int]:
+        return [f for f in range(spec.nfaces) for _ in range(val(m, zone[f]))]
+
+    top, kind, drawn = val(m, s.top), val(m, s.pending_kind), val(m, s.drawn)
+    values = {
+        "rules": rules, "names": who, "dealer": seat(s.dealer), "round": 1,
+        "turn": seat(s.turn), "direction": val(m, s.direction), "color": color(s.color),
+        "phase": PHASE_NAMES[val(m, s.phase)],
+        "hands": [faces(h) for h in s.hands[:len(who)]],
+        "pile": faces(s.pile)[::-1], "discard": faces(s.disc) + ([top] if top != NONE else []),
+        "scores": [val(m, x) for x in s.scores[:len(who)]], "uno_window": seat(s.uno_window),
+        "drawn": drawn if 0 <= drawn < spec.nfaces else None, "pending": val(m, s.pending),
+        "pending_kind": KINDS[kind] if 0 <= kind < len(KINDS) else None,
+        "offender": seat(s.offender), "wd4_legal": bool(val(m, s.wd4_legal)),
+        "prev_color": color(s.prev_color), "reveal": None, "winner": seat(s.winner),
+        "round_points": val(m, s.round_points), "seed": 0, "shuffles": 0}
+    return encode(values, spec.deck)
 
 
 def action_of(spec: Spec, m: z3.ModelRef, step: Step) -> Action | None:
@@ -106,7 +105,7 @@ def action_of(spec: Spec, m: z3.ModelRef, step: Step) -> Action | None:
     if name in simple:
         return Action(player, simple[name])
     if name == "catch":
-        return Action(player, ActionType.CATCH, target=who[val(m, step.pre.uno)])
+        return Action(player, ActionType.CATCH, target=who[val(m, step.pre.uno_window)])
     if name == "misplay":
         return Action(player, ActionType.MISPLAY, spec.deck.code(val(m, step.face)))
     if name == "choose_color":

@@ -1,0 +1,342 @@
+"""Moves as guarded commands: one statement per move, read by the engine, the Z3 relation
+and the words, as a TLA+ spec names one action per move and a GDL description answers
+"legal" and "next" from one text.
+
+A :class:`Command` has a name and the rules it cites, who may make it (``actor``: the
+player to move, or anyone out of turn), the choices it takes (a ``target`` seat), a guard
+and an effect:
+
+- the guard is a tuple of :class:`Conjunct`, each a condition on the state tagged with the
+  rule it keeps and the words of a refusal. The engine refuses a move by its first failing
+  conjunct, so the rule and the words a user reads are the ones that decided;
+- the effect is a sequence of primitives over the state schema's fields
+  (:mod:`unoformal.rules.state`): :class:`Take` (a draw: the chance player's node, with the
+  rule that makes it) and :class:`Clear` (a control field set to none).
+
+Table values are folded in when a command is built for a table (a Python ``if`` on a value
+stays a Python ``if``; a value the guard needs is a :class:`Fixed` conjunct), so a
+command is as cheap to run as code written by hand. Every node has three readings: on a
+concrete game (``holds`` / ``run``), as Z3 terms over a symbolic state (``encode``), and
+in words (``text``, the refusal template). The backends meet the commands through two
+protocols, so this module imports neither the engine nor the relation.
+
+A choice or a seat is named by :class:`Who`; a binding gives each its value: seats (ints)
+for the engine, terms (or ints) for the relation.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol
+
+Term = Any  # a Z3 term (or a Python int the relation folds); opaque here
+
+
+class Who(Enum):
+    """A seat a command names: who acts, or the seat chosen as its target."""
+
+    ACTOR = "actor"
+    TARGET = "target"
+
+
+class Actor(Enum):
+    """Who may make a move."""
+
+    ON_TURN = "the player to move"
+    ANYONE = "any player, in turn or not"
+
+
+@dataclass(frozen=True)
+class Binding:
+    """The values of a move's seats: ints on a concrete game, terms in the relation."""
+
+    actor: Any
+    target: Any = None
+
+    def of(self, who: Who) -> Any:
+        return self.actor if who is Who.ACTOR else self.target
+
+
+class Concrete(Protocol):
+    """What the concrete backend reads and changes of a game (the engine's Game)."""
+
+    names: list[str]
+    hands: list[list[int]]
+
+    @property
+    def uno_window(self) -> int | None: ...
+
+    def _can_draw(self, count: int) -> bool: ...
+
+    def _take(self, p: int, count: int, rule: str) -> None: ...
+
+
+class Symbolic(Protocol):
+    """What the symbolic backend offers (z3/actions.py's Spec)."""
+
+    def true(self) -> Term: ...
+
+    def false(self) -> Term: ...
+
+    def both(self, terms: list[Term]) -> Term: ...
+
+    def same(self, a: Term, b: Term) -> Term: ...
+
+    def differ(self, a: Term, b: Term) -> Term: ...
+
+    def none(self) -> Term: ...
+
+    def hand_size(self, s: Any, seat: Term) -> Term: ...
+
+    def can_draw(self, s: Any, count: int) -> Term: ...
+
+    def take(self, s: Any, who: Term, count: int, tag: str) -> tuple[Any, Term, list[Term]]: ...
+
+    def cleared(self, s: Any, field: str) -> Any: ...
+
+
+# ------------------------------------------------------------------ conditions
+
+
+class Cond(ABC):
+    """A condition on a state, given a move's seats."""
+
+    @abstractmethod
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        """Whether it holds on the concrete ``game``."""
+
+    @abstractmethod
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        """Its Z3 term over the symbolic state ``s``."""
+
+    @abstractmethod
+    def text(self) -> str:
+        """How it reads (the rules document)."""
+
+
+@dataclass(frozen=True)
+class Fixed(Cond):
+    """A table value the guard needs, folded when the command is built."""
+
+    value: bool
+    says: str  # what the value means when it holds
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return self.value
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.true() if self.value else spec.false()
+
+    def text(self) -> str:
+        return self.says
+
+
+@dataclass(frozen=True)
+class SomeWindow(Cond):
+    """Someone's UNO window is open (UNO-1)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game.uno_window is not None
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.differ(s.uno_window, spec.none())
+
+    def text(self) -> str:
+        return "someone's UNO window is open"
+
+
+@dataclass(frozen=True)
+class WindowOf(Cond):
+    """The UNO window open is ``who``'s (UNO-1)."""
+
+    who: Who
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        window = game.uno_window
+        return window is not None and window == b.of(self.who)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.same(s.uno_window, b.of(self.who))
+
+    def text(self) -> str:
+        return f"the UNO window open is the {self.who.value}'s"
+
+
+@dataclass(frozen=True)
+class Differ(Cond):
+    """Two of the move's seats are different players."""
+
+    a: Who
+    b: Who
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(b.of(self.a) != b.of(self.b))
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.differ(b.of(self.a), b.of(self.b))
+
+    def text(self) -> str:
+        return f"the {self.a.value} is not the {self.b.value}"
+
+
+@dataclass(frozen=True)
+class HandIs(Cond):
+    """``who`` holds exactly ``cards`` cards."""
+
+    who: Who
+    cards: int
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return len(game.hands[b.of(self.who)]) == self.cards
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.same(spec.hand_size(s, b.of(self.who)), self.cards)
+
+    def text(self) -> str:
+        return f"the {self.who.value} holds {self.cards} card{'s' * (self.cards != 1)}"
+
+
+@dataclass(frozen=True)
+class CanDraw(Cond):
+    """``cards`` cards can be drawn (EXT-SHORT: the pile and the discard below the top,
+    unless the table draws what is left)."""
+
+    cards: int
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game._can_draw(self.cards)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.can_draw(s, self.cards)
+
+    def text(self) -> str:
+        return f"{self.cards} card{'s' * (self.cards != 1)} can be drawn"
+
+
+@dataclass(frozen=True)
+class Conjunct:
+    """One condition of a guard, the rule it keeps, and the words of a refusal: a template
+    filled from the game (``{actor}``, ``{target}``, ``{window}``, ``{held}``)."""
+
+    cond: Cond
+    rule: str
+    words: str
+
+    def refusal(self, game: Concrete, b: Binding) -> tuple[str, str]:
+        names = game.names
+        window = game.uno_window
+        target = b.target
+        values = {"actor": names[b.actor],
+                  "target": names[target] if target is not None else "-",
+                  "window": names[window] if window is not None else "-",
+                  "held": str(len(game.hands[target])) if target is not None else "-"}
+        return self.rule, self.words.format(**values)
+
+
+# --------------------------------------------------------------------- effects
+
+
+class Effect(ABC):
+    """A primitive change of the state."""
+
+    @abstractmethod
+    def run(self, game: Concrete, b: Binding) -> None:
+        """Make the change on the concrete ``game``."""
+
+    @abstractmethod
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        """The symbolic state after the change, and the constraints on what chance gave."""
+
+    @abstractmethod
+    def text(self) -> str:
+        """How it reads."""
+
+
+@dataclass(frozen=True)
+class Take(Effect):
+    """``who`` draws ``cards`` cards: a chance node, the draw made under ``rule``."""
+
+    who: Who
+    cards: int
+    rule: str
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._take(b.of(self.who), self.cards, self.rule)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        post, cons, _ = spec.take(s, b.of(self.who), self.cards, tag)
+        return post, [cons]
+
+    def text(self) -> str:
+        cards = f"{self.cards} card{'s' * (self.cards != 1)}"
+        return f"the {self.who.value} draws {cards} ({self.rule})"
+
+
+@dataclass(frozen=True)
+class Clear(Effect):
+    """A control field of the state schema is set to none."""
+
+    field: str
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        setattr(game, self.field, None)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.cleared(s, self.field), []
+
+    def text(self) -> str:
+        return f"`{self.field}` is set to none"
+
+
+# -------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class Command:
+    """One move: who makes it, what it chooses, when it is allowed, what it does."""
+
+    name: str
+    cites: tuple[str, ...]
+    actor: Actor
+    choices: tuple[Who, ...]
+    guard: tuple[Conjunct, ...]
+    effect: tuple[Effect, ...]
+    prose: str  # what the move is, in a sentence (the rules document)
+
+    def refusal(self, game: Concrete, b: Binding) -> tuple[str, str] | None:
+        """The rule and words of the first conjunct that fails, or None when allowed."""
+        for part in self.guard:
+            if not part.cond.holds(game, b):
+                return part.refusal(game, b)
+        return None
+
+    def allows(self, game: Concrete, b: Binding) -> bool:
+        return all(part.cond.holds(game, b) for part in self.guard)
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        for step in self.effect:
+            step.run(game, b)
+
+    def encode_guard(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.both([part.cond.encode(spec, s, b) for part in self.guard])
+
+    def encode_effect(self, spec: Symbolic, s: Any, b: Binding,
+                      tag: str) -> tuple[Any, list[Term]]:
+        """The post-state and the constraints on the cards chance handed out."""
+        cons: list[Term] = []
+        for step in self.effect:
+            s, more = step.encode(spec, s, b, tag)
+            cons += more
+        return s, cons
+
+    def text(self) -> list[str]:
+        """The command in words: the lines of the rules document's "how it is played"."""
+        lines = [f"`{self.name}` ({', '.join(self.cites)}): {self.prose}",
+                 f"- who: {self.actor.value}"
+                 + (f"; chooses a {', '.join(c.value for c in self.choices)}"
+                    if self.choices else "")]
+        lines += [f"- only if {part.cond.text()} ({part.rule})" for part in self.guard]
+        lines += [f"- then {step.text()}" for step in self.effect]
+        return lines

@@ -1,0 +1,98 @@
+"""Saying UNO, catching a player who did not, and advice: the out-of-turn moves, stated
+once as guarded commands (:mod:`unoformal.rules.commands`) for a table.
+
+The UNO window itself opens when a card is played (the play command, still written by
+hand in the engine and the relation) and closes when the offender's hand grows back
+(``Game._take`` / ``Spec.take``); the moves here read and close it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from unoformal.rules.commands import (
+    Actor,
+    CanDraw,
+    Clear,
+    Command,
+    Conjunct,
+    Differ,
+    Fixed,
+    HandIs,
+    SomeWindow,
+    Take,
+    Who,
+    WindowOf,
+)
+from unoformal.spec.table import RuleTable
+
+SHORT = "not enough cards are left for the penalty"
+
+
+def say_uno(table: RuleTable) -> Command:
+    """UNO-1: the player whose window is open says UNO before anyone catches them."""
+    uno = table.uno
+    late = "{actor} has no UNO left to say"
+    allowed = uno.say_before_accusation and uno.enabled
+    return Command(
+        "uno", (uno.id,), Actor.ANYONE, (),
+        (Conjunct(Fixed(allowed, "UNO may be said after the card, before a catch"),
+                  uno.id, late),
+         Conjunct(WindowOf(Who.ACTOR), uno.id, late)),
+        (Clear("uno_window"),),
+        "a player who played their next-to-last card without saying UNO says it before "
+        "anyone catches them")
+
+
+def catch(table: RuleTable) -> Command:
+    """UNO-1: another player catches the one whose window is open; they draw the penalty."""
+    uno = table.uno
+    now = "{target} cannot be caught now: "
+    guard = [
+        Conjunct(Fixed(uno.enabled, "UNO is called in these rules"), uno.id,
+                 "nobody calls UNO in these rules"),
+        Conjunct(Differ(Who.ACTOR, Who.TARGET), uno.id, "a player cannot catch themself"),
+        Conjunct(SomeWindow(), uno.id, now + "nobody has played their next-to-last card "
+                 "without saying UNO since the turn began"),
+        Conjunct(WindowOf(Who.TARGET), uno.id, now + "only {window} can, who played their "
+                 "next-to-last card without saying UNO"),
+    ]
+    if uno.catch_only_with_one_card:
+        guard.append(Conjunct(HandIs(Who.TARGET, uno.cards_left), uno.id,
+                              now + f"they hold {{held}} cards, not {uno.cards_left}"))
+    guard.append(Conjunct(CanDraw(uno.penalty), table.draw_what_is_left.id, SHORT))
+    return Command(
+        "catch", (uno.id,), Actor.ANYONE, (Who.TARGET,), tuple(guard),
+        (Take(Who.TARGET, uno.penalty, uno.id), Clear("uno_window")),
+        "a player catches another who played their next-to-last card without saying UNO")
+
+
+def advise(table: RuleTable) -> Command:
+    """ADVICE-1: a player who gives advice draws the penalty."""
+    advice = table.advice
+    return Command(
+        "advise", (advice.id,), Actor.ANYONE, (),
+        (Conjunct(Fixed(advice.enabled, "advice is a penalty in these rules"), advice.id,
+                  "advice is not a penalty in these rules"),
+         Conjunct(CanDraw(advice.cards), table.draw_what_is_left.id, SHORT)),
+        (Take(Who.ACTOR, advice.cards, advice.id),),
+        "a player who advises another on their play is penalised")
+
+
+@dataclass(frozen=True)
+class OutOfTurn:
+    """The section's commands built for one table."""
+
+    say_uno: Command
+    catch: Command
+    advise: Command
+
+    def all(self) -> tuple[Command, ...]:
+        return (self.say_uno, self.catch, self.advise)
+
+
+@cache
+def out_of_turn(table: RuleTable) -> OutOfTurn:
+    """The out-of-turn moves of ``table`` (built once per table)."""
+    return OutOfTurn(say_uno(table), catch(table), advise(table))
