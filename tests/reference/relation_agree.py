@@ -406,6 +406,8 @@ def _compare(a: Any, b: Any, label: str, asker: _Asker, words: _Words,
     leaves += [("mover", "mover", a.mover, b.mover), ("face", "face", a.face, b.face)]
     unequal = []
     for part, leaf, x, y in leaves:
+        if x is y:  # one Python object: a term of the shared pre-state, left as it was
+            continue
         x, y = _term(x), rename(y)
         if not x.eq(y):
             unequal.append((part, leaf, x, y))
