@@ -1,0 +1,1 @@
+"""Frozen references of today's meaning, for the redesign's agreement checks."""
