@@ -72,13 +72,13 @@ FIELDS: dict[str, str] = {
     "dealer": "dealer",
     "drawn": "drawn",
     "pending": "pending",
-    "pkind": "pkind",
+    "pending_kind": "pkind",
     "offender": "offender",
-    "legal": "legal",
-    "prev": "prev",
-    "uno": "uno",
+    "wd4_legal": "legal",
+    "prev_color": "prev",
+    "uno_window": "uno",
     "winner": "winner",
-    "points": "points",
+    "round_points": "points",
     "scores": "scores",
 }
 
@@ -289,7 +289,7 @@ class _Words:
         return (f"phase {phase}, turn {v(s.turn)}, direction {v(s.direction)}, top "
                 f"{self.face(v(s.top))}, color {self.color(v(s.color))}, drawn "
                 f"{self.face(v(s.drawn))}, pending {v(s.pending)}, offender {v(s.offender)}, "
-                f"uno window {v(s.uno)}, dealer {v(s.dealer)}, hands [{hands}]")
+                f"uno window {v(s.uno_window)}, dealer {v(s.dealer)}, hands [{hands}]")
 
     def choices(self, m: Any, step: Any) -> str:
         out = []
