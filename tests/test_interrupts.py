@@ -3,7 +3,7 @@ whether SIGINT goes to the command alone or to its whole process group (as a ter
 sends it); verify's worker processes end with it.
 
 The commands run as real processes, each in its own session so the group signal reaches
-only them. How fast they end is measured, not asserted (README, "What bad input gets"):
+only them. How fast they end is measured, not asserted (docs/inputs.md, "What bad input gets"):
 here a command only has to end well before the minute the workers used to keep running.
 """
 

@@ -1,5 +1,7 @@
-"""The README writes every command one way: as it runs in the activated virtualenv
-(``unoformal ...``, ``python ...``), never through a path such as ``.venv/bin/unoformal``."""
+"""The README is a landing page and the pages under docs/ hold the rest: every command
+is written one way, as it runs in the activated virtualenv (``unoformal ...``,
+``python ...``), never through a path such as ``.venv/bin/unoformal``; every ``python``
+example runs; every relative link points at a file (and heading) of the repository."""
 
 from __future__ import annotations
 
@@ -8,12 +10,32 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = [README, *sorted(DOCS.glob("*.md"))]
 ACTIVATE = ". .venv/bin/activate"
+# The README stays a landing page: what the project is, the two commands, a short
+# example per use, links. Details go to docs/.
+MAX_README_LINES = 300
+# Pages whose ``python`` blocks run here, each on its own, as a reader pastes them.
+RUN = [README, DOCS / "api.md", DOCS / "records.md"]
+# Pages whose ``python`` blocks are not examples to paste, and where they are checked.
+NOT_RUN = {
+    "tutorial.md": "doctests, run by tests/test_tutorial.py",
+    "vectors.md": "the json-only checker, run against this engine by tests/referee/test_vectors.py",
+    "rule-language.md": "an excerpt of the rule language's source, not a program",
+}
+FENCE = re.compile(r"```python\n(.*?)```", flags=re.DOTALL)
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def name(page: Path) -> str:
+    return page.relative_to(ROOT).as_posix()
 
 
 def commands(text: str) -> list[str]:
-    """The commands of the README's ``sh`` blocks: every line, or in a transcript (a
+    """The commands of a page's ``sh`` blocks: every line, or in a transcript (a
     block with ``$`` prompts) the prompted lines, the ``$`` taken off."""
     out = []
     for block in re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL):
@@ -24,23 +46,81 @@ def commands(text: str) -> list[str]:
     return out
 
 
-def test_every_readme_command_has_one_form() -> None:
-    lines = commands(README.read_text())
-    assert len(lines) > 20
-    for line in lines:
+def test_the_readme_is_a_landing_page() -> None:
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= MAX_README_LINES, (
+        f"README.md has {len(lines)} lines: move details into docs/ "
+        f"(at most {MAX_README_LINES})")
+    # the two commands, exactly: one installs and runs the main job, one passes the tests
+    assert ("python3 -m venv .venv && . .venv/bin/activate && pip install -q -e . "
+            "&& unoformal verify") in lines
+    assert ("python3 -m venv .venv && . .venv/bin/activate && pip install -q -e '.[test]' "
+            "&& python -m pytest") in lines
+
+
+@pytest.mark.parametrize("page", PAGES, ids=name)
+def test_every_command_has_one_form(page: Path) -> None:
+    for line in commands(page.read_text(encoding="utf-8")):
         assert ".venv/bin/" not in line.replace(ACTIVATE, ""), line
         first = line.split()[0]
         assert first in ("unoformal", "python", "python3", "ruff", "yes"), line
 
 
-def test_every_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_readme_shows_the_commands() -> None:
+    assert len(commands(README.read_text(encoding="utf-8"))) > 20
+
+
+@pytest.mark.parametrize("page", RUN, ids=name)
+def test_every_python_example_runs(page: Path, tmp_path: Path,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
     # Each ``python`` block on its own, as a reader pastes it: a changed API or a changed
     # game (the chance example asserts the noted game is the plain one) fails here. A
     # reader runs them at the top of a checkout; the files they write go to a scratch
     # directory that sees the checkout's tests/, not into the checkout.
-    (tmp_path / "tests").symlink_to(README.parent / "tests")
+    (tmp_path / "tests").symlink_to(ROOT / "tests")
     monkeypatch.chdir(tmp_path)
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.DOTALL)
-    assert len(blocks) >= 3
+    blocks = FENCE.findall(page.read_text(encoding="utf-8"))
+    assert blocks, f"{name(page)} has no python example"
     for i, block in enumerate(blocks):
-        exec(compile(block, f"README.md python block {i}", "exec"), {"__name__": "readme"})
+        exec(compile(block, f"{name(page)} python block {i}", "exec"), {"__name__": "readme"})
+
+
+def test_every_python_block_is_run_or_said_where_it_is_checked() -> None:
+    for page in PAGES:
+        if page not in RUN and FENCE.search(page.read_text(encoding="utf-8")):
+            assert page.name in NOT_RUN, f"{name(page)}: add it to RUN, or say in NOT_RUN why not"
+    assert all((DOCS / page).is_file() for page in NOT_RUN)
+
+
+def slug(heading: str) -> str:
+    """A heading's anchor, as GitHub writes it."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    return {slug(m) for m in re.findall(r"^#+ (.+)$", text, flags=re.MULTILINE)}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=name)
+def test_every_relative_link_points_into_the_repository(page: Path) -> None:
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    for target in LINK.findall(text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        assert file.is_relative_to(ROOT), f"{name(page)}: {target} leaves the repository"
+        assert file.exists(), f"{name(page)}: {target} points at no file"
+        if anchor and file.suffix == ".md":
+            assert anchor in anchors(file), f"{name(page)}: {target}: no such heading"
+
+
+def test_every_docs_page_is_listed_in_the_readme_and_the_index() -> None:
+    readme = README.read_text(encoding="utf-8").split("\n## Documentation\n")[1]
+    index = (DOCS / "index.md").read_text(encoding="utf-8")
+    for page in DOCS.glob("*.md"):
+        if page.name != "index.md":
+            assert f"](docs/{page.name})" in readme, f"README's Documentation lacks {page.name}"
+            assert f"]({page.name})" in index, f"docs/index.md lacks {page.name}"
