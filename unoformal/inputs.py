@@ -4,7 +4,7 @@ Records, state and action texts, command-line options and Python API arguments
 all pass through these checks before the engine sees them, so a bad input is
 refused with one :class:`~unoformal.errors.InvalidInputError` naming what was
 wrong, where, which rule it breaks and what is allowed. The limits are stated
-here once; README's "What bad input gets" lists them.
+here once; docs/inputs.md lists them.
 """
 
 from __future__ import annotations

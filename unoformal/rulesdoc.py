@@ -255,7 +255,7 @@ def _findings(readme: Path, sites: dict[str, Sites]) -> None:
     start = text.find(f"## {FINDINGS}")
     if start < 0:
         return
-    section = text[start:].split("\n## ", 2)[1] if "\n## " in text[start:] else text[start:]
+    section = text[start:].split("\n## ", 1)[0]  # from its heading to the next one
     for bullet in re.split(r"\n- ", "\n" + section.split("\n", 1)[1]):
         title = re.match(r"\*\*(.+?)\*\*", bullet.strip())
         if title is None:

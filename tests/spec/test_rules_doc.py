@@ -121,3 +121,18 @@ def test_deal_3_rules_command_fills_the_values(capsys: pytest.CaptureFixture[str
 
 def test_a_range_of_ids_cites_each() -> None:
     assert expand("CHAL-1..3 and UNO-1") == "CHAL-1 CHAL-2 CHAL-3 and UNO-1"
+
+
+def test_findings_come_from_the_readme_s_findings_section(tmp_path: Path) -> None:
+    # Only the bullets of "What the tools found in the rulebook" are findings; the section
+    # after it (here one whose bullet cites a rule in bold) is not (the parser once read
+    # the next section instead).
+    readme = tmp_path / "README.md"
+    readme.write_text("# x\n\n## What the tools found in the rulebook\n\n"
+                      "- **Found here.** DRAW-1 is read.\n\n## Next\n\n"
+                      "- **Not a finding.** PLAY-1 too.\n", encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    text = render(CLASSIC, root=tmp_path)
+    draw = text[text.index("\n## DRAW-1\n"):text.index("\n## RESHUFFLE-1\n")]
+    assert 'Findings: Found here. (README, "What the tools found in the rulebook")' in draw
+    assert "Not a finding" not in text
