@@ -9,6 +9,7 @@ The full-scale run (10^6 steps per variant) is ``python -m tests.reference.agree
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -65,6 +66,7 @@ def _reproduced(d: agree.Disagreement) -> None:
     assert live != frozen
     assert d.record["meta"]["agree"]["disputed"] == d.game_step
     assert str(agree.Action.from_json(d.record["actions"][d.game_step])) == d.action
+    live_record.check_schema(d.record)  # a record of the format, as `unoformal replay` reads
 
 
 # ------------------------------------------------------------- agreement
@@ -155,6 +157,23 @@ def test_a_refusal_citing_another_rule_is_reported(
     assert d.what == "refusal" and " catch " in d.action, d.line()
     assert "rule=PLAY-1" in d.live and "rule=UNO-1" in d.frozen
     _reproduced(d)
+
+
+def test_the_command_fails_and_writes_the_record_of_a_planted_bug(
+        live_is_patchable: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(live_game.Game, "_do_uno", lambda self: None)
+    code = agree.main(["--steps", "3000", "--variants", "classic", "--players", "3",
+                       "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1 and "DISAGREEMENT classic players=3" in out
+    assert "uno=P" in out and "(other fields alike)" in out  # the fields that differ
+    written = live_record.Record.load(tmp_path / "disagreement0.json")
+    assert written.data["meta"]["agree"]["what"] == "state"
+    found = agree.replay_both(written.data)
+    assert found is not None and found[0] == written.data["meta"]["agree"]["disputed"] + 1
+    monkeypatch.undo()
+    assert agree.main(["--steps", "300", "--variants", "classic", "--players", "3"]) == 0
 
 
 def test_a_refusal_in_other_words_is_counted_apart_not_a_disagreement(
