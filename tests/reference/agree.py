@@ -496,18 +496,37 @@ def jobs(variants: list[str], players: list[int], steps: int, seed: int,
     return out
 
 
-def run(all_jobs: list[Job], workers: int = 1) -> dict[tuple[str, int], Tally]:
+def run(all_jobs: list[Job], workers: int = 1,
+        progress: Callable[[str], None] | None = None) -> dict[tuple[str, int], Tally]:
     """Every job, merged per (variant, players) in job order: the same whatever
-    ``workers``."""
-    if workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(run_job, all_jobs, chunksize=1))
-    else:
-        results = [run_job(j) for j in all_jobs]
+    ``workers``. ``progress`` is told of each job done (in order)."""
+    results: list[Tally] = []
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) if workers > 1 else _Serial() as pool:
+        for job, tally in zip(all_jobs, pool.map(run_job, all_jobs), strict=True):
+            results.append(tally)
+            if progress is not None:
+                progress(f"job {len(results)}/{len(all_jobs)} ({job.variant}, {job.players} "
+                         f"players, chunk {job.chunk}): {tally.steps:,} steps, "
+                         f"{tally.disagreements} disagreements; "
+                         f"{time.perf_counter() - start:,.0f} s so far")
     out: dict[tuple[str, int], Tally] = {}
     for job, tally in zip(all_jobs, results, strict=True):
         out.setdefault((job.variant, job.players), Tally()).add(tally)
     return out
+
+
+class _Serial:
+    """The jobs run in this process, one after the other (``--workers 1``)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn: Callable[[Job], Tally], jobs: list[Job]) -> Iterator[Tally]:
+        return map(fn, jobs)
 
 
 # -------------------------------------------------------------- records
@@ -717,6 +736,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", action="store_true",
                         help="also replay every record in both engines, and compare "
                              "vectors")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no line on stderr as each job is done")
     parser.add_argument("--out", type=Path, default=None,
                         help="a folder for the records of the disagreements")
     args = parser.parse_args(argv)
@@ -727,7 +748,8 @@ def main(argv: list[str] | None = None) -> int:
                      f"{', '.join(VARIANTS)}")
     start = time.perf_counter()
     results = run(jobs(variants, _players(args.players), args.steps, args.seed, args.chunk,
-                       args.refusals), args.workers)
+                       args.refusals), args.workers,
+                  None if args.quiet else lambda line: print(line, file=sys.stderr, flush=True))
     total = report(results, time.perf_counter() - start)
     failed = total.disagreements > 0
     if args.out is not None and total.kept:
