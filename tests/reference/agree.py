@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import gzip
 import hashlib
 import json
@@ -59,7 +60,7 @@ from unoformal.engine.actions import Action, ActionType
 from unoformal.errors import UnoError
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.spec.variants import VARIANTS, derive, load_rules
 
 HERE = Path(__file__).resolve().parent
 RECORDS = HERE.parent / "records"
@@ -71,6 +72,14 @@ KEPT = 3  # disagreements kept (with their record) per job; all are counted
 COPY_SHARE = 0.05  # how often the chosen action is also applied to a copy of each engine
 WORDS_SHOWN = 3  # word differences kept per job, as examples
 KINDS = [t.value for t in ActionType]
+# --short: each shipped variant on a deck of 56 cards (one of each number, Skip, Reverse and
+# Draw Two per color, two Wild and two Wild Draw Four), 2 to 7 players: the pile runs out
+# (RESHUFFLE-1, EXT-SHORT, EXT-PASS), which a full deck almost never does.
+SHORT = "-short"
+SHORT_DECK: dict[str, dict[str, Any]] = {
+    "DECK-1": {"number_copies": [1] * 10, "skip_copies": 1, "reverse_copies": 1,
+               "draw_two_copies": 1, "wild_copies": 2, "wild_draw_four_copies": 2},
+    "DECK-2": {"maximum": 7}}
 MALFORMED = "malformed"
 
 
@@ -126,6 +135,7 @@ class Tally:
     rounds: int = 0
     cut: int = 0
     stuck: int = 0
+    reshuffles: int = 0  # steps whose action shuffled (RESHUFFLE-1: the pile ran out)
     refusals: int = 0
     copies: int = 0
     disagreements: int = 0
@@ -139,7 +149,8 @@ class Tally:
     digest: str = ""
 
     def add(self, other: Tally) -> None:
-        for name in ("steps", "games", "games_over", "rounds", "cut", "stuck", "refusals", "copies",
+        for name in ("steps", "games", "games_over", "rounds", "cut", "stuck", "reshuffles",
+                     "refusals", "copies",
                      "disagreements", "word_diffs", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.kinds.update(other.kinds)
@@ -162,6 +173,20 @@ class Job:
     @property
     def seed_text(self) -> str:
         return f"agree/{self.seed}/{self.variant}/{self.players}/{self.chunk}"
+
+
+@functools.cache
+def variant_rules(name: str) -> RuleTable:
+    """A shipped variant, or ``<shipped>-short``: it on the short deck (:data:`SHORT_DECK`)."""
+    if name.endswith(SHORT):
+        base = name.removesuffix(SHORT)
+        return derive(load_rules(base), name, f"{base} on a deck of 56 cards (agree.py)",
+                      SHORT_DECK)
+    return load_rules(name)
+
+
+def known(name: str) -> bool:
+    return name in VARIANTS or (name.endswith(SHORT) and name.removesuffix(SHORT) in VARIANTS)
 
 
 # ----------------------------------------------------------- action space
@@ -314,9 +339,9 @@ class Lockstep:
             step, game_step, what, None if action is None else str(action),
             live, frozen, record))
 
-    def play(self, game_seed: int) -> None:
+    def play(self, game_seed: int) -> bool:
         """One game (all its rounds), until it is over, cut, disagrees or the job's steps
-        are done."""
+        are done; False when neither engine would set it up (alike)."""
         job, tally = self.job, self.tally
         names = [f"P{i}" for i in range(job.players)]
         made: list[Any] = []
@@ -334,7 +359,8 @@ class Lockstep:
             if ka != kf:
                 self.disagree("setup", None, _shown(errors[0]), _shown(errors[1]), None,
                               game_seed, False)
-            return
+                return True
+            return False
         live, frozen = made
         tally.games += 1
         tally.rounds += 1
@@ -342,7 +368,7 @@ class Lockstep:
         before = live.to_text()
         if before != frozen.to_text():
             self.disagree("setup", None, before, frozen.to_text(), live, game_seed, False)
-            return
+            return True
         round_steps = 0
         while tally.steps < job.steps:
             la = live.legal_actions()
@@ -353,39 +379,42 @@ class Lockstep:
                     self.disagree("legal", None, " | ".join(sorted(set(sa) - set(sf))) or "-",
                                   " | ".join(sorted(set(sf) - set(sa))) or "-", live,
                                   game_seed, False)
-                    return
+                    return True
             if not self.step_refusals(live, frozen, before, set(la), game_seed):
-                return
+                return True
             if live.round_over or frozen.round_over:
                 if not self.round_end(live, frozen, game_seed):
-                    return
+                    return True
                 if live.game_over:
                     tally.games_over += 1
-                    return
+                    return True
                 before = live.to_text()
                 round_steps = 0
                 continue
             if not la:  # both stuck alike (EXT-START off: no rule says what to do)
                 tally.stuck += 1
-                return
+                return True
             action = policy.choose(la, live.to_play)
             tally.kinds[action.type.value] += 1
             check_copy = self.rng.random() < COPY_SHARE
             if check_copy:
                 live_copy, frozen_copy = live.copy(), frozen.copy()
+            shuffles = live.shuffles
             ea, ef = _attempt(live, action), _attempt(frozen, action)
+            if live.shuffles != shuffles:
+                tally.reshuffles += 1
             step = tally.steps
             tally.steps += 1
             round_steps += 1
             if ea is not None or ef is not None:
                 self.disagree("accepted", action, _shown(ea), _shown(ef), live, game_seed,
                               ea is not None, step)
-                return
+                return True
             after = live.to_text()
             after_f = frozen.to_text()
             if after != after_f:
                 self.disagree("state", action, after, after_f, live, game_seed, False, step)
-                return
+                return True
             self.digest.update(after.encode())
             if check_copy:
                 tally.copies += 1
@@ -394,11 +423,12 @@ class Lockstep:
                 tf = frozen_copy.to_text() if cf is None else _shown(cf)
                 if ta != after or tf != after:
                     self.disagree("copy", action, ta, tf, live, game_seed, False, step)
-                    return
+                    return True
             before = after
             if round_steps >= MAX_ROUND_STEPS:
                 tally.cut += 1
-                return
+                return True
+        return True
 
     def round_end(self, live: Any, frozen: Any, game_seed: int) -> bool:
         ends = (live.round_over, live.game_over, live.game_winner)
@@ -469,12 +499,13 @@ def run_job(job: Job) -> Tally:
     tally = Tally()
     start = time.process_time()
     rng = random.Random(job.seed_text)
-    rules = load_rules(job.variant)
+    rules = variant_rules(job.variant)
     names = [f"P{i}" for i in range(job.players)]
     digest = hashlib.sha256()
     lock = Lockstep(job, tally, rng, rules, action_space(names, rules), digest)
     while tally.steps < job.steps:
-        lock.play(rng.randrange(2**63))
+        if not lock.play(rng.randrange(2**63)):
+            break  # both engines refuse to set this game up: no step can be taken
     tally.seconds = time.process_time() - start
     tally.digest = digest.hexdigest()
     return tally
@@ -482,11 +513,14 @@ def run_job(job: Job) -> Tally:
 
 def jobs(variants: list[str], players: list[int], steps: int, seed: int,
          chunk: int = CHUNK, refusals: int = 1) -> list[Job]:
-    """``steps`` per variant, split evenly among the player counts, then into chunks."""
-    per = -(-steps // len(players))
+    """``steps`` per variant, split evenly among the player counts it seats, then into
+    chunks."""
     out = []
     for variant in variants:
-        for k in players:
+        seats = variant_rules(variant).players
+        seated = [k for k in players if seats.minimum <= k <= seats.maximum]
+        per = -(-steps // len(seated)) if seated else 0  # a short deck seats 2 to 7
+        for k in seated:
             left, i = per, 0
             while left > 0:
                 n = min(chunk, left)
@@ -700,6 +734,7 @@ def report(results: dict[tuple[str, int], Tally], wall: float,
     rate = total.steps / total.seconds if total.seconds else 0.0
     out(f"total: {total.steps:,} steps, {total.games} games ({total.games_over} to game "
         f"over, {total.cut} cut, {total.stuck} stuck), {total.rounds} rounds, "
+        f"{total.reshuffles:,} steps that reshuffled, "
         f"{total.refusals:,} refusals compared, {total.copies:,} copies, "
         f"{total.disagreements} disagreements, "
         f"{total.word_diffs} refusals in other words; {rate:,.0f} steps per CPU s per "
@@ -736,16 +771,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--records", action="store_true",
                         help="also replay every record in both engines, and compare "
                              "vectors")
+    parser.add_argument("--short", action="store_true",
+                        help="also each variant on a deck of 56 cards, 2 to 7 players "
+                             "(<variant>-short, also a name for --variants): the pile runs "
+                             "out; --steps is per short variant too, over its 2..7")
     parser.add_argument("--quiet", action="store_true",
                         help="no line on stderr as each job is done")
     parser.add_argument("--out", type=Path, default=None,
                         help="a folder for the records of the disagreements")
     args = parser.parse_args(argv)
     variants = list(VARIANTS) if args.variants == "all" else args.variants.split(",")
-    unknown = [v for v in variants if v not in VARIANTS]
+    if args.short:
+        variants += [v + SHORT for v in variants if not v.endswith(SHORT)]
+    unknown = [v for v in variants if not known(v)]
     if unknown:
         parser.error(f"unknown variant(s) {', '.join(unknown)}; shipped: "
-                     f"{', '.join(VARIANTS)}")
+                     f"{', '.join(VARIANTS)} (each also as <name>{SHORT})")
     start = time.perf_counter()
     results = run(jobs(variants, _players(args.players), args.steps, args.seed, args.chunk,
                        args.refusals), args.workers,

@@ -92,6 +92,17 @@ def test_engines_agree_on_every_variant_at_2_3_and_10_players() -> None:
     assert all(total.tried[k] for k in [*agree.KINDS, agree.MALFORMED])
 
 
+def test_engines_agree_on_short_decks_where_the_pile_runs_out() -> None:
+    short = [v + agree.SHORT for v in VARIANTS]
+    results = _run(short, [2, 3, 7, 10], 3_000)  # 10 is not seated by a short deck
+    assert {k for _, k in results} == {2, 3, 7}
+    total = _total(results)
+    assert total.disagreements == 0, "\n".join(d.line() for d in total.kept)
+    assert total.word_diffs == 0, total.words
+    assert total.steps >= 3_000 * len(short)
+    assert total.reshuffles > total.steps // 50  # RESHUFFLE-1, often
+
+
 def test_the_result_is_the_same_whatever_the_number_of_workers() -> None:
     one = _total(_run(["classic", "stacking"], [2, 5], 1_200, seed=7, chunk=300))
     two = _total(_run(["classic", "stacking"], [2, 5], 1_200, seed=7, chunk=300, workers=2))
