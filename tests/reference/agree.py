@@ -3,7 +3,8 @@
 Both engines play the same games (the same seed, variant and player count), driven by one
 policy with its own seeded generator. At every step the check compares:
 
-* the legal action sets of all players (as canonical action text, order aside);
+* the legal action sets of all players (as canonical action text, order aside); now and
+  then also one player's, or those without the penalised actions (``penalties=False``);
 * the canonical state text (``to_text()``) after the chosen action, applied to each;
   now and then the same action applied to a copy of each too (a copy has no list of legal
   actions, so that ``apply`` derives its legality again through ``refusal()``);
@@ -27,6 +28,8 @@ Run it::
     python -m tests.reference.agree --steps 1000000 --workers 2
 
 ``--steps`` is per variant, in total over the player counts (split evenly among them).
+``--short`` adds each shipped variant on a 56-card deck (``<variant>-short``, 2 to 7
+players), where the draw pile runs out and RESHUFFLE-1, EXT-SHORT and EXT-PASS are reached.
 The work is split into fixed (variant, players, chunk) jobs, each with its own seed derived
 from ``--seed``, so the result (and its digest) is the same whatever ``--workers``.
 """
@@ -69,6 +72,7 @@ SUITE_RECORDS = HERE / "suite_records.jsonl.gz"
 CHUNK = 25_000  # steps per job: a job is the unit of work (and of seeding)
 MAX_ROUND_STEPS = 2_000  # a round still going after this many steps is cut (new game)
 KEPT = 3  # disagreements kept (with their record) per job; all are counted
+FILTER_SHARE = 0.2  # how often a player's (or penalty-free) legal actions are compared too
 COPY_SHARE = 0.05  # how often the chosen action is also applied to a copy of each engine
 WORDS_SHOWN = 3  # word differences kept per job, as examples
 KINDS = [t.value for t in ActionType]
@@ -135,6 +139,7 @@ class Tally:
     rounds: int = 0
     cut: int = 0
     stuck: int = 0
+    filtered: int = 0  # legal sets compared for one player, or without penalties
     reshuffles: int = 0  # steps whose action shuffled (RESHUFFLE-1: the pile ran out)
     refusals: int = 0
     copies: int = 0
@@ -150,7 +155,7 @@ class Tally:
 
     def add(self, other: Tally) -> None:
         for name in ("steps", "games", "games_over", "rounds", "cut", "stuck", "reshuffles",
-                     "refusals", "copies",
+                     "filtered", "refusals", "copies",
                      "disagreements", "word_diffs", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.kinds.update(other.kinds)
@@ -298,8 +303,12 @@ def _shown(err: BaseException | None) -> str:
 
 
 def _attempt(game: Any, action: Action) -> BaseException | None:
+    return _call(lambda: game.apply(action))
+
+
+def _call(fn: Callable[[], object]) -> BaseException | None:
     try:
-        game.apply(action)
+        fn()
     except Exception as err:  # every error is compared, the engine's own or not
         return err
     return None
@@ -313,6 +322,27 @@ class Lockstep:
         self.job, self.tally, self.rng, self.rules = job, tally, rng, rules
         self.space, self.digest = space, digest
         self.kinds = sorted(space)
+        # the filtered legal sets are checked with a generator of their own, so the games
+        # played (and the digest) do not depend on it
+        self.side = random.Random(job.seed_text + "/filtered")
+
+    def filtered(self, live: Any, frozen: Any, game_seed: int) -> bool:
+        """``legal_actions(player, penalties=...)`` alike, for one player or all, with or
+        without the penalised actions (bots and the vectors ask for these)."""
+        names = [None, *live.names]
+        player = names[self.side.randrange(len(names))]
+        penalties = self.side.random() < 0.5
+        la = sorted(map(str, live.legal_actions(player, penalties=penalties)))
+        lf = sorted(map(str, frozen.legal_actions(player, penalties=penalties)))
+        self.tally.filtered += 1
+        if la != lf:
+            what = f"legal_actions({player!r}, penalties={penalties})"
+            self.disagree("legal", None, f"{what}: " + (" | ".join(sorted(set(la) - set(lf)))
+                                                        or "-"),
+                          f"{what}: " + (" | ".join(sorted(set(lf) - set(la))) or "-"),
+                          live, game_seed, False)
+            return False
+        return True
 
     def disagree(self, what: str, action: Action | None, live: str, frozen: str,
                  game: Any, game_seed: int, appended: bool, step: int | None = None) -> None:
@@ -371,6 +401,8 @@ class Lockstep:
             return True
         round_steps = 0
         while tally.steps < job.steps:
+            if self.side.random() < FILTER_SHARE and not self.filtered(live, frozen, game_seed):
+                return True
             la = live.legal_actions()
             lf = frozen.legal_actions()
             if la != lf:
@@ -438,8 +470,10 @@ class Lockstep:
             return False
         if live.game_over:
             return True
-        live.next_round()
-        frozen.next_round()
+        ea, eb = _call(live.next_round), _call(frozen.next_round)
+        if ea is not None or eb is not None:
+            self.disagree("round", None, _shown(ea), _shown(eb), live, game_seed, False)
+            return False
         self.tally.rounds += 1
         if live.to_text() != frozen.to_text():
             self.disagree("round", None, live.to_text(), frozen.to_text(), live, game_seed,
@@ -736,6 +770,7 @@ def report(results: dict[tuple[str, int], Tally], wall: float,
         f"over, {total.cut} cut, {total.stuck} stuck), {total.rounds} rounds, "
         f"{total.reshuffles:,} steps that reshuffled, "
         f"{total.refusals:,} refusals compared, {total.copies:,} copies, "
+        f"{total.filtered:,} filtered legal sets, "
         f"{total.disagreements} disagreements, "
         f"{total.word_diffs} refusals in other words; {rate:,.0f} steps per CPU s per "
         f"process, {total.steps / wall if wall else 0:,.0f} steps/s wall ({wall:,.1f} s)")

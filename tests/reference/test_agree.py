@@ -230,6 +230,23 @@ def test_a_missing_legal_action_is_reported(
     assert set(after[1]) - set(after[0]) == set(d.frozen.split(" | "))
 
 
+def test_a_wrong_legal_set_for_one_player_is_reported(
+        live_is_patchable: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked for one player's actions, the live engine forgets their advice (ADVICE-1)."""
+    legal_actions = live_game.Game.legal_actions
+
+    def forgetful(self: Any, player: Any = None, *, penalties: bool = True) -> Any:
+        out = legal_actions(self, player, penalties=penalties)
+        if player is None:
+            return out
+        return [a for a in out if a.type is not ActionType.ADVISE]
+
+    monkeypatch.setattr(live_game.Game, "legal_actions", forgetful)
+    d = _first(_run(["classic"], [3], 2_000))
+    assert d.what == "legal" and "penalties=True" in d.live and " advise" in d.frozen, d.line()
+    assert d.live.endswith(": -")
+
+
 def test_a_refusal_that_changes_the_state_is_reported(
         live_is_patchable: None, monkeypatch: pytest.MonkeyPatch) -> None:
     refusal = live_game.Game.refusal
