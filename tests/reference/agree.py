@@ -648,7 +648,7 @@ def replay_both(data: dict[str, Any]) -> tuple[int, Step, Step] | None:
         i = min(len(live), len(frozen))
         end = ("end", "-")
         return i, live[i] if i < len(live) else end, frozen[i] if i < len(frozen) else end
-    results = []
+    results: list[Any] = []
     for module in (live_record, frozen_record):
         try:
             r = module.replay(copy.deepcopy(data))

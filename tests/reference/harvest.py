@@ -26,6 +26,7 @@ import copy
 import gzip
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,8 @@ MAX_GAMES_PER_TEST = 200  # a Hypothesis test plays hundreds: enough of them
 _records: dict[str, dict[str, Any]] = {}
 _games: dict[int, Game] = {}
 _stats = {"given": 0, "played": 0, "played_kept": 0, "played_dropped": 0}
-_original = {"replay": live_record.replay, "game_from_record": live_record.game_from_record}
+_original: dict[str, Callable[..., Any]] = {
+    "replay": live_record.replay, "game_from_record": live_record.game_from_record}
 _apply, _push = Game.apply, Game.push
 _quiet = False  # the harvest's own replays are not the suite's
 
