@@ -1,0 +1,255 @@
+"""FROZEN COPY of ``unoformal/engine/chance.py`` (see ``tests/reference/engine_v1/__init__.py``):
+today's engine, kept only to check the new one against. Do not edit it to follow the live
+engine; imports of engine modules point at the frozen copies.
+
+Stated chance: a chance player that takes its outcomes from a record where it states them.
+
+A version-2 record may state, for any action, the cards each draw took (by player) and
+the new draw pile (top first) of each reshuffle the action caused; it may state the
+reshuffles of the start card (START-WD4), the dealer draw (DEAL-1) and a start color
+drawn at random (``color_at_random``, START-WILD in RLCard's rules) too. :class:`StatedChance`
+answers the engine's chance nodes (:class:`~tests.reference.engine_v1.game.Chance`) from those
+statements, checking each against the state before taking it: a drawn card must be the
+pile's top card (DRAW-1), a new pile must be exactly the cards the rule shuffles
+(RESHUFFLE-1). What a record leaves unstated is decided by the seed, as in every game.
+The engine's rules are not restated here: the engine says which cards a reshuffle takes
+and when a draw finds nothing left; this module only checks what was stated of them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from tests.reference.engine_v1.game import Chance, Game
+from unoformal.errors import IllegalActionError
+from unoformal.spec.table import CLASSIC, RuleTable
+
+
+class ChanceError(IllegalActionError):
+    """A stated chance outcome that the state contradicts (a card that is not on top of
+    the pile, a new pile that is not the discards below the top card ...).
+
+    Raised part-way through an action, it carries no state: the caller, who applied the
+    action to a copy, holds the state before it (which is what a refusal shows)."""
+
+
+class StatedChance(Chance):
+    """The chance player of a record: its stated outcomes where it states them, the seed
+    elsewhere.
+
+    ``start_piles`` are the new piles (top first, as card indices) of the start card's
+    reshuffles; ``dealer_draws`` the rounds of the dealer draw (name to card index);
+    ``start_color`` a start color drawn at random. Per action, :meth:`expect` sets what
+    the next action draws and reshuffles, and :meth:`settle` checks that all of it
+    happened."""
+
+    def __init__(self, start_piles: list[list[int]] | None = None,
+                 dealer_draws: list[dict[str, int]] | None = None,
+                 start_color: int | None = None) -> None:
+        self.draws: dict[int, list[int]] | None = None
+        self.piles: list[list[int]] | None = None
+        self.start_piles = start_piles
+        self.dealer_draws = dealer_draws
+        self.dealer_round = 0
+        self.start_color = start_color
+        self.seat, self.count, self.taken = 0, 0, 0  # the draw under way
+        self.drew_under: dict[int, str] = {}  # this action's draws: seat to their rule
+
+    # ------------------------------------------------------------------ set-up
+
+    def dealer_cards(self, game: Game, contenders: list[int],
+                     cards: list[int]) -> dict[int, int]:
+        """DEAL-1 from the stated draws: the round's contenders, each with a card."""
+        stated = self.dealer_draws
+        if stated is None:
+            return super().dealer_cards(game, contenders, cards)
+        number = self.dealer_round
+        if number >= len(stated):
+            raise ChanceError("the stated dealer draw ends in a tie: ties draw again",
+                              "DEAL-1")
+        self.dealer_round += 1
+        draw = stated[number]
+        names = sorted(game.names[p] for p in contenders)
+        if sorted(draw) != names:
+            raise ChanceError(f"dealer_draws[{number}]: {', '.join(names)} draw here, "
+                              f"the record names {', '.join(sorted(draw))}", "DEAL-1")
+        seats = {name: p for p, name in enumerate(game.names)}
+        return {seats[name]: card for name, card in draw.items()}
+
+    def color(self, game: Game, rule: str) -> int:
+        """START-* ``color_at_random``: the stated color, if the record states it."""
+        color, self.start_color = self.start_color, None
+        return super().color(game, rule) if color is None else color
+
+    def turn_again(self, game: Game, pile: list[int], rule: str) -> None:
+        """START-WD4: the stated new pile must hold exactly the cards being shuffled."""
+        if self.start_piles is None:
+            super().turn_again(game, pile, rule)
+            return
+        if not self.start_piles:
+            raise ChanceError("the start card needs a reshuffle the record does not state",
+                              "START-WD4")
+        stated = self.start_piles.pop(0)
+        _check_same(game, stated, pile, "START-WD4", "the pile with the start card back")
+        pile[:] = stated[::-1]
+
+    def close(self, game: Game, rule: str) -> None:
+        """Stated outcomes of the dealer draw or of the start card that it did not use."""
+        if rule == game.rules.dealer_draw.id:
+            if self.dealer_draws is not None and self.dealer_round < len(self.dealer_draws):
+                raise ChanceError(f"dealer_draws[{self.dealer_round}]: the dealer was already "
+                                  "decided", "DEAL-1")
+            return
+        if self.start_piles or self.start_color is not None:
+            # the rule of the start card that stayed says what it did instead
+            card = game.discard[-1] if game.discard else None
+            start = None if card is None else game.rules.start_rule(game.f_kind[card])
+            rule_id = game.rules.deal.id if start is None else start.id
+            top = "-" if card is None else game.deck.code(card)
+            if self.start_piles:
+                raise ChanceError(f"{len(self.start_piles)} start reshuffle(s) stated that "
+                                  f"the start card {top} does not cause: it stays face up",
+                                  rule_id, game.to_text(), key="start_reshuffles")
+            raise ChanceError(f"a start color is stated, but these rules do not draw the "
+                              f"color of the start card {top} at random", rule_id,
+                              game.to_text(), key="start_color")
+        self.start_piles = None  # later rounds are dealt from the seed (END-2)
+
+    # ------------------------------------------------------------- per action
+
+    def expect(self, draws: dict[int, list[int]] | None,
+               piles: list[list[int]] | None) -> None:
+        """What the next action is stated to draw (per seat) and reshuffle; None: unstated."""
+        self.draws = draws
+        self.piles = piles
+        self.drew_under = {}
+
+    def settle(self, game: Game, rule_id: str) -> None:
+        """After the action: every stated draw and reshuffle must have happened. A seat
+        stated to draw more than it drew breaks the rule it drew under; one that drew
+        nothing, the end of the round if the action ended it (END-1: a last Draw Two not
+        drawn), else ``rule_id``."""
+        draws, piles, drew = self.draws, self.piles, self.drew_under
+        self.draws = self.piles = None
+        self.drew_under = {}
+        if piles:
+            raise ChanceError(f"{len(piles)} reshuffle(s) stated that this action does not "
+                              "cause: the draw pile was not empty", "RESHUFFLE-1")
+        for p, left in (draws or {}).items():
+            if left:
+                broken = drew.get(p) or (game.rules.end_of_round.id if game.round_over
+                                         else rule_id)
+                raise ChanceError(f"{game.names[p]} is stated to draw {len(left)} more "
+                                  "card(s) than the rules make them draw", broken)
+
+    def begin_draw(self, game: Game, seat: int, count: int, rule: str) -> None:
+        self.seat, self.count, self.taken = seat, count, 0
+        if count:
+            self.drew_under[seat] = rule
+
+    def draw(self, game: Game, seat: int, rule: str) -> int:
+        draws = self.draws
+        if draws is None:
+            return super().draw(game, seat, rule)
+        stated = self._wanted(game)[0]
+        top = game.pile[-1]
+        if top != stated:
+            code = game.deck.code
+            if self.piles:
+                raise ChanceError(f"{game.names[seat]} draws {code(stated)} from a reshuffled "
+                                  f"pile while {len(game.pile)} card(s) are left to draw "
+                                  f"(top: {code(top)}): reshuffle only an empty pile",
+                                  "RESHUFFLE-1")
+            raise ChanceError(f"{game.names[seat]} is stated to draw {code(stated)}, but the "
+                              f"pile's top card is {code(top)}", "DRAW-1")
+        draws[seat].pop(0)
+        self.taken += 1
+        return game.pile.pop()
+
+    def _wanted(self, game: Game) -> list[int]:
+        """The stated cards the seat drawing now has still to take (never empty)."""
+        assert self.draws is not None
+        want = self.draws.get(self.seat, [])
+        if not want:
+            raise ChanceError(f"{game.names[self.seat]} must draw {self.count} card(s) here; "
+                              f"the record states {self.taken}", "DRAW-1")
+        return want
+
+    def reshuffle(self, game: Game, cards: list[int], rule: str) -> None:
+        """RESHUFFLE-1 from the stated pile: exactly the cards the rule shuffles (the
+        discards below the top card; all of them without ``keep_top``). A reshuffle of
+        nothing (EXT-SHORT: nothing is left to draw) has one outcome, so a record need not
+        state it, and may: a stated empty pile here is taken, none is asked for."""
+        if not cards and (self.draws is not None or self.piles is not None):
+            if self.piles and not self.piles[0]:
+                self.piles.pop(0)
+            return
+        if self.draws is not None:
+            self._wanted(game)
+        if self.piles is None:
+            super().reshuffle(game, cards, rule)
+            return
+        if not self.piles:
+            raise ChanceError("the draw pile is empty and the record states no reshuffle",
+                              "RESHUFFLE-1")
+        stated = self.piles.pop(0)
+        kept = game.discard  # what the rule left face up: the top card, or nothing
+        if kept and Counter(stated)[kept[-1]] > Counter(cards)[kept[-1]]:
+            raise ChanceError(f"the new draw pile holds the top discard "
+                              f"{game.deck.code(kept[-1])}: it stays face up", "RESHUFFLE-1")
+        what = "the discards below the top card" if kept else "the whole discard pile"
+        _check_same(game, stated, cards, "RESHUFFLE-1", what)
+        cards[:] = stated[::-1]
+
+
+class StatedGame(Game):
+    """A :class:`Game` whose chance player is a :class:`StatedChance` policy (``POLICY``, which
+    observers such as the referee's subclass). It overrides nothing of the engine: it
+    builds the game with that policy, which it shows as ``stated``, and hands
+    :meth:`expect` and :meth:`settle` to it."""
+
+    POLICY: type[StatedChance] = StatedChance
+
+    def __init__(self, players: Sequence[str], seed: int = 0, rules: RuleTable = CLASSIC,
+                 dealer: str | None = None, deal: dict[str, Any] | None = None,
+                 start_piles: list[list[int]] | None = None,
+                 dealer_draws: list[dict[str, int]] | None = None,
+                 start_color: int | None = None) -> None:
+        super().__init__(players, seed, rules, dealer, deal,
+                         chance=self.POLICY(start_piles, dealer_draws, start_color))
+
+    @property
+    def stated(self) -> StatedChance:
+        chance = self.chance
+        assert isinstance(chance, StatedChance)  # set by __init__, kept by every copy
+        return chance
+
+    def expect(self, draws: dict[int, list[int]] | None,
+               piles: list[list[int]] | None) -> None:
+        """What the next action is stated to draw (per seat) and reshuffle; None: unstated."""
+        self.stated.expect(draws, piles)
+
+    def settle(self, rule_id: str) -> None:
+        """After the action: every stated draw and reshuffle must have happened."""
+        self.stated.settle(self, rule_id)
+
+
+def _check_same(game: Game, stated: list[int], want: list[int], rule_id: str,
+                what: str) -> None:
+    have, need = Counter(stated), Counter(want)
+    if have == need:
+        return
+    code = game.deck.code
+    extra = sorted(code(c) for c in (have - need).elements())
+    missing = sorted(code(c) for c in (need - have).elements())
+    parts = ([f"extra {_listed(extra)}"] if extra else []) + \
+        ([f"missing {_listed(missing)}"] if missing else [])
+    raise ChanceError(f"the stated new pile is not {what}: {'; '.join(parts)}", rule_id)
+
+
+def _listed(codes: list[str], shown: int = 8) -> str:
+    """The first ``shown`` codes, and how many more (a whole deck stated wrong is one line)."""
+    more = len(codes) - shown
+    return " ".join(codes[:shown]) + (f" and {more} more" if more > 0 else "")
