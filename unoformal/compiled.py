@@ -15,6 +15,7 @@ from pathlib import Path
 # repository root; everything else is pure Python however the package is built.
 COMPILED = (
     "unoformal/engine/game.py",
+    "unoformal/rules/commands.py",
     "unoformal/verification/explore/chance.py",
     "unoformal/verification/explore/coverage.py",
     "unoformal/verification/explore/graph.py",

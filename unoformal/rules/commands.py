@@ -26,7 +26,6 @@ for the engine, terms (or ints) for the relation.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
@@ -100,20 +99,24 @@ class Symbolic(Protocol):
 # ------------------------------------------------------------------ conditions
 
 
-class Cond(ABC):
+# The node bases are plain classes, not abc.ABC: the build compiles this module with mypyc
+# (unoformal/compiled.py), whose native classes cannot take ABCMeta; a node that leaves a
+# reading out raises NotImplementedError (tests/verification/test_commands.py reads every
+# node every way).
+class Cond:
     """A condition on a state, given a move's seats."""
 
-    @abstractmethod
     def holds(self, game: Concrete, b: Binding) -> bool:
         """Whether it holds on the concrete ``game``."""
+        raise NotImplementedError
 
-    @abstractmethod
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         """Its Z3 term over the symbolic state ``s``."""
+        raise NotImplementedError
 
-    @abstractmethod
     def text(self) -> str:
         """How it reads (the rules document)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -238,20 +241,20 @@ class Conjunct:
 # --------------------------------------------------------------------- effects
 
 
-class Effect(ABC):
+class Effect:
     """A primitive change of the state."""
 
-    @abstractmethod
     def run(self, game: Concrete, b: Binding) -> None:
         """Make the change on the concrete ``game``."""
+        raise NotImplementedError
 
-    @abstractmethod
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
         """The symbolic state after the change, and the constraints on what chance gave."""
+        raise NotImplementedError
 
-    @abstractmethod
     def text(self) -> str:
         """How it reads."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
