@@ -1,0 +1,138 @@
+"""The guarded commands (``unoformal.rules.commands``, ``unoformal.rules.uno``): every node
+read every way, refusals from the first failing conjunct, the words in the rules document,
+and, since engine and relation now read one statement, the independent checks that catch
+a wrong command in both (the properties, in the rulebook's own numbers)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from tests.engine.helpers import make_game, play
+from unoformal.engine.actions import Action
+from unoformal.engine.game import Game
+from unoformal.errors import IllegalActionError
+from unoformal.rules import uno
+from unoformal.rules.commands import Binding, Command, Take, Who
+from unoformal.rules.uno import out_of_turn
+from unoformal.rulesdoc import render
+from unoformal.spec.table import CLASSIC, RuleTable
+from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.verification.z3 import prover
+from unoformal.verification.z3.actions import Spec
+from unoformal.verification.z3.properties import PROPERTIES
+from unoformal.verification.z3.prover import check
+from unoformal.verification.z3.state import fresh
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_every_node_of_every_command_reads_every_way(name: str) -> None:
+    table = load_rules(name)
+    game = Game(["A", "B", "C"], seed=3, rules=table)
+    spec = Spec(table, 3)
+    s = fresh(3, spec.deck)
+    for command in out_of_turn(table).all():
+        b = Binding(0, 1)
+        assert isinstance(command.allows(game, b), bool)
+        assert command.encode_guard(spec, s, b) is not None
+        post, cons = command.encode_effect(spec, s, Binding(0, 1), "t")
+        assert post is not None and isinstance(cons, list)
+        words = command.text()
+        assert words[0].startswith(f"`{command.name}` (")
+        assert len(words) == 2 + len(command.guard) + len(command.effect)
+        for part in command.guard:
+            rule, said = part.refusal(game, b)
+            assert rule and said and "{" not in said
+
+
+def _window() -> Game:
+    """A played R5 as their next-to-last card without saying UNO: A's window is open."""
+    game = make_game(["A", "B", "C"], "C", {"A": ["R5", "G7"], "B": ["Y1", "Y2", "Y3"],
+                                           "C": ["B1", "B2", "B3"]}, ["R1"])
+    return play(game, "A play R5")
+
+
+def test_a_refusal_is_the_first_failing_conjunct() -> None:
+    game = _window()
+    catch = out_of_turn(game.rules).catch
+    # B catching B fails three conjuncts (themself, not B's window, hand size): the first
+    # decides the rule and the words.
+    assert catch.refusal(game, Binding(1, 1)) == ("UNO-1", "a player cannot catch themself")
+    assert catch.refusal(game, Binding(1, 2)) == (
+        "UNO-1", "C cannot be caught now: only A can, who played their next-to-last card "
+        "without saying UNO")
+    assert catch.refusal(game, Binding(1, 0)) is None
+    before = game.to_text()
+    with pytest.raises(IllegalActionError, match="cannot catch themself") as info:
+        game.apply(Action.parse("B catch B"))
+    assert info.value.rule_id == "UNO-1" and game.to_text() == before
+
+
+def test_the_rules_document_shows_each_command_under_its_rules() -> None:
+    text = render(CLASSIC)
+    section = text[text.index("\n## UNO-1\n"):text.index("\n## ", text.index("\n## UNO-1\n") + 1)]
+    for line in out_of_turn(CLASSIC).catch.text():
+        assert line in section
+    advice = text[text.index("\n## ADVICE-1\n"):]
+    assert "`advise` (ADVICE-1)" in advice.split("\n## ")[1]
+
+
+def _property(name: str) -> Any:
+    return next(p for p in PROPERTIES if p.name == name)
+
+
+def _planted(monkeypatch: pytest.MonkeyPatch, name: str,
+             change: Callable[[Command], Command]) -> None:
+    build = getattr(uno, name)
+    monkeypatch.setattr(uno, name, lambda table: change(build(table)))
+    # The prover keeps the relations it built (per table and count): build them again
+    # with the planted command, and again after the test without it.
+    prover._setup.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_relations() -> Iterator[None]:
+    yield
+    prover._setup.cache_clear()
+
+
+def test_the_properties_catch_a_catch_with_the_wrong_penalty(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A wrong number in the command is wrong in the engine and the relation alike; the
+    # property states UNO-1's penalty in the rulebook's own number (2) and refutes it.
+    assert check(CLASSIC, _property("penalties"), 2).verdict == "proved"
+
+    def heavier(command: Command) -> Command:
+        take = next(e for e in command.effect if isinstance(e, Take))
+        effect = tuple(dataclasses.replace(e, cards=take.cards + 1) if e is take else e
+                       for e in command.effect)
+        return dataclasses.replace(command, effect=effect)
+
+    _planted(monkeypatch, "catch", heavier)
+    result = check(CLASSIC, _property("penalties"), 2)
+    assert result.verdict == "refuted" and "catch" in (result.label or "")
+
+
+def test_the_properties_catch_a_catch_without_its_hand_size(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def any_hand(command: Command) -> Command:
+        guard = tuple(p for p in command.guard if type(p.cond).__name__ != "HandIs")
+        assert len(guard) == len(command.guard) - 1
+        return dataclasses.replace(command, guard=guard)
+
+    _planted(monkeypatch, "catch", any_hand)
+    result = check(CLASSIC, _property("uno"), 2)
+    assert result.verdict == "refuted" and "catch" in (result.label or "")
+
+
+def test_a_command_built_for_another_table_folds_its_values() -> None:
+    table: RuleTable = load_rules("rlcard")
+    catch = out_of_turn(table).catch
+    # RLCard has no UNO call: the first conjunct is a fixed false, and its words say so.
+    assert not catch.allows(_window(), Binding(1, 0)) or table.uno.enabled
+    if not table.uno.enabled:
+        assert catch.guard[0].words == "nobody calls UNO in these rules"
+    assert all(isinstance(w, Who) for w in catch.choices)
