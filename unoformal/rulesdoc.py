@@ -128,10 +128,11 @@ def _where(where: Sites) -> list[str]:
 def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
     """Each guarded command in words, under every rule it cites: the same statement the
     engine runs and the relation encodes (``unoformal.rules.commands``)."""
-    from unoformal.rules.uno import out_of_turn
+    from unoformal.rules.book import commands
 
-    for command in out_of_turn(table).all():
-        for rid in command.cites:
+    for command in commands(table):
+        cited = command.cites + tuple(c for b in command.branches for c in b.cites)
+        for rid in dict.fromkeys(cited):
             if rid in sites:
                 sites[rid].commands.append(command.text())
 

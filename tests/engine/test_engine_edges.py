@@ -124,8 +124,10 @@ def test_ext_short_off_a_challenge_is_allowed_only_when_its_outcome_can_be_drawn
         play(game, "B challenge")
         assert game.cause is not None and game.cause[0] == "CHAL-2"
     else:
-        err = refused(game, "B challenge", "WD4-2")
-        assert err.message == "B challenge: only a Wild Draw Four can be challenged"
+        # The card is a Wild Draw Four; what fails is the draw (the command's first
+        # failing conjunct; the hand-written check cited WD4-2 with words that were false).
+        err = refused(game, "B challenge", "EXT-SHORT")
+        assert err.message == "B challenge: not enough cards are left for the penalty"
 
 
 def test_reshuffle_1_without_keep_top_an_empty_discard_matches_by_color_alone() -> None:

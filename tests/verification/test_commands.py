@@ -16,6 +16,7 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError
 from unoformal.rules import uno
+from unoformal.rules.book import commands
 from unoformal.rules.commands import Binding, Command, Take, Who
 from unoformal.rules.uno import out_of_turn
 from unoformal.rulesdoc import render
@@ -34,18 +35,24 @@ def test_every_node_of_every_command_reads_every_way(name: str) -> None:
     game = Game(["A", "B", "C"], seed=3, rules=table)
     spec = Spec(table, 3)
     s = fresh(3, spec.deck)
-    for command in out_of_turn(table).all():
-        b = Binding(0, 1)
+    for command in commands(table):
+        b = Binding(0, 1, 2)
         assert isinstance(command.allows(game, b), bool)
         assert command.encode_guard(spec, s, b) is not None
-        post, cons = command.encode_effect(spec, s, Binding(0, 1), "t")
+        post, cons = command.encode_effect(spec, s, b, "t")
         assert post is not None and isinstance(cons, list)
         words = command.text()
         assert words[0].startswith(f"`{command.name}` (")
-        assert len(words) == 2 + len(command.guard) + len(command.effect)
-        for part in command.guard:
+        assert len(words) == 2 + len(command.guard) + len(command.effect) + sum(
+            1 + len(br.guard) + len(br.effect) for br in command.branches)
+        for part in command.guard + tuple(p for br in command.branches for p in br.guard):
             rule, said = part.refusal(game, b)
             assert rule and said and "{" not in said
+        for branch in command.branches:
+            assert command.encode_branch(spec, s, b, branch) is not None
+            post, _ = command.encode_effect(spec, s, b, "t", branch)
+            assert post is not None
+            assert branch.when.text() and isinstance(branch.when.holds(game, b), bool)
 
 
 def _window() -> Game:

@@ -26,6 +26,7 @@ from unoformal.inputs import check_name, check_seed, show
 from unoformal.rules.challenge import wd4_blocks
 from unoformal.rules.commands import Binding, Command
 from unoformal.rules.lang import Said
+from unoformal.rules.respond import Responses, responses
 from unoformal.rules.state import (
     COLOR,
     DRAWN,
@@ -619,17 +620,12 @@ class Game:
                 out.append(self.t.catch[p][target])
 
     def _responses(self, p: int, out: list[Action]) -> None:
-        if self._can_draw(self.pending):
+        answers = self.t.responses
+        b = Binding(p, None, self.offender)
+        if answers.accept.allows(self, b):
             out.append(self.t.accept[p])
-        if self._challengeable():
+        if answers.challenge.allows(self, b):
             out.append(self.t.challenge[p])
-
-    def _challengeable(self) -> bool:
-        if self.offender is None or self.pending_kind is None or \
-                not self.rules.effect(self.pending_kind).victim_may_challenge:
-            return False
-        outcome = self.rules.challenge_failed if self.wd4_legal else self.rules.challenge_upheld
-        return self._can_draw(max(outcome.offender_draws, outcome.challenger_draws))
 
     # ------------------------------------------------------------------ apply
 
@@ -775,13 +771,9 @@ class Game:
                 return None
             return Refusal("DRAW-1", "pass only after drawing (keep the drawn card)")
         if kind is ActionType.ACCEPT:
-            if not self._can_draw(self.pending):
-                return Refusal("EXT-SHORT", f"{self.pending} cards are not left to draw")
-            return None
+            return self._guard(self.t.responses.accept, Binding(p, None, self.offender))
         if kind is ActionType.CHALLENGE:
-            if not self._challengeable():
-                return Refusal("WD4-2", "only a Wild Draw Four can be challenged")
-            return None
+            return self._guard(self.t.responses.challenge, Binding(p, None, self.offender))
         return None
 
     def _play_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
@@ -1057,27 +1049,16 @@ class Game:
         self.turn = self._next(p)
 
     def _do_accept(self, p: int) -> None:
-        """WD4-2 / D2-1 under stacking: the victim draws what is pending and loses the turn."""
-        card = self._penalty_card()
-        rule = self.f_effect[card].id
-        self._take(p, self.pending, rule)
-        self._was_caused_by(rule, p, card)
-        self._resolved(p, keeps_turn=False)
+        """WD4-2 / D2-1 under stacking: the ``accept`` command (unoformal.rules.respond)."""
+        self.t.responses.accept.run(self, Binding(p, None, self.offender))
 
     def _do_challenge(self, p: int) -> None:
-        """CHAL-1..4: the hand is shown to the challenger; the table says who draws."""
-        offender = self.offender
-        assert offender is not None
-        if self.rules.hidden.challenge_shows_hand_to_challenger:
-            self.reveal = (p, offender, tuple(sorted(self.hands[offender])))
-        outcome = self.rules.challenge_failed if self.wd4_legal else self.rules.challenge_upheld
-        card = self._penalty_card()
-        self._take(offender, outcome.offender_draws, outcome.id)
-        self._take(p, outcome.challenger_draws, outcome.id)
-        if not self.rules.challenge_color.named_color_stays:
-            self.color = self.prev_color
-        self._was_caused_by(outcome.id, p, card)
-        self._resolved(p, keeps_turn=outcome.challenger_keeps_turn)
+        """CHAL-1..4: the ``challenge`` command (unoformal.rules.respond)."""
+        self.t.responses.challenge.run(self, Binding(p, None, self.offender))
+
+    def _pending_rule(self) -> str:
+        """The rule of the draw card being answered (D2-1, WD4-2): what its draw is under."""
+        return self.f_effect[self._penalty_card()].id
 
     def _penalty_card(self) -> int:
         """The draw card an accept or a challenge resolves, for the words of its cause: a
@@ -1323,6 +1304,7 @@ class _Lookups:
     uno_with: int  # UNO-1: the hand size at which playing a card may carry "UNO"
     wd4_blocks: Said  # WD4-1, stated for this table
     out_of_turn: OutOfTurn  # UNO-1 and ADVICE-1's moves, as commands for this table
+    responses: Responses  # WD4-2 and CHAL-1..4's answers to a draw card, as commands
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
 
 
@@ -1367,7 +1349,8 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         resolved={}, match_rows={},
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
-        wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules))
+        wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
+        responses=responses(rules))
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

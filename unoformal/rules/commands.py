@@ -30,6 +30,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
 
+from unoformal.spec.cards import Kind
+from unoformal.spec.words import KIND_NAMES
+
 Term = Any  # a Z3 term (or a Python int the relation folds); opaque here
 
 
@@ -38,6 +41,7 @@ class Who(Enum):
 
     ACTOR = "actor"
     TARGET = "target"
+    OFFENDER = "offender"  # who played the draw card being answered (the state says)
 
 
 class Actor(Enum):
@@ -53,9 +57,12 @@ class Binding:
 
     actor: Any
     target: Any = None
+    offender: Any = None
 
     def of(self, who: Who) -> Any:
-        return self.actor if who is Who.ACTOR else self.target
+        if who is Who.ACTOR:
+            return self.actor
+        return self.target if who is Who.TARGET else self.offender
 
 
 class Concrete(Protocol):
@@ -63,13 +70,36 @@ class Concrete(Protocol):
 
     names: list[str]
     hands: list[list[int]]
+    phase: str
+    color: int | None
+    reveal: tuple[int, int, tuple[int, ...]] | None
 
     @property
     def uno_window(self) -> int | None: ...
 
+    @property
+    def pending(self) -> int: ...
+
+    @property
+    def pending_kind(self) -> Kind | None: ...
+
+    @property
+    def wd4_legal(self) -> bool: ...
+
+    @property
+    def offender(self) -> int | None: ...
+
     def _can_draw(self, count: int) -> bool: ...
 
     def _take(self, p: int, count: int, rule: str) -> None: ...
+
+    def _pending_rule(self) -> str: ...
+
+    def _was_caused_by(self, rule_id: str, victim: int, card: int) -> None: ...
+
+    def _penalty_card(self) -> int: ...
+
+    def _resolved(self, victim: int, keeps_turn: bool) -> None: ...
 
 
 class Symbolic(Protocol):
@@ -94,6 +124,16 @@ class Symbolic(Protocol):
     def take(self, s: Any, who: Term, count: int, tag: str) -> tuple[Any, Term, list[Term]]: ...
 
     def cleared(self, s: Any, field: str) -> Any: ...
+
+    def phase_is(self, s: Any, phase: str) -> Term: ...
+
+    def pending_in(self, s: Any, kinds: tuple[Kind, ...]) -> Term: ...
+
+    def negated(self, term: Term) -> Term: ...
+
+    def copied(self, s: Any, source: str, field: str) -> Any: ...
+
+    def resolved(self, s: Any, victim: Term, keeps_turn: bool) -> Any: ...
 
 
 # ------------------------------------------------------------------ conditions
@@ -219,9 +259,88 @@ class CanDraw(Cond):
 
 
 @dataclass(frozen=True)
+class CanDrawPending(Cond):
+    """The cards pending can be drawn (EXT-SHORT)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game._can_draw(game.pending)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.can_draw(s, s.pending)
+
+    def text(self) -> str:
+        return "the cards pending can be drawn"
+
+
+@dataclass(frozen=True)
+class PhaseIs(Cond):
+    """The round is in ``phase`` (a phase of the state schema)."""
+
+    phase: str
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(game.phase == self.phase)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.phase_is(s, self.phase)
+
+    def text(self) -> str:
+        return f"the round is in its {self.phase} phase"
+
+
+@dataclass(frozen=True)
+class PendingIn(Cond):
+    """The draw card being answered is of one of ``kinds``."""
+
+    kinds: tuple[Kind, ...]
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game.pending_kind in self.kinds
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.pending_in(s, self.kinds)
+
+    def text(self) -> str:
+        names = " or ".join(KIND_NAMES[k] for k in self.kinds) or "no card"
+        return f"the card being answered is a {names}"
+
+
+@dataclass(frozen=True)
+class Legal(Cond):
+    """The Wild Draw Four being answered was played legally (WD4-1), or not."""
+
+    value: bool
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game.wd4_legal == self.value
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return s.wd4_legal if self.value else spec.negated(s.wd4_legal)
+
+    def text(self) -> str:
+        return f"the Wild Draw Four was played {'legally' if self.value else 'illegally'}"
+
+
+@dataclass(frozen=True)
+class Offends(Cond):
+    """The move's offender is the one the state names (the relation builds one step per
+    offender seat; on a concrete game the binding takes the state's)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(game.offender == b.offender)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.same(s.offender, b.offender)
+
+    def text(self) -> str:
+        return "the offender is the player who played the draw card"
+
+
+@dataclass(frozen=True)
 class Conjunct:
     """One condition of a guard, the rule it keeps, and the words of a refusal: a template
-    filled from the game (``{actor}``, ``{target}``, ``{window}``, ``{held}``)."""
+    filled from the game (``{actor}``, ``{target}``, ``{window}``, ``{held}``,
+    ``{pending}``)."""
 
     cond: Cond
     rule: str
@@ -234,7 +353,8 @@ class Conjunct:
         values = {"actor": names[b.actor],
                   "target": names[target] if target is not None else "-",
                   "window": names[window] if window is not None else "-",
-                  "held": str(len(game.hands[target])) if target is not None else "-"}
+                  "held": str(len(game.hands[target])) if target is not None else "-",
+                  "pending": str(game.pending)}
         return self.rule, self.words.format(**values)
 
 
@@ -264,12 +384,13 @@ class Take(Effect):
     who: Who
     cards: int
     rule: str
+    part: str = ""  # names this draw's chance constants apart from the command's others
 
     def run(self, game: Concrete, b: Binding) -> None:
         game._take(b.of(self.who), self.cards, self.rule)
 
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
-        post, cons, _ = spec.take(s, b.of(self.who), self.cards, tag)
+        post, cons, _ = spec.take(s, b.of(self.who), self.cards, tag + self.part)
         return post, [cons]
 
     def text(self) -> str:
@@ -293,6 +414,103 @@ class Clear(Effect):
         return f"`{self.field}` is set to none"
 
 
+@dataclass(frozen=True)
+class TakePending(Effect):
+    """``who`` draws the cards pending, under the rule of the card being answered."""
+
+    who: Who
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._take(b.of(self.who), game.pending, game._pending_rule())
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        post, cons, _ = spec.take(s, b.of(self.who), s.pending, tag)
+        return post, [cons]
+
+    def text(self) -> str:
+        return f"the {self.who.value} draws the cards pending"
+
+
+@dataclass(frozen=True)
+class Copy(Effect):
+    """A control field takes another's value (the color before a Wild Draw Four)."""
+
+    source: str
+    field: str
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        setattr(game, self.field, getattr(game, self.source))
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.copied(s, self.source, self.field), []
+
+    def text(self) -> str:
+        return f"`{self.field}` takes the value of `{self.source}`"
+
+
+@dataclass(frozen=True)
+class Reveal(Effect):
+    """CHAL-1: the offender's hand is shown to the actor. Only a view reads it, so the
+    relation (which holds no view, ``unoformal.rules.state``) leaves the state as it is."""
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game.reveal = b.actor, b.offender, tuple(sorted(game.hands[b.offender]))
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return s, []
+
+    def text(self) -> str:
+        return "the offender's hand is shown to the actor"
+
+
+@dataclass(frozen=True)
+class Caused(Effect):
+    """The refusals that follow name ``rule`` as their cause (the draw card settled); the
+    rule of the card being answered when None. Bookkeeping of the engine, no state."""
+
+    rule: str | None
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        rule = self.rule if self.rule is not None else game._pending_rule()
+        game._was_caused_by(rule, b.actor, game._penalty_card())
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return s, []
+
+    def text(self) -> str:
+        return f"{self.rule or 'the rule of the card answered'} is named as the cause"
+
+
+@dataclass(frozen=True)
+class Resolve(Effect):
+    """The draw card is settled: nothing pending, the actor keeps the turn or it passes,
+    and END-1 is checked."""
+
+    keeps_turn: bool
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._resolved(b.actor, self.keeps_turn)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.resolved(s, b.actor, self.keeps_turn), []
+
+    def text(self) -> str:
+        turn = "the actor keeps the turn" if self.keeps_turn else "the turn passes"
+        return f"the draw card is settled and {turn} (END-1 is checked)"
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One outcome of a command, taken when ``when`` holds (a command's branches exclude
+    each other); its label names it in the relation and in coverage."""
+
+    label: str
+    cites: tuple[str, ...]
+    when: Cond
+    guard: tuple[Conjunct, ...]
+    effect: tuple[Effect, ...]
+
+
 # -------------------------------------------------------------------- commands
 
 
@@ -307,32 +525,61 @@ class Command:
     guard: tuple[Conjunct, ...]
     effect: tuple[Effect, ...]
     prose: str  # what the move is, in a sentence (the rules document)
+    branches: tuple[Branch, ...] = ()  # its outcomes, after the common effect
+
+    def taken(self, game: Concrete, b: Binding) -> Branch | None:
+        """The branch the state takes (None for a command without branches)."""
+        for branch in self.branches:
+            if branch.when.holds(game, b):
+                return branch
+        return None
 
     def refusal(self, game: Concrete, b: Binding) -> tuple[str, str] | None:
-        """The rule and words of the first conjunct that fails, or None when allowed."""
+        """The rule and words of the first conjunct that fails, or None when allowed:
+        the command's conjuncts, then those of the branch the state takes."""
         for part in self.guard:
+            if not part.cond.holds(game, b):
+                return part.refusal(game, b)
+        branch = self.taken(game, b)
+        for part in branch.guard if branch is not None else ():
             if not part.cond.holds(game, b):
                 return part.refusal(game, b)
         return None
 
     def allows(self, game: Concrete, b: Binding) -> bool:
-        return all(part.cond.holds(game, b) for part in self.guard)
+        return self.refusal(game, b) is None
 
-    def run(self, game: Concrete, b: Binding) -> None:
+    def run(self, game: Concrete, b: Binding) -> str:
+        """Make the move; the label of the branch that ran (the command's name when it
+        has none)."""
         for step in self.effect:
             step.run(game, b)
+        branch = self.taken(game, b)
+        if branch is None:
+            return self.name
+        for step in branch.effect:
+            step.run(game, b)
+        return branch.label
 
     def encode_guard(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         return spec.both([part.cond.encode(spec, s, b) for part in self.guard])
 
-    def encode_effect(self, spec: Symbolic, s: Any, b: Binding,
-                      tag: str) -> tuple[Any, list[Term]]:
-        """The post-state and the constraints on the cards chance handed out."""
+    def encode_effect(self, spec: Symbolic, s: Any, b: Binding, tag: str,
+                      branch: Branch | None = None) -> tuple[Any, list[Term]]:
+        """The post-state and the constraints on the cards chance handed out (of the
+        common effect, then ``branch``'s)."""
         cons: list[Term] = []
-        for step in self.effect:
+        for step in self.effect + (branch.effect if branch is not None else ()):
             s, more = step.encode(spec, s, b, tag)
             cons += more
         return s, cons
+
+    def encode_branch(self, spec: Symbolic, s: Any, b: Binding, branch: Branch) -> Term:
+        """The guard of ``branch``: the command's, the branch's condition and its own."""
+        parts = [part.cond.encode(spec, s, b) for part in self.guard]
+        parts.append(branch.when.encode(spec, s, b))
+        parts += [part.cond.encode(spec, s, b) for part in branch.guard]
+        return spec.both(parts)
 
     def text(self) -> list[str]:
         """The command in words: the lines of the rules document's "how it is played"."""
@@ -342,4 +589,9 @@ class Command:
                     if self.choices else "")]
         lines += [f"- only if {part.cond.text()} ({part.rule})" for part in self.guard]
         lines += [f"- then {step.text()}" for step in self.effect]
+        for branch in self.branches:
+            lines.append(f"- `{branch.label}` ({', '.join(branch.cites)}), when "
+                         f"{branch.when.text()}:")
+            lines += [f"  - only if {part.cond.text()} ({part.rule})" for part in branch.guard]
+            lines += [f"  - then {step.text()}" for step in branch.effect]
         return lines

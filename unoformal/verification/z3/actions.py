@@ -24,6 +24,7 @@ from typing import Any, cast
 
 import z3
 
+from unoformal.rules import respond
 from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
 from unoformal.rules.commands import Binding
@@ -31,7 +32,6 @@ from unoformal.spec.cards import Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import (
     CardEffect,
-    ChallengeOutcome,
     NextDealer,
     Rule,
     RuleTable,
@@ -44,6 +44,7 @@ from unoformal.verification.z3.state import (
     KINDS,
     NONE,
     OVER,
+    PHASE_CODE,
     PLAY,
     RESPOND,
     STUCK,
@@ -409,6 +410,16 @@ class Spec:
     def none(self) -> Expr:
         return ival(NONE)
 
+    def phase_is(self, s: Sym, phase: str) -> Expr:
+        return feq(s.phase, PHASE_CODE[phase])
+
+    def pending_in(self, s: Sym, kinds: tuple[Kind, ...]) -> Expr:
+        # Only a kind the deck has can be pending (a play put it there).
+        return f_or([feq(s.pending_kind, KINDS.index(k)) for k in kinds if k in self.kinds])
+
+    def copied(self, s: Sym, source: str, field: str) -> Sym:
+        return s.evolve(**{field: getattr(s, source)})
+
     def hand_size(self, s: Sym, seat: Expr | int) -> Expr:
         p = concrete(seat)
         return s.hand_total(p) if p is not None else s.seat_total(seat)
@@ -611,36 +622,29 @@ class Spec:
         return Step("pass_nothing_to_draw", (rule.id,), s, guard, post, s.turn)
 
     def accept(self, s: Sym) -> Step:
-        """Engine ``_do_accept`` (WD4-2; D2-1 under stacking): draw what is pending."""
+        """WD4-2's ``accept`` command (unoformal.rules.respond; D2-1 under stacking): draw
+        what is pending."""
         tag = fresh_tag("accept")
-        post, cons, _ = self.take(s, s.turn, s.pending, tag)
-        guard = fand(s.phase == RESPOND, self.can_draw(s, s.pending))
-        return Step("accept", (self.rules.wild_draw_four.id,), s, guard,
-                    self.resolved(post, s.turn, keeps_turn=False), s.turn, draws=cons,
-                    off=not self.responds())
+        command = respond.accept(self.rules)  # through the view: its reads are noted
+        b = Binding(s.turn, None, s.offender)
+        post, cons = command.encode_effect(self, s, b, tag)
+        return Step(command.name, command.cites, s, command.encode_guard(self, s, b), post,
+                    s.turn, draws=fand(cons), off=not self.responds())
 
     def challenge(self, s: Sym, upheld: bool, offender: int | None) -> Step:
-        """Engine ``_do_challenge`` (CHAL-1..4): the table says who draws and who moves.
-        One step per offender seat when the offender draws (None: any offender)."""
+        """The ``challenge`` command's branch (unoformal.rules.respond, CHAL-1..4): the
+        table says who draws and who moves. One step per offender seat when the offender
+        draws (None: any offender)."""
         tag = fresh_tag("challenge")
-        rules = self.rules
-        outcome: ChallengeOutcome = rules.challenge_upheld if upheld else rules.challenge_failed
-        kinds = [k for k in self.kinds if rules.effect(k).victim_may_challenge]
+        command = respond.challenge(self.rules)
+        branch = command.branches[1 if upheld else 0]
         off = s.offender if offender is None else ival(offender)
-        post, c1, _ = self.take(s, off, outcome.offender_draws, tag + ".offender")
-        post, c2, _ = self.take(post, s.turn, outcome.challenger_draws, tag + ".challenger")
-        if not rules.challenge_color.named_color_stays:
-            post = post.evolve(color=s.prev_color)
-        guard = fand(
-            s.phase == RESPOND, s.offender == off,
-            f_or([s.pending_kind == KINDS.index(k) for k in kinds]),
-            z3.Not(s.wd4_legal) if upheld else s.wd4_legal,
-            self.can_draw(s, max(outcome.offender_draws, outcome.challenger_draws)))
-        name = "challenge_upheld" if upheld else "challenge_failed"
-        return Step(name, (outcome.id, rules.challenge_color.id), s, guard,
-                    self.resolved(post, s.turn, outcome.challenger_keeps_turn), s.turn,
-                    draws=fand(c1, c2), variant="" if offender is None else f"offender {offender}",
-                    off=not kinds)
+        b = Binding(s.turn, None, off)
+        post, cons = command.encode_effect(self, s, b, tag, branch)
+        kinds = [k for k in self.kinds if self.rules.effect(k).victim_may_challenge]
+        return Step(branch.label, branch.cites, s, command.encode_branch(self, s, b, branch),
+                    post, s.turn, draws=fand(cons),
+                    variant="" if offender is None else f"offender {offender}", off=not kinds)
 
     def responds(self) -> bool:
         """Whether any card's victim accepts (or challenges, or answers) before drawing,
