@@ -20,6 +20,8 @@ ACTIVATE = ". .venv/bin/activate"
 MAX_README_LINES = 300
 # Pages whose ``python`` blocks run here, each on its own, as a reader pastes them.
 RUN = [README, DOCS / "api.md", DOCS / "records.md"]
+# Pages whose ``python`` blocks are steps of one session: run in order, in one namespace.
+RUN_IN_ORDER = [DOCS / "how-a-rule-is-written.md"]
 # Pages whose ``python`` blocks are not examples to paste, and where they are checked.
 NOT_RUN = {
     "tutorial.md": "doctests, run by tests/test_tutorial.py",
@@ -85,9 +87,21 @@ def test_every_python_example_runs(page: Path, tmp_path: Path,
         exec(compile(block, f"{name(page)} python block {i}", "exec"), {"__name__": "readme"})
 
 
+@pytest.mark.parametrize("page", RUN_IN_ORDER, ids=name)
+def test_a_step_by_step_page_runs_in_order(page: Path, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "tests").symlink_to(ROOT / "tests")
+    monkeypatch.chdir(tmp_path)
+    blocks = FENCE.findall(page.read_text(encoding="utf-8"))
+    assert len(blocks) >= 3, f"{name(page)}: a step-by-step page has its steps"
+    session: dict[str, object] = {"__name__": "howto"}
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"{name(page)} python block {i}", "exec"), session)
+
+
 def test_every_python_block_is_run_or_said_where_it_is_checked() -> None:
     for page in PAGES:
-        if page not in RUN and FENCE.search(page.read_text(encoding="utf-8")):
+        if page not in RUN + RUN_IN_ORDER and FENCE.search(page.read_text(encoding="utf-8")):
             assert page.name in NOT_RUN, f"{name(page)}: add it to RUN, or say in NOT_RUN why not"
     assert all((DOCS / page).is_file() for page in NOT_RUN)
 

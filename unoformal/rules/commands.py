@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from unoformal.spec.cards import Kind
 from unoformal.spec.words import KIND_NAMES
 
@@ -143,6 +145,8 @@ class Symbolic(Protocol):
 # (unoformal/compiled.py), whose native classes cannot take ABCMeta; a node that leaves a
 # reading out raises NotImplementedError (tests/verification/test_commands.py reads every
 # node every way).
+# A user's own conditions and effects subclass these in Python (docs/how-a-rule-is-written.md).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Cond:
     """A condition on a state, given a move's seats."""
 
@@ -361,6 +365,7 @@ class Conjunct:
 # --------------------------------------------------------------------- effects
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Effect:
     """A primitive change of the state."""
 
