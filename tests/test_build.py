@@ -27,7 +27,19 @@ PURE_TESTS = ["tests/engine", "tests/spec", "tests/verification/test_validate.py
               # the planted explorer bugs, which need the explorer's classes patchable
               "tests/verification/test_explore_gc.py",
               "tests/verification/test_rlcard_values.py::"
-              "test_the_start_color_check_fails_on_the_planted_bug"]
+              "test_the_start_color_check_fails_on_the_planted_bug",
+              # the agreement harness's planted bugs, set on the live engine's class
+              *(f"tests/reference/test_agree.py::{name}" for name in (
+                  "test_a_wrong_wd4_1_condition_is_reported_where_a_wild_draw_four_is_played",
+                  "test_a_refusal_citing_another_rule_is_reported",
+                  "test_the_command_fails_and_writes_the_record_of_a_planted_bug",
+                  "test_a_refusal_in_other_words_is_counted_apart_not_a_disagreement",
+                  "test_a_successor_that_differs_is_reported",
+                  "test_a_missing_legal_action_is_reported",
+                  "test_a_wrong_legal_set_for_one_player_is_reported",
+                  "test_a_refusal_that_changes_the_state_is_reported",
+                  "test_records_and_vectors_report_a_planted_bug",
+              ))]
 
 
 def _can_compile() -> bool:

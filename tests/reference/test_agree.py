@@ -173,7 +173,7 @@ def test_a_refusal_citing_another_rule_is_reported(
 def test_the_command_fails_and_writes_the_record_of_a_planted_bug(
         live_is_patchable: None, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(live_game.Game, "_do_uno", lambda self: None)
+    monkeypatch.setattr(live_game.Game, "_do_uno", lambda self, p: None)
     code = agree.main(["--steps", "3000", "--variants", "classic", "--players", "3",
                        "--out", str(tmp_path)])
     out = capsys.readouterr().out
@@ -206,7 +206,7 @@ def test_a_refusal_in_other_words_is_counted_apart_not_a_disagreement(
 def test_a_successor_that_differs_is_reported(
         live_is_patchable: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """UNO said out loud no longer closes the window for a catch (UNO-1)."""
-    monkeypatch.setattr(live_game.Game, "_do_uno", lambda self: None)
+    monkeypatch.setattr(live_game.Game, "_do_uno", lambda self, p: None)
     d = _first(_run(["classic"], [3], 6_000))
     assert d.what == "state" and d.action is not None and d.action.endswith(" uno"), d.line()
     assert " uno=-" in d.frozen and " uno=-" not in d.live
@@ -216,7 +216,14 @@ def test_a_successor_that_differs_is_reported(
 def test_a_missing_legal_action_is_reported(
         live_is_patchable: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Nobody can ever be caught: the catch goes missing from the legal actions."""
-    monkeypatch.setattr(live_game.Game, "_catchable", lambda self, target: False)
+    listed = live_game.Game._out_of_turn
+
+    def no_catch(self: Any, p: int, out: list[Any], advise: bool, moves: Any) -> None:
+        before = len(out)
+        listed(self, p, out, advise, moves)
+        out[before:] = [a for a in out[before:] if a.type is not ActionType.CATCH]
+
+    monkeypatch.setattr(live_game.Game, "_out_of_turn", no_catch)
     d = _first(_run(["classic"], [3], 6_000))
     assert d.what == "legal" and d.action is None, d.line()
     assert d.live == "-" and " catch " in f" {d.frozen}"
