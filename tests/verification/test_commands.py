@@ -143,3 +143,22 @@ def test_a_command_built_for_another_table_folds_its_values() -> None:
     if not table.uno.enabled:
         assert catch.guard[0].words == "nobody calls UNO in these rules"
     assert all(isinstance(w, Who) for w in catch.choices)
+
+
+def test_a_node_written_without_a_reading_is_refused_by_name() -> None:
+    from unoformal.rules.commands import Cond, Effect
+
+    class OnlyWords(Cond):
+        def text(self) -> str:
+            return "a condition with words only"
+
+    class Nothing(Effect):
+        pass
+
+    game = _window()
+    with pytest.raises(TypeError, match=r"OnlyWords has no reading for the engine: define its "
+                                        r"holds\(\)"):
+        OnlyWords().holds(game, Binding(0))
+    with pytest.raises(TypeError, match=r"Nothing has no reading for the Z3 relation"):
+        Nothing().encode(Spec(CLASSIC, 3), fresh(3, Spec(CLASSIC, 3).deck), Binding(0), "t")
+    assert OnlyWords().text() == "a condition with words only"

@@ -1202,21 +1202,11 @@ class Game:
         table, values = read_state(text, rules)
         g = Game.__new__(Game)
         g.chance = SEEDED
-        g.rules = table
         g.deck = Deck.of(table)
-        g.names = values["names"]
-        g.n = len(g.names)
+        g.n = len(values["names"])
+        for name, value in values.items():  # every field of the state schema, by its name
+            setattr(g, name, value)
         g._tables()
-        g.hands, g.pile, g.discard = values["hands"], values["pile"], values["discard"]
-        g.dealer, g.round, g.turn = values["dealer"], values["round"], values["turn"]
-        g.direction, g.color, g.phase = values["direction"], values["color"], values["phase"]
-        g.scores, g.uno_window, g.drawn = values["scores"], values["uno_window"], values["drawn"]
-        g.pending, g.pending_kind = values["pending"], values["pending_kind"]
-        g.offender, g.wd4_legal = values["offender"], values["wd4_legal"]
-        g.prev_color, g.reveal, g.winner = (values["prev_color"], values["reveal"],
-                                            values["winner"])
-        g.round_points, g.seed, g.shuffles = (values["round_points"], values["seed"],
-                                              values["shuffles"])
         g.history = []
         g.dealer_draws = []
         g.origin = {"dealer": None, "deal": None}

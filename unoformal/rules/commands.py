@@ -141,10 +141,16 @@ class Symbolic(Protocol):
 # ------------------------------------------------------------------ conditions
 
 
+def _unread(node: object, method: str, reading: str) -> TypeError:
+    """A node written without one of its readings: every node is read three ways."""
+    return TypeError(f"{type(node).__name__} has no reading for {reading}: define its "
+                     f"{method}()")
+
+
 # The node bases are plain classes, not abc.ABC: the build compiles this module with mypyc
-# (unoformal/compiled.py), whose native classes cannot take ABCMeta; a node that leaves a
-# reading out raises NotImplementedError (tests/verification/test_commands.py reads every
-# node every way).
+# (unoformal/compiled.py), whose native classes cannot take ABCMeta. A node class that
+# leaves a reading out is refused when that reading is asked for, naming the class and the
+# reading (tests/verification/test_commands.py).
 # A user's own conditions and effects subclass these in Python (docs/how-a-rule-is-written.md).
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Cond:
@@ -152,15 +158,15 @@ class Cond:
 
     def holds(self, game: Concrete, b: Binding) -> bool:
         """Whether it holds on the concrete ``game``."""
-        raise NotImplementedError
+        raise _unread(self, "holds", "the engine")
 
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         """Its Z3 term over the symbolic state ``s``."""
-        raise NotImplementedError
+        raise _unread(self, "encode", "the Z3 relation")
 
     def text(self) -> str:
         """How it reads (the rules document)."""
-        raise NotImplementedError
+        raise _unread(self, "text", "the words")
 
 
 @dataclass(frozen=True)
@@ -371,15 +377,15 @@ class Effect:
 
     def run(self, game: Concrete, b: Binding) -> None:
         """Make the change on the concrete ``game``."""
-        raise NotImplementedError
+        raise _unread(self, "run", "the engine")
 
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
         """The symbolic state after the change, and the constraints on what chance gave."""
-        raise NotImplementedError
+        raise _unread(self, "encode", "the Z3 relation")
 
     def text(self) -> str:
         """How it reads."""
-        raise NotImplementedError
+        raise _unread(self, "text", "the words")
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,7 @@ from unoformal.verification.z3.state import (
     PHASE_NAMES,
     Expr,
     Sym,
+    as_number,
     concrete_state,
     dealt,
     equal,
@@ -198,12 +199,8 @@ def _fields(t: Sym, phase: int) -> list[Expr]:
     """The projection's Z3 expressions, in :class:`Projection` order, for ``phase``."""
     head = [t.phase, t.turn, t.direction, t.color, t.top, t.dealer, t.uno_window]
     cards = [x for h in t.hands for x in h] + list(t.disc) + list(t.pile)
-    tail = [_int(getattr(t, f.name)) for f in PHASED if f.read_in(PHASE_NAMES[phase])]
+    tail = [as_number(getattr(t, f.name)) for f in PHASED if f.read_in(PHASE_NAMES[phase])]
     return head + cards + list(t.scores) + tail
-
-
-def _int(term: Expr) -> Expr:
-    return z3.If(term, 1, 0) if z3.is_bool(term) else term
 
 
 def _value(model: z3.ModelRef, x: Expr) -> int:

@@ -30,6 +30,7 @@ from unoformal.verification.z3.state import (
     NONE,
     PHASE_NAMES,
     Sym,
+    as_number,
     fresh,
 )
 
@@ -165,13 +166,9 @@ def post_terms(t: Sym) -> list[Any]:
     """Every field of a state, in a fixed order (see :func:`projection_of`)."""
     head = [t.phase, t.turn, t.direction, t.color, t.top, t.dealer, t.uno_window]
     cards = [x for h in t.hands for x in h] + list(t.disc) + list(t.pile)
-    tail = [_number(getattr(t, f.name)) for f in PHASED]
+    tail = [as_number(getattr(t, f.name)) for f in PHASED]
     return head + cards + list(t.scores) + tail
 
-
-def _number(term: Any) -> Any:
-    """A field as a number (a flag as 0 or 1)."""
-    return z3.If(term, 1, 0) if z3.is_bool(term) else term
 
 
 class Model:

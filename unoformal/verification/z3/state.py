@@ -376,6 +376,11 @@ _TERMS: dict[Domain, Callable[[Any, int], Any]] = {
 }
 
 
+def as_number(term: Expr) -> Expr:
+    """A field's term as a number: a flag (``wd4_legal``) as 0 or 1."""
+    return z3.If(term, 1, 0) if z3.is_bool(term) else term
+
+
 def concrete_state(values: Mapping[str, Any], n: int, nfaces: int) -> Sym:
     """The symbolic state of a concrete one, given field by field as the engine holds
     them (the state schema's symbolic fields: :data:`unoformal.rules.state.SYMBOLIC`)."""
