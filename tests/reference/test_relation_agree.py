@@ -168,13 +168,14 @@ def test_an_unknown_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda self, formulas: (z3.unknown, "timeout"))
     report = _classic()
     # Every query Z3 is asked fails: the planted reading, and the commands, whose terms
-    # differ from the frozen ones (unoformal.rules.uno, .respond) but mean the same.
+    # differ from the frozen ones (unoformal.rules.turn, .respond, .uno) but mean the same.
     found = [(d.action, d.part, d.words) for d in report.differences]
     assert ("play_wild_draw_four", "post.wd4_legal", "unknown to Z3 (timeout): not proved") \
         in found
     assert all(words == "unknown to Z3 (timeout): not proved" for _, _, words in found)
     assert {action.split("[")[0] for action, _, _ in found} == {
-        "play_wild_draw_four", "uno", "catch", "advise", "accept", "challenge_failed",
+        "play_wild_draw_four", "draw", "keep", "pass_nothing_to_draw", "misplay",
+        "choose_color", "uno", "catch", "advise", "accept", "challenge_failed",
         "challenge_upheld"}
     assert not report.ok
 

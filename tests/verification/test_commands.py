@@ -15,7 +15,7 @@ from tests.engine.helpers import make_game, play
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError
-from unoformal.rules import uno
+from unoformal.rules import turn, uno
 from unoformal.rules.book import commands
 from unoformal.rules.commands import Binding, Command, Take, Who
 from unoformal.rules.uno import out_of_turn
@@ -26,7 +26,7 @@ from unoformal.verification.z3 import prover
 from unoformal.verification.z3.actions import Spec
 from unoformal.verification.z3.properties import PROPERTIES
 from unoformal.verification.z3.prover import check
-from unoformal.verification.z3.state import fresh
+from unoformal.verification.z3.state import fresh, ival
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -35,11 +35,13 @@ def test_every_node_of_every_command_reads_every_way(name: str) -> None:
     game = Game(["A", "B", "C"], seed=3, rules=table)
     spec = Spec(table, 3)
     s = fresh(3, spec.deck)
+    card = game.hands[0][0]
+    b = Binding(0, 1, 2, card, 0)
+    sb = Binding(0, 1, 2, ival(card), ival(0))  # the relation's choices are terms
     for command in commands(table):
-        b = Binding(0, 1, 2)
         assert isinstance(command.allows(game, b), bool)
-        assert command.encode_guard(spec, s, b) is not None
-        post, cons = command.encode_effect(spec, s, b, "t")
+        assert command.encode_guard(spec, s, sb) is not None
+        post, cons = command.encode_effect(spec, s, sb, "t")
         assert post is not None and isinstance(cons, list)
         words = command.text()
         assert words[0].startswith(f"`{command.name}` (")
@@ -49,8 +51,8 @@ def test_every_node_of_every_command_reads_every_way(name: str) -> None:
             rule, said = part.refusal(game, b)
             assert rule and said and "{" not in said
         for branch in command.branches:
-            assert command.encode_branch(spec, s, b, branch) is not None
-            post, _ = command.encode_effect(spec, s, b, "t", branch)
+            assert command.encode_branch(spec, s, sb, branch) is not None
+            post, _ = command.encode_effect(spec, s, sb, "t", branch)
             assert post is not None
             assert branch.when.text() and isinstance(branch.when.holds(game, b), bool)
 
@@ -92,9 +94,9 @@ def _property(name: str) -> Any:
 
 
 def _planted(monkeypatch: pytest.MonkeyPatch, name: str,
-             change: Callable[[Command], Command]) -> None:
-    build = getattr(uno, name)
-    monkeypatch.setattr(uno, name, lambda table: change(build(table)))
+             change: Callable[[Command], Command], section: Any = uno) -> None:
+    build = getattr(section, name)
+    monkeypatch.setattr(section, name, lambda table: change(build(table)))
     # The prover keeps the relations it built (per table and count): build them again
     # with the planted command, and again after the test without it.
     prover._setup.cache_clear()
@@ -133,6 +135,59 @@ def test_the_properties_catch_a_catch_without_its_hand_size(
     _planted(monkeypatch, "catch", any_hand)
     result = check(CLASSIC, _property("uno"), 2)
     assert result.verdict == "refuted" and "catch" in (result.label or "")
+
+
+def test_the_properties_catch_a_draw_of_two_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    # DRAW-1's one card, wrong in the command (so in the engine and the relation): the
+    # after-draw property states it in the rulebook's number and refutes it.
+    assert check(CLASSIC, _property("after-draw"), 2).verdict == "proved"
+
+    def two(command: Command) -> Command:
+        effect = tuple(dataclasses.replace(e, cards=2) if isinstance(e, Take) else e
+                       for e in command.effect)
+        return dataclasses.replace(command, effect=effect)
+
+    _planted(monkeypatch, "draw", two, turn)
+    result = check(CLASSIC, _property("after-draw"), 2)
+    assert result.verdict == "refuted" and "draw" in (result.label or "")
+
+
+def test_the_properties_catch_a_misplay_that_keeps_the_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def stays(command: Command) -> Command:
+        effect = tuple(e for e in command.effect if type(e).__name__ != "PassTurn")
+        assert len(effect) == len(command.effect) - 1
+        return dataclasses.replace(command, effect=effect)
+
+    _planted(monkeypatch, "misplay", stays, turn)
+    result = check(CLASSIC, _property("penalties"), 2)
+    assert result.verdict == "refuted" and "misplay" in (result.label or "")
+
+
+def _refused(game: Game, text: str) -> tuple[str, str]:
+    before = game.to_text()
+    with pytest.raises(IllegalActionError) as info:
+        game.apply(Action.parse(text))
+    assert game.to_text() == before
+    return info.value.rule_id, str(info.value).split(f" (breaks {info.value.rule_id})")[0]
+
+
+def test_a_turn_move_is_refused_by_its_command_in_its_words() -> None:
+    game = make_game(["A", "B"], "B", {"A": ["R5", "G7"], "B": ["Y1", "Y2"]}, ["R1", "B9"])
+    assert _refused(game, "A misplay R5") == (
+        "MISPLAY-1", "A misplay R5: R5 is a legal play, not a misplay")
+    assert _refused(game, "A misplay Y1") == ("MISPLAY-1", "A misplay Y1: Y1 is not in A's hand")
+    assert _refused(game, "A pass") == (
+        "DRAW-1", "A pass: pass only after drawing (keep the drawn card)")
+    game.apply(Action.parse("A draw"))
+    # DRAW-1 again after a draw names the draw as the cause.
+    assert _refused(game, "A draw") == (
+        "DRAW-1", "A draw: one draw per turn: A drew and may play only the drawn card or "
+        "pass (DRAW-1)")
+    assert _refused(game, "A choose_color red") == (
+        "START-WILD", "A choose_color red: nothing to choose_color now")
+    game.apply(Action.parse("A pass"))
+    assert game.to_play == "B" and game.cause is None
 
 
 def test_a_command_built_for_another_table_folds_its_values() -> None:

@@ -36,6 +36,7 @@ from unoformal.rules.state import (
     START,
     check_names,
 )
+from unoformal.rules.turn import Turn, turn
 from unoformal.rules.uno import OutOfTurn, out_of_turn
 from unoformal.spec.cards import Color, Kind
 from unoformal.spec.deck import Deck
@@ -520,19 +521,6 @@ class Game:
         return (st.victim_may_answer and self.pending_kind in st.answers
                 and self.f_kind[face] in st.answers)
 
-    def _may_draw(self, p: int) -> bool:
-        """DRAW-1: drawing is allowed even with a playable card, unless the table says not."""
-        if self.rules.draw.may_draw_when_able_to_play:
-            return True
-        return not any(self._can_play(p, c) for c in set(self.hands[p]))
-
-    def _may_keep(self, p: int) -> bool:
-        """DRAW-1: the drawn card may be kept, unless the table says a playable one is
-        played at once (``must_play_drawn``)."""
-        drawn = self.drawn
-        return not self.rules.draw.must_play_drawn or drawn is None \
-            or not self._can_play(p, drawn)
-
     def _can_draw(self, count: int) -> bool:
         """EXT-SHORT: with it off, an effect needing more cards than are left is not allowed."""
         return self.rules.draw_what_is_left.enabled or self.available() >= count
@@ -573,8 +561,10 @@ class Game:
     def _on_turn(self, p: int, out: list[Action], penalties: bool) -> None:
         t = self.t
         phase = self.phase
+        moves = t.turn
         if phase == COLOR:
-            out += t.choose_color[p]
+            if moves.choose_color.allows(self, Binding(p)):
+                out += t.choose_color[p]
             return
         if phase == RESPOND:
             self._responses(p, out)
@@ -586,6 +576,8 @@ class Game:
             if drawn is not None and self._can_play(p, drawn):
                 out += plays[drawn][with_uno]
         elif phase == PLAY and t.play_is_match:
+            # Every effect can be carried out and a misplay's penalty drawn (EXT-SHORT on):
+            # a card is a play exactly when it matches, else a misplay (rules.turn).
             row = self._match_row()
             for face in sorted(set(hand)):
                 if row[face]:
@@ -597,15 +589,15 @@ class Game:
                 if self._can_play(p, face):
                     out += plays[face][with_uno]
                 elif penalties and phase != RESPOND and \
-                        self._can_draw(self.rules.misplay.cards):
+                        moves.misplay.allows(self, Binding(p, card=face)):
                     out.append(misplays[face])
         if phase == PLAY:
-            if self.pile or self.available() >= 1:  # a card to draw (RESHUFFLE-1)
-                if self._may_draw(p):
-                    out.append(t.draw[p])
-            elif self.rules.pass_when_nothing_to_draw.enabled:
+            b = Binding(p)
+            if moves.draw.allows(self, b):
+                out.append(t.draw[p])
+            elif moves.pass_nothing_to_draw.allows(self, b):
                 out.append(t.pass_[p])
-        elif phase == DRAWN and self._may_keep(p):
+        elif phase == DRAWN and moves.keep.allows(self, Binding(p)):
             out.append(t.pass_[p])
 
     def _out_of_turn(self, p: int, out: list[Action], advise: bool,
@@ -731,50 +723,33 @@ class Game:
         return self._turn_check(action, p, face)
 
     def _turn_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
+        """PLAY-1 (whose turn), then what a round waiting for a color or an answer takes
+        (START-WILD, WD4-2), then the move's own command: the refusal of its first failing
+        conjunct."""
         if p != self.turn:
             return self._not_to_move(action)
         kind = action.type
-        want = _PHASE_OF.get(kind)
         if self.phase == COLOR and kind is not ActionType.CHOOSE_COLOR:
             return Refusal("START-WILD", "the first player must choose the color first")
-        if self.phase == RESPOND and want is not RESPOND and kind is not ActionType.PLAY:
+        if self.phase == RESPOND and kind not in _ANSWERS:
             return self._respond_refusal()
-        if want is not None and self.phase != want:
-            return Refusal("START-WILD" if want == COLOR else "WD4-2",
-                           f"nothing to {kind.value} now")
         if kind is ActionType.PLAY:
             return self._play_check(action, p, face)
-        if kind is ActionType.MISPLAY:
-            assert face is not None
-            if face not in self.hands[p]:
-                return Refusal("MISPLAY-1", f"{action.card} is not in {action.player}'s hand")
-            if self._can_play(p, face):
-                return Refusal("MISPLAY-1", f"{action.card} is a legal play, not a misplay")
-            if not self._can_draw(self.rules.misplay.cards):
-                return Refusal("EXT-SHORT", "not enough cards are left for the penalty")
-            return None
-        if kind is ActionType.DRAW:
-            if self.phase == DRAWN:
-                return self._caused("DRAW-1", "one draw per turn")
-            if self.available() < 1:
-                return Refusal("EXT-PASS", "nothing is left to draw")
-            if not self._may_draw(p):
-                return Refusal("DRAW-1", "a player able to play may not draw in these rules")
-            return None
-        if kind is ActionType.PASS:
-            if self.phase == DRAWN:
-                if not self._may_keep(p):
-                    return self._caused("DRAW-1", f"{action.player} may not keep the drawn "
-                                        "card")
-                return None
-            if self.available() < 1 and self.rules.pass_when_nothing_to_draw.enabled:
-                return None
-            return Refusal("DRAW-1", "pass only after drawing (keep the drawn card)")
-        if kind is ActionType.ACCEPT:
-            return self._guard(self.t.responses.accept, Binding(p, None, self.offender))
-        if kind is ActionType.CHALLENGE:
-            return self._guard(self.t.responses.challenge, Binding(p, None, self.offender))
-        return None
+        return self._guard(self._command(kind), Binding(p, None, self.offender, face))
+
+    def _command(self, kind: ActionType) -> Command:
+        """The command an on-turn action other than a play runs (a pass: keeping the card
+        drawn, or passing with nothing left to draw)."""
+        t = self.t
+        if kind is _DRAW:
+            return t.turn.draw
+        if kind is _PASS:
+            return t.turn.keep if self.phase == DRAWN else t.turn.pass_nothing_to_draw
+        if kind is _MISPLAY:
+            return t.turn.misplay
+        if kind is _CHOOSE_COLOR:
+            return t.turn.choose_color
+        return t.responses.accept if kind is _ACCEPT else t.responses.challenge
 
     def _play_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
         assert face is not None
@@ -874,7 +849,7 @@ class Game:
             "MISPLAY-1": f"{who} misplayed and lost the turn (MISPLAY-1), so {mover} moves",
         }.get(rule_id)
         if rule_id == self.rules.draw.id and card is not None and self.phase == DRAWN \
-                and not self._may_keep(actor):
+                and not self.t.turn.keep.allows(self, Binding(actor)):
             what = (f"{who} drew {self.deck.code(card)}, which can be played, so it is "
                     f"played at once ({rule_id})")
         if what is not None:
@@ -912,9 +887,13 @@ class Game:
         return self._guard(self.t.out_of_turn.say_uno, Binding(p))
 
     def _guard(self, command: Command, b: Binding) -> Refusal | None:
-        """The refusal of a command's first failing conjunct: its rule and words."""
-        failed = command.refusal(self, b)
-        return None if failed is None else Refusal(failed[0], failed[1])
+        """The refusal of a command's first failing conjunct: its rule and words, and
+        what made the state so when the conjunct says to name it."""
+        part = command.failing(self, b)
+        if part is None:
+            return None
+        rule, words = part.refusal(self, b)
+        return self._caused(rule, words) if part.caused else Refusal(rule, words)
 
     def _check_catch(self, action: Action, p: int, face: int | None) -> Refusal | None:
         target = self.seat(action.target or "", "target")
@@ -973,9 +952,9 @@ class Game:
         elif kind is _CATCH:
             self._do_catch(p, target)
         elif kind is _CHOOSE_COLOR:
-            self._do_choose_color(color)
+            self._do_choose_color(p, color)
         elif kind is _MISPLAY:
-            self._do_misplay(p)
+            self._do_misplay(p, face)
         else:
             assert kind is _ADVISE, kind  # check_action admits only the ten types
             self._do_advise(p)
@@ -1035,18 +1014,12 @@ class Game:
             self._round_end_check()
 
     def _do_draw(self, p: int) -> None:
-        self._begin_turn()
-        before = len(self.hands[p])
-        self._take(p, self.rules.draw.cards, self.rules.draw.id)
-        self.drawn = self.hands[p][-1] if len(self.hands[p]) > before else None
-        self.phase = DRAWN
-        self.cause = (self.rules.draw.id, p, self.drawn, p, False)
+        """DRAW-1: the ``draw`` command (unoformal.rules.turn)."""
+        self.t.turn.draw.run(self, Binding(p))
 
     def _do_pass(self, p: int) -> None:
-        self.cause = None
-        self.drawn = None
-        self.phase = PLAY
-        self.turn = self._next(p)
+        """DRAW-1 / EXT-PASS: the ``keep`` or ``pass_nothing_to_draw`` command."""
+        self._command(_PASS).run(self, Binding(p))
 
     def _do_accept(self, p: int) -> None:
         """WD4-2 / D2-1 under stacking: the ``accept`` command (unoformal.rules.respond)."""
@@ -1092,19 +1065,13 @@ class Game:
         assert target is not None
         self.t.out_of_turn.catch.run(self, Binding(p, target))
 
-    def _do_choose_color(self, color: int | None) -> None:
-        self.color = color
-        self.phase = PLAY
+    def _do_choose_color(self, p: int, color: int | None) -> None:
+        """START-WILD: the ``choose_color`` command (unoformal.rules.turn)."""
+        self.t.turn.choose_color.run(self, Binding(p, color=color))
 
-    def _do_misplay(self, p: int) -> None:
-        """MISPLAY-1: the card goes back to the hand, penalty cards, the turn passes."""
-        self._begin_turn()
-        self._take(p, self.rules.misplay.cards, self.rules.misplay.id)
-        self.drawn = None
-        if self.rules.misplay.turn_passes:
-            self.phase = PLAY
-            self.turn = self._next(p)
-            self.cause = (self.rules.misplay.id, p, None, p, False)
+    def _do_misplay(self, p: int, face: int | None) -> None:
+        """MISPLAY-1: the ``misplay`` command (unoformal.rules.turn)."""
+        self.t.turn.misplay.run(self, Binding(p, card=face))
 
     def _do_advise(self, p: int) -> None:
         self.t.out_of_turn.advise.run(self, Binding(p))
@@ -1255,9 +1222,9 @@ class Game:
 
 
 
-# The phase in which an on-turn action that belongs to one phase only is allowed.
-_PHASE_OF = {ActionType.CHOOSE_COLOR: COLOR, ActionType.ACCEPT: RESPOND,
-             ActionType.CHALLENGE: RESPOND}
+# What the player to move may do while a draw card waits for an answer (WD4-2; a play is
+# an answer under stacking, and its own check says which cards).
+_ANSWERS = (ActionType.ACCEPT, ActionType.CHALLENGE, ActionType.PLAY)
 
 _CHECKS = {
     ActionType.ADVISE: Game._check_advise,
@@ -1295,6 +1262,7 @@ class _Lookups:
     wd4_blocks: Said  # WD4-1, stated for this table
     out_of_turn: OutOfTurn  # UNO-1 and ADVICE-1's moves, as commands for this table
     responses: Responses  # WD4-2 and CHAL-1..4's answers to a draw card, as commands
+    turn: Turn  # DRAW-1, EXT-PASS, MISPLAY-1 and START-WILD's moves, as commands
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
 
 
@@ -1340,7 +1308,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
-        responses=responses(rules))
+        responses=responses(rules), turn=turn(rules))
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

@@ -11,7 +11,8 @@ and an effect:
   conjunct, so the rule and the words a user reads are the ones that decided;
 - the effect is a sequence of primitives over the state schema's fields
   (:mod:`unoformal.rules.state`): :class:`Take` (a draw: the chance player's node, with the
-  rule that makes it) and :class:`Clear` (a control field set to none).
+  rule that makes it), :class:`Clear` (a control field set to none), :class:`SetPhase`,
+  :class:`PassTurn` (the turn goes *k* seats on), :class:`SetColor` and a few more.
 
 Table values are folded in when a command is built for a table (a Python ``if`` on a value
 stays a Python ``if``; a value the guard needs is a :class:`Fixed` conjunct), so a
@@ -44,6 +45,8 @@ class Who(Enum):
     ACTOR = "actor"
     TARGET = "target"
     OFFENDER = "offender"  # who played the draw card being answered (the state says)
+    CARD = "card"  # the card a move names (a face of the deck), not a seat
+    COLOR = "color"  # the color a move names (an index of the deck's colors)
 
 
 class Actor(Enum):
@@ -60,11 +63,23 @@ class Binding:
     actor: Any
     target: Any = None
     offender: Any = None
+    card: Any = None
+    color: Any = None
 
     def of(self, who: Who) -> Any:
         if who is Who.ACTOR:
             return self.actor
-        return self.target if who is Who.TARGET else self.offender
+        if who is Who.TARGET:
+            return self.target
+        if who is Who.OFFENDER:
+            return self.offender
+        return self.card if who is Who.CARD else self.color
+
+
+class Codes(Protocol):
+    """The deck as the words read it: a face's card code."""
+
+    def code(self, face: int) -> str: ...
 
 
 class Concrete(Protocol):
@@ -73,8 +88,14 @@ class Concrete(Protocol):
     names: list[str]
     hands: list[list[int]]
     phase: str
+    turn: int
     color: int | None
+    drawn: int | None
     reveal: tuple[int, int, tuple[int, ...]] | None
+    cause: tuple[str, int, int | None, int, bool] | None
+
+    @property
+    def deck(self) -> Codes: ...
 
     @property
     def uno_window(self) -> int | None: ...
@@ -92,6 +113,12 @@ class Concrete(Protocol):
     def offender(self) -> int | None: ...
 
     def _can_draw(self, count: int) -> bool: ...
+
+    def available(self) -> int: ...
+
+    def _can_play(self, p: int, face: int) -> bool: ...
+
+    def _next(self, seat: int, steps: int = 1) -> int: ...
 
     def _take(self, p: int, count: int, rule: str) -> None: ...
 
@@ -112,6 +139,8 @@ class Symbolic(Protocol):
     def false(self) -> Term: ...
 
     def both(self, terms: list[Term]) -> Term: ...
+
+    def either(self, terms: list[Term]) -> Term: ...
 
     def same(self, a: Term, b: Term) -> Term: ...
 
@@ -136,6 +165,24 @@ class Symbolic(Protocol):
     def copied(self, s: Any, source: str, field: str) -> Any: ...
 
     def resolved(self, s: Any, victim: Term, keeps_turn: bool) -> Any: ...
+
+    def cards_left(self, s: Any, cards: int) -> Term: ...
+
+    def can_play_any(self, s: Any, seat: Term) -> Term: ...
+
+    def drawn_playable(self, s: Any) -> Term: ...
+
+    def holds_card(self, s: Any, seat: Term, card: Term) -> Term: ...
+
+    def card_playable(self, s: Any, seat: Term, card: Term) -> Term: ...
+
+    def kept(self, s: Any, drawn: list[Term], tag: str) -> tuple[Any, Term]: ...
+
+    def phase_set(self, s: Any, phase: str) -> Any: ...
+
+    def turn_passed(self, s: Any, seat: Term, steps: int) -> Any: ...
+
+    def colored(self, s: Any, color: Term) -> Any: ...
 
 
 # ------------------------------------------------------------------ conditions
@@ -347,14 +394,122 @@ class Offends(Cond):
 
 
 @dataclass(frozen=True)
+class PhaseIn(Cond):
+    """The round is in one of ``phases``."""
+
+    phases: tuple[str, ...]
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game.phase in self.phases
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.either([spec.phase_is(s, phase) for phase in self.phases])
+
+    def text(self) -> str:
+        return f"the round is in its {' or '.join(self.phases)} phase"
+
+
+@dataclass(frozen=True)
+class CardsLeft(Cond):
+    """At least ``cards`` cards are left to draw: the pile, and what RESHUFFLE-1 would
+    return from the discard (or fewer, when ``value`` is False)."""
+
+    cards: int
+    value: bool = True
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return (game.available() >= self.cards) == self.value
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        left = spec.cards_left(s, self.cards)
+        return left if self.value else spec.negated(left)
+
+    def text(self) -> str:
+        if self.cards == 1:
+            return "a card is left to draw" if self.value else "nothing is left to draw"
+        return f"{'at least' if self.value else 'fewer than'} {self.cards} cards are left to draw"
+
+
+@dataclass(frozen=True)
+class CanPlay(Cond):
+    """``who`` holds a card they may play now (or holds none, when ``value`` is False)."""
+
+    who: Who
+    value: bool
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        seat = b.of(self.who)
+        able = any(game._can_play(seat, face) for face in set(game.hands[seat]))
+        return able == self.value
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        able = spec.can_play_any(s, b.of(self.who))
+        return able if self.value else spec.negated(able)
+
+    def text(self) -> str:
+        return f"the {self.who.value} holds {'a' if self.value else 'no'} card they may play"
+
+
+@dataclass(frozen=True)
+class DrawnPlayable(Cond):
+    """The card the actor just drew may be played (or not, when ``value`` is False)."""
+
+    value: bool
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        drawn = game.drawn
+        return (drawn is not None and game._can_play(b.actor, drawn)) == self.value
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        playable = spec.drawn_playable(s)
+        return playable if self.value else spec.negated(playable)
+
+    def text(self) -> str:
+        return f"the card just drawn {'may' if self.value else 'may not'} be played"
+
+
+@dataclass(frozen=True)
+class HoldsCard(Cond):
+    """The card the move names is in the actor's hand."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return b.card in game.hands[b.actor]
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.holds_card(s, b.actor, b.card)
+
+    def text(self) -> str:
+        return "the card is in the actor's hand"
+
+
+@dataclass(frozen=True)
+class CardPlayable(Cond):
+    """The card the move names may be played now (or not, when ``value`` is False)."""
+
+    value: bool
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game._can_play(b.actor, b.card) == self.value
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        playable = spec.card_playable(s, b.actor, b.card)
+        return playable if self.value else spec.negated(playable)
+
+    def text(self) -> str:
+        return f"the card {'may' if self.value else 'may not'} be played now"
+
+
+@dataclass(frozen=True)
 class Conjunct:
     """One condition of a guard, the rule it keeps, and the words of a refusal: a template
     filled from the game (``{actor}``, ``{target}``, ``{window}``, ``{held}``,
-    ``{pending}``)."""
+    ``{pending}``, ``{card}``). ``caused``: the refusal also names what made the state so
+    (the draw that leaves only the drawn card to play), as the engine's causes do."""
 
     cond: Cond
     rule: str
     words: str
+    caused: bool = False
 
     def refusal(self, game: Concrete, b: Binding) -> tuple[str, str]:
         names = game.names
@@ -364,7 +519,8 @@ class Conjunct:
                   "target": names[target] if target is not None else "-",
                   "window": names[window] if window is not None else "-",
                   "held": str(len(game.hands[target])) if target is not None else "-",
-                  "pending": str(game.pending)}
+                  "pending": str(game.pending),
+                  "card": game.deck.code(b.card) if b.card is not None else "-"}
         return self.rule, self.words.format(**values)
 
 
@@ -390,23 +546,34 @@ class Effect:
 
 @dataclass(frozen=True)
 class Take(Effect):
-    """``who`` draws ``cards`` cards: a chance node, the draw made under ``rule``."""
+    """``who`` draws ``cards`` cards: a chance node, the draw made under ``rule``.
+    ``keeps``: the last card drawn becomes the one the actor may still play (DRAW-1's
+    draw), none when nothing could be drawn."""
 
     who: Who
     cards: int
     rule: str
     part: str = ""  # names this draw's chance constants apart from the command's others
+    keeps: bool = False
 
     def run(self, game: Concrete, b: Binding) -> None:
+        hand = game.hands[b.of(self.who)]
+        before = len(hand)
         game._take(b.of(self.who), self.cards, self.rule)
+        if self.keeps:
+            game.drawn = hand[-1] if len(hand) > before else None
 
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
-        post, cons, _ = spec.take(s, b.of(self.who), self.cards, tag + self.part)
-        return post, [cons]
+        post, cons, drawn = spec.take(s, b.of(self.who), self.cards, tag + self.part)
+        if not self.keeps:
+            return post, [cons]
+        post, which = spec.kept(post, drawn, tag + self.part)
+        return post, [cons, which]
 
     def text(self) -> str:
         cards = f"{self.cards} card{'s' * (self.cards != 1)}"
-        return f"the {self.who.value} draws {cards} ({self.rule})"
+        kept = "; the last card drawn is the one they may play" if self.keeps else ""
+        return f"the {self.who.value} draws {cards} ({self.rule}){kept}"
 
 
 @dataclass(frozen=True)
@@ -511,6 +678,75 @@ class Resolve(Effect):
 
 
 @dataclass(frozen=True)
+class SetPhase(Effect):
+    """The round goes to ``phase`` (a phase of the state schema)."""
+
+    phase: str
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game.phase = self.phase
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.phase_set(s, self.phase), []
+
+    def text(self) -> str:
+        return f"the round goes to its {self.phase} phase"
+
+
+@dataclass(frozen=True)
+class PassTurn(Effect):
+    """The turn goes ``steps`` seats on from the actor, in the direction of play."""
+
+    steps: int = 1
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game.turn = game._next(b.actor, self.steps)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.turn_passed(s, b.actor, self.steps), []
+
+    def text(self) -> str:
+        if self.steps == 1:
+            return "the turn passes to the next player"
+        return f"the turn goes {self.steps} seats on"
+
+
+@dataclass(frozen=True)
+class SetColor(Effect):
+    """The color the move names becomes the current color."""
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game.color = b.color
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.colored(s, b.color), []
+
+    def text(self) -> str:
+        return "the color named becomes the current color"
+
+
+@dataclass(frozen=True)
+class NoteCause(Effect):
+    """The actor's move is named, under ``rule``, as what decided whose turn it is (with
+    the card just drawn, if any); None: nothing is. Bookkeeping of the engine's refusal
+    words, no state, so the relation reads it as no change."""
+
+    rule: str | None
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        rule = self.rule
+        game.cause = None if rule is None else (rule, b.actor, game.drawn, b.actor, False)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return s, []
+
+    def text(self) -> str:
+        if self.rule is None:
+            return "no earlier move is named as the cause any more"
+        return f"the move is named as the cause ({self.rule})"
+
+
+@dataclass(frozen=True)
 class Branch:
     """One outcome of a command, taken when ``when`` holds (a command's branches exclude
     each other); its label names it in the relation and in coverage."""
@@ -545,20 +781,25 @@ class Command:
                 return branch
         return None
 
-    def refusal(self, game: Concrete, b: Binding) -> tuple[str, str] | None:
-        """The rule and words of the first conjunct that fails, or None when allowed:
-        the command's conjuncts, then those of the branch the state takes."""
+    def failing(self, game: Concrete, b: Binding) -> Conjunct | None:
+        """The first conjunct that fails, or None when allowed: the command's conjuncts,
+        then those of the branch the state takes."""
         for part in self.guard:
             if not part.cond.holds(game, b):
-                return part.refusal(game, b)
+                return part
         branch = self.taken(game, b)
         for part in branch.guard if branch is not None else ():
             if not part.cond.holds(game, b):
-                return part.refusal(game, b)
+                return part
         return None
 
+    def refusal(self, game: Concrete, b: Binding) -> tuple[str, str] | None:
+        """The rule and words of the first conjunct that fails, or None when allowed."""
+        part = self.failing(game, b)
+        return None if part is None else part.refusal(game, b)
+
     def allows(self, game: Concrete, b: Binding) -> bool:
-        return self.refusal(game, b) is None
+        return self.failing(game, b) is None
 
     def run(self, game: Concrete, b: Binding) -> str:
         """Make the move; the label of the branch that ran (the command's name when it

@@ -24,10 +24,10 @@ from typing import Any, cast
 
 import z3
 
-from unoformal.rules import respond
+from unoformal.rules import respond, turn
 from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import Binding
+from unoformal.rules.commands import Binding, Command
 from unoformal.spec.cards import Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import (
@@ -427,6 +427,49 @@ class Spec:
     def cleared(self, s: Sym, field: str) -> Sym:
         return s.evolve(**{field: ival(NONE)})
 
+    def either(self, terms: list[Expr]) -> Expr:
+        return f_or(terms)
+
+    def cards_left(self, s: Sym, cards: int) -> Expr:
+        return fge(self.available(s), cards)
+
+    def can_play_any(self, s: Sym, seat: Expr) -> Expr:
+        """Whether ``seat`` holds a card it may play (engine ``_can_play`` of each card)."""
+        hand = s.seat_hand(seat)
+        return f_or([fand(hand[g] >= 1, self.can_play(
+            s, ival(g), self.deck.faces[g].kind,
+            [hand[h] - (1 if h == g else 0) for h in range(self.nfaces)]))
+            for g in range(self.nfaces)])
+
+    def holds_card(self, s: Sym, seat: Expr, card: Expr) -> Expr:
+        return self.select(s.seat_hand(seat), card, list(range(self.nfaces))) >= 1
+
+    def card_playable(self, s: Sym, seat: Expr, card: Expr) -> Expr:
+        """Engine ``_can_play`` of a card chosen symbolically, whatever its kind."""
+        hand = s.seat_hand(seat)
+        after = [fsub(hand[g], one_if(feq(card, g))) for g in range(self.nfaces)]
+        return f_or([fand(f_or([feq(card, g) for g in self.faces_of(kind)]),
+                          self.can_play(s, card, kind, after)) for kind in self.kinds])
+
+    def kept(self, s: Sym, drawn: list[Expr], tag: str) -> tuple[Sym, Expr]:
+        """DRAW-1: the last card drawn is the one the player may play (a chance choice
+        among the cards drawn: the engine keeps the last); none when nothing was drawn."""
+        x = z3.Int(f"{tag}.face")
+        which = z3.If(fsum(drawn) >= 1,
+                      fand(x >= 0, x < self.nfaces,
+                           self.select(drawn, x, list(range(self.nfaces))) >= 1),
+                      x == NONE)
+        return s.evolve(drawn=x), which
+
+    def phase_set(self, s: Sym, phase: str) -> Sym:
+        return s.evolve(phase=ival(PHASE_CODE[phase]))
+
+    def turn_passed(self, s: Sym, seat: Expr, steps: int) -> Sym:
+        return s.evolve(turn=self.seat_after(seat, s.direction, steps))
+
+    def colored(self, s: Sym, color: Expr) -> Sym:
+        return s.evolve(color=color)
+
     def can_effect(self, s: Sym, effect: CardEffect) -> Expr:
         """Engine ``_can_effect`` (EXT-SHORT)."""
         if effect.victim_may_challenge:
@@ -570,40 +613,25 @@ class Spec:
         return [[fite(feq(who, p), x, y) for x, y in zip(hand, h, strict=True)]
                 for p, h in enumerate(hands)]
 
+    def _on_turn(self, command: Command, s: Sym, tag: str, b: Binding,
+                 **more: Any) -> Step:
+        """The step of an on-turn command: its guard, its effect, the draws it makes."""
+        post, cons = command.encode_effect(self, s, b, tag)
+        return Step(command.name, command.cites, s, command.encode_guard(self, s, b), post,
+                    s.turn, draws=fand(cons), **more)
+
     def draw(self, s: Sym) -> Step:
-        """Engine ``_do_draw`` (DRAW-1): draw, then play the drawn card or keep it."""
+        """DRAW-1's ``draw`` command (unoformal.rules.turn): draw, then play the drawn
+        card or keep it."""
         tag = fresh_tag("draw")
-        rule = self.rules.draw
-        may = z3.BoolVal(True)
-        if not rule.may_draw_when_able_to_play:
-            hand = s.seat_hand(s.turn)
-            may = fand([z3.Not(fand(hand[g] >= 1, self.can_play(
-                s, ival(g), self.deck.faces[g].kind,
-                [hand[h] - (1 if h == g else 0) for h in range(self.nfaces)])))
-                for g in range(self.nfaces)])
-        post, cons, got = self.take(s.evolve(uno_window=ival(NONE)), s.turn, rule.cards, tag)
-        x = z3.Int(f"{tag}.face")
-        all_faces = list(range(self.nfaces))
-        guard = fand(s.phase == PLAY, self.available(s) >= 1, may)
-        # The engine keeps the last card drawn, or none when nothing was drawn.
-        some = fsum(got) >= 1
-        which = fand(cons, z3.If(some, fand(x >= 0, x < self.nfaces,
-                                                self.select(got, x, all_faces) >= 1),
-                                   x == NONE))
-        return Step("draw", ("DRAW-1",), s, guard,
-                    post.evolve(drawn=x, phase=ival(DRAWN)), s.turn, x, {"face": x},
-                    draws=which)
+        x = z3.Int(f"{tag}.face")  # the card kept to play (Take's ``keeps``)
+        return self._on_turn(turn.draw(self.rules), s, tag, Binding(s.turn), face=x,
+                             choices={"face": x})
 
     def keep(self, s: Sym) -> Step:
-        """Engine ``_do_pass`` after a draw (DRAW-1): keep the drawn card, the turn passes;
-        with ``must_play_drawn`` only a drawn card that cannot be played (engine
-        ``_may_keep``)."""
-        post = s.evolve(drawn=ival(NONE), phase=ival(PLAY),
-                        turn=self.seat_after(s.turn, s.direction, 1))
-        guard = s.phase == DRAWN
-        if self.rules.draw.must_play_drawn:
-            guard = fand(guard, z3.Not(self.drawn_playable(s)))
-        return Step("keep", ("DRAW-1",), s, guard, post, s.turn)
+        """DRAW-1's ``keep`` command (unoformal.rules.turn): keep the drawn card, the turn
+        passes."""
+        return self._on_turn(turn.keep(self.rules), s, "", Binding(s.turn))
 
     def drawn_playable(self, s: Sym) -> Expr:
         """Engine ``_can_play`` of the drawn card (DRAW-1), whatever its kind."""
@@ -614,12 +642,8 @@ class Spec:
             for g in range(self.nfaces)])
 
     def pass_empty(self, s: Sym) -> Step:
-        """Engine ``_do_pass`` with nothing to draw (EXT-PASS)."""
-        rule = self.rules.pass_when_nothing_to_draw
-        guard = fand(z3.BoolVal(rule.enabled), s.phase == PLAY, self.available(s) < 1)
-        post = s.evolve(drawn=ival(NONE), phase=ival(PLAY),
-                        turn=self.seat_after(s.turn, s.direction, 1))
-        return Step("pass_nothing_to_draw", (rule.id,), s, guard, post, s.turn)
+        """EXT-PASS's ``pass_nothing_to_draw`` command (unoformal.rules.turn)."""
+        return self._on_turn(turn.pass_nothing_to_draw(self.rules), s, "", Binding(s.turn))
 
     def accept(self, s: Sym) -> Step:
         """WD4-2's ``accept`` command (unoformal.rules.respond; D2-1 under stacking): draw
@@ -693,26 +717,14 @@ class Spec:
                     off=not self.rules.uno.enabled)
 
     def misplay(self, s: Sym) -> Step:
-        """Engine ``_do_misplay`` (MISPLAY-1): a card that may not be played is shown,
-        taken back, and its player draws the penalty."""
+        """MISPLAY-1's ``misplay`` command (unoformal.rules.turn): a card that may not be
+        played is shown, taken back, and its player draws the penalty."""
         tag = fresh_tag("misplay")
-        rule = self.rules.misplay
         f = z3.Int(f"{tag}.face")
-        hand = s.seat_hand(s.turn)
-        wrong = []
-        for kind in self.kinds:
-            domain = self.faces_of(kind)
-            after = [fsub(hand[g], one_if(feq(f, g))) for g in range(self.nfaces)]
-            wrong.append(fand(f_or([feq(f, g) for g in domain]),
-                                z3.Not(self.can_play(s, f, kind, after))))
-        post, cons, _ = self.take(s.evolve(uno_window=ival(NONE)), s.turn, rule.cards, tag)
-        post = post.evolve(drawn=ival(NONE))
-        if rule.turn_passes:
-            post = post.evolve(phase=ival(PLAY),
-                               turn=self.seat_after(s.turn, s.direction, 1))
-        guard = fand(f_or(s.phase == PLAY, s.phase == DRAWN), f >= 0, f < self.nfaces,
-                       self.select(hand, f, list(range(self.nfaces))) >= 1, f_or(wrong))
-        return Step("misplay", (rule.id,), s, guard, post, s.turn, f, {"face": f}, draws=cons)
+        step = self._on_turn(turn.misplay(self.rules), s, tag, Binding(s.turn, card=f),
+                             face=f, choices={"face": f})
+        step.guard = fand(f >= 0, f < self.nfaces, step.guard)  # the choice: a face
+        return step
 
     def advise(self, s: Sym, adviser: int) -> Step:
         """ADVICE-1's ``advise`` command (unoformal.rules.uno): the adviser draws the
@@ -728,12 +740,13 @@ class Spec:
                     draws=fand(cons), variant=f"adviser {adviser}")
 
     def choose_color(self, s: Sym) -> Step:
-        """Engine ``_do_choose_color`` (START-WILD): the first player names the color."""
+        """START-WILD's ``choose_color`` command (unoformal.rules.turn): the first player
+        names the color."""
         c = z3.Int(f"{fresh_tag('choose')}.color")
-        guard = fand(s.phase == COLOR, c >= 0, c < len(self.deck.colors))
-        return Step("choose_color", (self.rules.start_wild.id,), s, guard,
-                    s.evolve(color=c, phase=ival(PLAY)), s.turn, choices={"color": c},
-                    off=not self.colors_chosen())
+        step = self._on_turn(turn.choose_color(self.rules), s, "", Binding(s.turn, color=c),
+                             choices={"color": c}, off=not self.colors_chosen())
+        step.guard = fand(c >= 0, c < len(self.deck.colors), step.guard)  # the choice
+        return step
 
     def reshuffle(self, s: Sym) -> Step:
         """Engine ``_reshuffle`` (RESHUFFLE-1) alone, as it happens inside every draw:

@@ -1,0 +1,144 @@
+"""The moves of a turn other than a play: drawing, keeping the drawn card, passing with
+nothing to draw, a misplay's penalty, and the first player's color for a start Wild,
+stated once as guarded commands (:mod:`unoformal.rules.commands`) for a table (DRAW-1,
+EXT-PASS, MISPLAY-1, START-WILD).
+
+Whether a card may be played is the play's to say (``Game._can_play`` / ``Spec.can_play``,
+still written by hand until the play is a command); the conditions here ask it.
+
+The engine routes a move to its command after two checks that belong to no move: it must
+be the actor's turn (PLAY-1), and a round waiting for a color or for an answer to a draw
+card takes only that (START-WILD, WD4-2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from unoformal.rules.commands import (
+    Actor,
+    CanDraw,
+    CanPlay,
+    CardPlayable,
+    CardsLeft,
+    Clear,
+    Command,
+    Conjunct,
+    DrawnPlayable,
+    Effect,
+    Fixed,
+    HoldsCard,
+    NoteCause,
+    PassTurn,
+    PhaseIn,
+    PhaseIs,
+    SetColor,
+    SetPhase,
+    Take,
+    Who,
+)
+from unoformal.rules.state import COLOR, DRAWN, PLAY
+from unoformal.spec.table import RuleTable
+
+# DRAW-1 in the refusal of a pass before any draw: what a pass is in the rules
+PASS_AFTER_DRAWING = "pass only after drawing (keep the drawn card)"
+
+# The turn moves on, and no earlier move decides it any more (a draw's or a misplay's
+# end of turn).
+_TURN_ENDS: tuple[Effect, ...] = (SetPhase(PLAY), PassTurn(1))
+
+
+def draw(table: RuleTable) -> Command:
+    """DRAW-1: the player to move draws, then may play the card drawn or keep it."""
+    rule = table.draw
+    guard = [
+        Conjunct(PhaseIs(PLAY), rule.id, "one draw per turn", caused=True),
+        Conjunct(CardsLeft(1), table.pass_when_nothing_to_draw.id, "nothing is left to draw"),
+    ]
+    if not rule.may_draw_when_able_to_play:
+        guard.append(Conjunct(CanPlay(Who.ACTOR, False), rule.id,
+                              "a player able to play may not draw in these rules"))
+    return Command(
+        "draw", (rule.id,), Actor.ON_TURN, (), tuple(guard),
+        (Clear("uno_window"),  # UNO-1: the turn begins, any window closes
+         Take(Who.ACTOR, rule.cards, rule.id, keeps=True), SetPhase(DRAWN),
+         NoteCause(rule.id)),
+        "the player to move draws from the pile instead of playing")
+
+
+def keep(table: RuleTable) -> Command:
+    """DRAW-1: after drawing, the player keeps the card drawn and the turn passes."""
+    rule = table.draw
+    guard = [Conjunct(PhaseIs(DRAWN), rule.id, PASS_AFTER_DRAWING)]
+    if rule.must_play_drawn:
+        guard.append(Conjunct(DrawnPlayable(False), rule.id,
+                              "{actor} may not keep the drawn card", caused=True))
+    return Command(
+        "keep", (rule.id,), Actor.ON_TURN, (), tuple(guard),
+        (NoteCause(None), Clear("drawn"), *_TURN_ENDS),
+        "a player who drew keeps the card and passes")
+
+
+def pass_nothing_to_draw(table: RuleTable) -> Command:
+    """EXT-PASS: with nothing left to draw, the player to move passes."""
+    rule = table.pass_when_nothing_to_draw
+    return Command(
+        "pass_nothing_to_draw", (rule.id,), Actor.ON_TURN, (),
+        (Conjunct(Fixed(rule.enabled, "a player with nothing to draw passes"), table.draw.id,
+                  PASS_AFTER_DRAWING),
+         Conjunct(PhaseIs(PLAY), table.draw.id, PASS_AFTER_DRAWING),
+         Conjunct(CardsLeft(1, False), table.draw.id, PASS_AFTER_DRAWING)),
+        (NoteCause(None), Clear("drawn"), *_TURN_ENDS),
+        "a player who cannot play and finds nothing left to draw passes")
+
+
+def misplay(table: RuleTable) -> Command:
+    """MISPLAY-1: a card that may not be played is shown, taken back, and the penalty
+    drawn; the table says whether the turn passes."""
+    rule = table.misplay
+    effect: list[Effect] = [Clear("uno_window"), Take(Who.ACTOR, rule.cards, rule.id),
+                            Clear("drawn")]
+    if rule.turn_passes:
+        effect += [*_TURN_ENDS, NoteCause(rule.id)]
+    return Command(
+        "misplay", (rule.id,), Actor.ON_TURN, (Who.CARD,),
+        (Conjunct(PhaseIn((PLAY, DRAWN)), rule.id, "nothing to misplay now"),
+         Conjunct(HoldsCard(), rule.id, "{card} is not in {actor}'s hand"),
+         Conjunct(CardPlayable(False), rule.id, "{card} is a legal play, not a misplay"),
+         Conjunct(CanDraw(rule.cards), table.draw_what_is_left.id,
+                  "not enough cards are left for the penalty")),
+        tuple(effect),
+        "the player to move shows a card that may not be played and takes it back")
+
+
+def choose_color(table: RuleTable) -> Command:
+    """START-WILD: the first player names the color of a Wild turned up to start."""
+    rule = table.start_wild
+    return Command(
+        "choose_color", (rule.id,), Actor.ON_TURN, (Who.COLOR,),
+        (Conjunct(PhaseIs(COLOR), rule.id, "nothing to choose_color now"),),
+        (SetColor(), SetPhase(PLAY)),
+        "the first player names the color of the Wild turned up to start")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The section's commands built for one table."""
+
+    draw: Command
+    keep: Command
+    pass_nothing_to_draw: Command
+    misplay: Command
+    choose_color: Command
+
+    def all(self) -> tuple[Command, ...]:
+        return (self.draw, self.keep, self.pass_nothing_to_draw, self.misplay,
+                self.choose_color)
+
+
+@cache
+def turn(table: RuleTable) -> Turn:
+    """The turn moves of ``table`` (built once per table)."""
+    return Turn(draw(table), keep(table), pass_nothing_to_draw(table), misplay(table),
+                choose_color(table))
