@@ -37,6 +37,16 @@ def _names(report: Report) -> set[str]:
     return {d.action.split("[")[0] for d in report.differences}
 
 
+def _other_notes(report: Report) -> list[str]:
+    """The notes, but the plays' UNO window: the play command opens it by the hand's size
+    after the card is placed (unoformal.rules.play), the frozen relation by the size before
+    less one; they differ only for a player to move who has no seat, which the invariant
+    rules out."""
+    return [n for n in report.notes
+            if not (n.startswith("play_") and n.endswith(": post.uno_window proved under the "
+                                                         "invariant only"))]
+
+
 @pytest.mark.parametrize(("name", "players"), AGREE)
 def test_the_live_relation_is_the_frozen_one(name: str, players: int) -> None:
     report = check(load_rules(name), players, name)
@@ -56,7 +66,7 @@ def test_a_rewrite_that_keeps_the_meaning_agrees(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(Spec, "take", rewritten)
     report = _classic()
-    assert report.differences == [] and report.notes == []
+    assert report.differences == [] and _other_notes(report) == []
     assert report.ok and report.queries >= 10
 
 
@@ -106,7 +116,7 @@ def test_a_uno_window_left_open_by_a_draw_is_found(monkeypatch: pytest.MonkeyPat
     assert words.startswith("uno_window after it: live 1, frozen -1")
     # The first player's draw from a Draw Two turned up (START-D2) changes the window too,
     # but only in states no game reaches (dealt with a window open): a pass, noted.
-    assert {n.split(":")[0] for n in report.notes} == {
+    assert {n.split(":")[0] for n in _other_notes(report)} == {
         f"start_draw_two[dealer {d}, {m}]" for d in (0, 1) for m in ("pile", "reshuffle")}
     assert all("under the invariant only" in n for n in report.notes)
 
@@ -168,15 +178,16 @@ def test_an_unknown_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda self, formulas: (z3.unknown, "timeout"))
     report = _classic()
     # Every query Z3 is asked fails: the planted reading, and the commands, whose terms
-    # differ from the frozen ones (unoformal.rules.turn, .respond, .uno) but mean the same.
+    # differ from the frozen ones (unoformal.rules.play, .turn, .respond, .uno) but mean
+    # the same.
     found = [(d.action, d.part, d.words) for d in report.differences]
-    assert ("play_wild_draw_four", "post.wd4_legal", "unknown to Z3 (timeout): not proved") \
-        in found
+    assert any(action == "play_wild_draw_four" and "post.wd4_legal" in part
+               for action, part, _ in found)
     assert all(words == "unknown to Z3 (timeout): not proved" for _, _, words in found)
-    assert {action.split("[")[0] for action, _, _ in found} == {
-        "play_wild_draw_four", "draw", "keep", "pass_nothing_to_draw", "misplay",
-        "choose_color", "uno", "catch", "advise", "accept", "challenge_failed",
-        "challenge_upheld"}
+    plays = {f"play_{kind.name.lower()}" for kind in Kind}
+    assert {action.split("[")[0] for action, _, _ in found} == plays | {
+        "draw", "keep", "pass_nothing_to_draw", "misplay", "choose_color", "uno", "catch",
+        "advise", "accept", "challenge_failed", "challenge_upheld"}
     assert not report.ok
 
 

@@ -10,11 +10,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+import z3
 
 from tests.engine.helpers import make_game, play
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError
+from unoformal.rules import play as card_play
 from unoformal.rules import turn, uno
 from unoformal.rules.book import commands
 from unoformal.rules.commands import Binding, Command, Take, Who
@@ -37,7 +39,7 @@ def test_every_node_of_every_command_reads_every_way(name: str) -> None:
     s = fresh(3, spec.deck)
     card = game.hands[0][0]
     b = Binding(0, 1, 2, card, 0)
-    sb = Binding(0, 1, 2, ival(card), ival(0))  # the relation's choices are terms
+    sb = Binding(0, 1, 2, ival(card), ival(0), z3.BoolVal(False))  # the relation's: terms
     for command in commands(table):
         assert isinstance(command.allows(game, b), bool)
         assert command.encode_guard(spec, s, sb) is not None
@@ -96,7 +98,7 @@ def _property(name: str) -> Any:
 def _planted(monkeypatch: pytest.MonkeyPatch, name: str,
              change: Callable[[Command], Command], section: Any = uno) -> None:
     build = getattr(section, name)
-    monkeypatch.setattr(section, name, lambda table: change(build(table)))
+    monkeypatch.setattr(section, name, lambda *args: change(build(*args)))
     # The prover keeps the relations it built (per table and count): build them again
     # with the planted command, and again after the test without it.
     prover._setup.cache_clear()
@@ -170,6 +172,54 @@ def _refused(game: Game, text: str) -> tuple[str, str]:
         game.apply(Action.parse(text))
     assert game.to_text() == before
     return info.value.rule_id, str(info.value).split(f" (breaks {info.value.rule_id})")[0]
+
+
+def test_the_properties_catch_a_uno_window_opened_a_card_early(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # UNO-1's window, wrong in the play command: it opens with two cards left.
+    def early(command: Command) -> Command:
+        effect = tuple(dataclasses.replace(e, cards_left=2) if type(e).__name__ == "OpenWindow"
+                       else e for e in command.effect)
+        assert effect != command.effect
+        return dataclasses.replace(command, effect=effect)
+
+    _planted(monkeypatch, "play", early, card_play)
+    result = check(CLASSIC, _property("uno"), 2)
+    assert result.verdict == "refuted" and "play" in (result.label or "")
+
+
+def test_the_properties_catch_a_wild_draw_four_never_judged(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # WD4-1's verdict, left out of the play command: a challenge then reads whatever the
+    # state held before.
+    def unjudged(command: Command) -> Command:
+        effect = tuple(dataclasses.replace(e, judges=False) if type(e).__name__ == "PlaceCard"
+                       else e for e in command.effect)
+        return dataclasses.replace(command, effect=effect)
+
+    _planted(monkeypatch, "play", unjudged, card_play)
+    result = check(CLASSIC, _property("wd4-legality"), 2)
+    assert result.verdict == "refuted" and "play_wild_draw_four" in (result.label or "")
+
+
+def test_a_play_is_refused_by_its_command_in_the_words_of_the_variant() -> None:
+    # RLCard's reading of WD4-1 names the card that could be played (B7 matches R7 by
+    # number); classic's names a card of the current color.
+    rlcard = make_game(["A", "B"], "B", {"A": ["G5", "B7", "W+4"], "B": ["Y1", "Y2"]},
+                       ["R7"], rules=load_rules("rlcard"))
+    assert _refused(rlcard, "A play W+4 yellow") == (
+        "WD4-1", "A play W+4 yellow: Wild Draw Four while holding B7, which could be played "
+        "on R7 / red")
+    game = make_game(["A", "B"], "B", {"A": ["R5", "G7", "G8"], "B": ["Y1", "Y2"]},
+                     ["R1", "B9"])
+    assert _refused(game, "A play G7") == ("PLAY-1", "A play G7: G7 does not match R1 / red")
+    assert _refused(game, "A play Y1") == ("PLAY-1", "A play Y1: Y1 is not in A's hand")
+    assert _refused(game, "A play R5 uno") == (
+        "UNO-1", "A play R5 uno: UNO is said with the next-to-last card")
+    game.apply(Action.parse("A draw"))
+    assert _refused(game, "A play R5") == (
+        "DRAW-1", "A play R5: after drawing only the drawn card may be played: A drew and "
+        "may play only the drawn card or pass (DRAW-1)")
 
 
 def test_a_turn_move_is_refused_by_its_command_in_its_words() -> None:

@@ -87,8 +87,16 @@ def _challenger_draws_four(self: Game, p: int, *_: Any) -> None:
     self._resolved(p, keeps_turn=outcome.challenger_keeps_turn)
 
 
-def _window_stays_open(self: Game) -> None:
-    return None  # UNO-1: a turn beginning no longer closes the window
+def _any_draw_closes_the_window(self: Game, p: int, count: int, rule: str) -> None:
+    # UNO-1 with one condition dropped: any draw closes the window, not only the one that
+    # grows its owner's hand back, so a Draw Two played as the next-to-last card spares
+    # its player the catch. It is the engine's own draw (which the commands' Take calls);
+    # the window the play opens and a turn's start closes are the commands', shared with
+    # the relation, so tests/verification/test_commands.py plants those and the
+    # properties refute them.
+    TracedGame._take(self, p, count, rule)
+    if count:
+        self.uno_window = None
 
 
 def _wild_scores_forty(self: Game, winner: int) -> None:
@@ -110,7 +118,7 @@ def _skip_start_does_not_skip(self: TracedGame) -> None:
 BUGS = {
     "WD4-1 counts number cards only": ("_wd4_is_legal", _wd4_numbers_only),
     "CHAL-3 challenger draws 4": ("_do_challenge", _challenger_draws_four),
-    "UNO-1 window never closes": ("_begin_turn", _window_stays_open),
+    "UNO-1 any draw closes the window": ("_take", _any_draw_closes_the_window),
     "SCORE-1 a wild scores 40": ("_end_round", _wild_scores_forty),
     "START-SKIP does not skip": ("_turn_start_card", _skip_start_does_not_skip),
 }

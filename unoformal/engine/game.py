@@ -24,8 +24,9 @@ from unoformal.engine.text import read_state, state_to_text
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_seed, show
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import Binding, Command
+from unoformal.rules.commands import Binding, Command, Conjunct
 from unoformal.rules.lang import Said
+from unoformal.rules.play import plays as card_plays
 from unoformal.rules.respond import Responses, responses
 from unoformal.rules.state import (
     COLOR,
@@ -484,36 +485,27 @@ class Game:
         illegal."""
         return self.t.wd4_blocks.holds(self, face)
 
-    def _wd4_refusal(self, p: int, face: int) -> Refusal | None:
-        """WD4-1 in the words of the table's reading, naming the card that makes the Wild
-        Draw Four illegal (the lowest such card: the same words however the hand is
-        ordered); None when no card does (the play is refused for another reason)."""
+    def _wd4_blocking(self, p: int, face: int) -> str | None:
+        """WD4-1 in the words of the table's reading, naming the card that makes a Wild
+        Draw Four ``face`` illegal (the lowest such card: the same words however the hand
+        is ordered); None when no card does."""
         rest = list(self.hands[p])
         rest.remove(face)
         held = [c for c in rest if self._wd4_blocks(c)]
         if not held:
             return None
         top = self.deck.code(self.top) if self.top is not None else "-"
-        words = self.t.wd4_blocks.words(card=self.deck.code(min(held)), top=top,
-                                        color=self._color_name(self.color) or "-")
-        return Refusal(self.rules.wd4_legality.id, f"Wild Draw Four while holding {words}")
+        return self.t.wd4_blocks.words(card=self.deck.code(min(held)), top=top,
+                                       color=self._color_name(self.color) or "-")
 
     def _can_play(self, p: int, face: int) -> bool:
-        """A legal play of ``face`` by the player to move, in a play phase."""
-        if self.phase == DRAWN:
-            if face != self.drawn or not self.rules.draw.may_play_drawn:
+        """Whether ``p`` may play ``face`` from their hand now: the play command's
+        ``playable`` conjuncts for the card's kind (unoformal.rules.play)."""
+        b = Binding(p, None, None, face)
+        for part in self.t.playable[face]:  # noqa: SIM110 - compiled, a loop beats all()
+            if not part.cond.holds(self, b):
                 return False
-        elif self.phase == RESPOND:
-            return self._can_answer(face)
-        elif self.phase != PLAY:
-            return False
-        if not self._match_row()[face]:
-            return False
-        if self.f_kind[face] is Kind.WILD_DRAW_FOUR and not self.rules.wd4_legality.bluff_playable:
-            rest = list(self.hands[p])
-            rest.remove(face)
-            return self._wd4_is_legal(rest)
-        return self._can_effect(self.f_effect[face])
+        return True
 
     def _can_answer(self, face: int) -> bool:
         """NOSTACK-1 (or its variant): may the victim answer the draw card with this one?"""
@@ -752,32 +744,9 @@ class Game:
         return t.responses.accept if kind is _ACCEPT else t.responses.challenge
 
     def _play_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
+        """The play command of the card's kind (unoformal.rules.play)."""
         assert face is not None
-        hand = self.hands[p]
-        if face not in hand:
-            return Refusal("PLAY-1", f"{action.card} is not in {action.player}'s hand")
-        if action.uno and (len(hand) != self.t.uno_with or not self.rules.uno.say_with_card
-                           or not self.rules.uno.enabled):
-            return Refusal("UNO-1", "UNO is said with the next-to-last card"
-                           if self.rules.uno.enabled else "nobody calls UNO in these rules")
-        if self._can_play(p, face):
-            return None
-        if self.phase == DRAWN and (face != self.drawn or not self.rules.draw.may_play_drawn):
-            return self._caused("DRAW-1", "after drawing only the drawn card may be played")
-        if self.phase == RESPOND:
-            if self.f_effect[face].victim_draws:
-                return self._caused(self.rules.no_stacking.id,
-                                    "the victim of a draw card cannot answer it")
-            return self._respond_refusal()
-        if self.f_kind[face] is Kind.WILD_DRAW_FOUR:
-            wd4 = self._wd4_refusal(p, face)
-            if wd4 is not None:
-                return wd4
-        if not self._matches(face):
-            return Refusal("PLAY-1", f"{action.card} does not match "
-                           f"{self.deck.code(self.top) if self.top is not None else '-'}"
-                           f" / {self._color_name(self.color)}")
-        return Refusal("EXT-SHORT", "its victim cannot draw the cards it names")
+        return self._guard(self.t.play[face], Binding(p, None, None, face, None, action.uno))
 
     def _respond_refusal(self) -> Refusal:
         """What the victim of a pending draw card may do, under the rule of that card
@@ -892,6 +861,8 @@ class Game:
         part = command.failing(self, b)
         if part is None:
             return None
+        if part.waits and self.phase == RESPOND:
+            return self._respond_refusal()
         rule, words = part.refusal(self, b)
         return self._caused(rule, words) if part.caused else Refusal(rule, words)
 
@@ -927,11 +898,6 @@ class Game:
         self.chance.reshuffle(self, rest, self.rules.reshuffle.id)
         self.pile = rest
 
-    def _begin_turn(self) -> None:
-        """UNO-1: a turn begins when its player draws or takes a card to play;
-        that closes any open UNO window."""
-        self.uno_window = None
-
     def _do(self, kind: ActionType, p: int, face: int | None, color: int | None,
             target: int | None, uno: bool) -> None:
         """Run the handler of the action's type. A chain of tests rather than a table of
@@ -960,22 +926,27 @@ class Game:
             self._do_advise(p)
 
     def _do_play(self, p: int, face: int | None, color: int | None, uno: bool) -> None:
+        """PLAY-1 and the card's effect: the play command of its kind (unoformal.rules.play)."""
         assert face is not None
-        answering = self.phase == RESPOND
-        self._from_drawn = self.phase == DRAWN
-        self._begin_turn()
+        self.t.play[face].run(self, Binding(p, None, None, face, color, uno))
+
+    def _place(self, p: int, face: int, color: int | None, judges: bool,
+               names_color: bool) -> None:
+        """The ``PlaceCard`` primitive: the card from the hand onto the discard."""
         hand = self.hands[p]
         hand.remove(face)
-        effect = self.f_effect[face]
-        if effect.victim_may_challenge:
+        if judges:
             self.wd4_legal = self._wd4_is_legal(hand)
             self.prev_color = self.color
         self.discard.append(face)
-        self.color = color if effect.chooses_color else self.f_color[face]
+        self.color = color if names_color else self.f_color[face]
         self.drawn = None
-        if len(hand) == self.rules.uno.cards_left and not uno and self.rules.uno.enabled:
-            self.uno_window = p  # UNO-1 off: no call, so no window
-        if not hand and self.winner is None:
+
+    def _takes_effect(self, p: int, effect: CardEffect) -> None:
+        """The ``TakesEffect`` primitive: END-1's note of who went out, then the effect."""
+        answering = self.phase == RESPOND
+        self._from_drawn = self.phase == DRAWN
+        if not self.hands[p] and self.winner is None:
             self.winner = p  # went out first; wins when the draws are resolved (END-1)
             if effect.victim_draws and not self.rules.end_of_round.resolve_final_draw:
                 self._end_round(p)  # END-1 switched off: nobody draws, the round is over
@@ -1263,6 +1234,8 @@ class _Lookups:
     out_of_turn: OutOfTurn  # UNO-1 and ADVICE-1's moves, as commands for this table
     responses: Responses  # WD4-2 and CHAL-1..4's answers to a draw card, as commands
     turn: Turn  # DRAW-1, EXT-PASS, MISPLAY-1 and START-WILD's moves, as commands
+    play: list[Command]  # per face: the play of its kind (PLAY-1 ..., unoformal.rules.play)
+    playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
 
 
@@ -1280,6 +1253,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     colors = [c.value for c in deck.colors]
     effects = [rules.effect(f.kind) for f in faces]
     say_with_card = rules.uno.say_with_card and rules.uno.enabled
+    cards_played = card_plays(rules)
 
     def plays(name: str, face: int) -> tuple[list[Action], list[Action]]:
         named: list[str | None] = list(colors) if effects[face].chooses_color else [None]
@@ -1308,7 +1282,9 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
-        responses=responses(rules), turn=turn(rules))
+        responses=responses(rules), turn=turn(rules),
+        play=[cards_played.commands[f.kind] for f in faces],
+        playable=[cards_played.playable[f.kind] for f in faces])
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

@@ -33,7 +33,9 @@ from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
+from unoformal.rules.state import DRAWN, RESPOND
 from unoformal.spec.cards import Kind
+from unoformal.spec.table import CardEffect
 from unoformal.spec.words import KIND_NAMES
 
 Term = Any  # a Z3 term (or a Python int the relation folds); opaque here
@@ -56,15 +58,21 @@ class Actor(Enum):
     ANYONE = "any player, in turn or not"
 
 
-@dataclass(frozen=True)
 class Binding:
-    """The values of a move's seats: ints on a concrete game, terms in the relation."""
+    """The values of a move's seats: ints on a concrete game, terms in the relation.
 
-    actor: Any
-    target: Any = None
-    offender: Any = None
-    card: Any = None
-    color: Any = None
+    A plain class, not a dataclass: one is made for every move the engine checks or
+    runs, and mypyc compiles a plain class to a native one (a frozen dataclass stays an
+    interpreted class whose ``__init__`` cost more than the rest of a play)."""
+
+    def __init__(self, actor: Any, target: Any = None, offender: Any = None,
+                 card: Any = None, color: Any = None, uno: Any = False) -> None:
+        self.actor = actor
+        self.target = target
+        self.offender = offender
+        self.card = card
+        self.color = color
+        self.uno = uno  # a play that says UNO with the card (UNO-1)
 
     def of(self, who: Who) -> Any:
         if who is Who.ACTOR:
@@ -97,8 +105,7 @@ class Concrete(Protocol):
     @property
     def deck(self) -> Codes: ...
 
-    @property
-    def uno_window(self) -> int | None: ...
+    uno_window: int | None
 
     @property
     def pending(self) -> int: ...
@@ -119,6 +126,24 @@ class Concrete(Protocol):
     def _can_play(self, p: int, face: int) -> bool: ...
 
     def _next(self, seat: int, steps: int = 1) -> int: ...
+
+    @property
+    def top(self) -> int | None: ...
+
+    def _color_name(self, color: int | None) -> str | None: ...
+
+    def _can_answer(self, face: int) -> bool: ...
+
+    def _match_row(self) -> list[bool]: ...
+
+    def _can_effect(self, effect: CardEffect) -> bool: ...
+
+    def _wd4_blocking(self, p: int, face: int) -> str | None: ...
+
+    def _place(self, p: int, face: int, color: int | None, judges: bool,
+               names_color: bool) -> None: ...
+
+    def _takes_effect(self, p: int, effect: CardEffect) -> None: ...
 
     def _take(self, p: int, count: int, rule: str) -> None: ...
 
@@ -183,6 +208,22 @@ class Symbolic(Protocol):
     def turn_passed(self, s: Any, seat: Term, steps: int) -> Any: ...
 
     def colored(self, s: Any, color: Term) -> Any: ...
+
+    def can_answer(self, s: Any, kind: Kind) -> Term: ...
+
+    def matches_kind(self, s: Any, card: Term, kind: Kind) -> Term: ...
+
+    def can_effect(self, s: Any, effect: CardEffect) -> Term: ...
+
+    def wd4_legal_without(self, s: Any, seat: Term, card: Term) -> Term: ...
+
+    def placed(self, s: Any, b: Binding, judges: bool, names_color: bool,
+               kind: Kind) -> Any: ...
+
+    def window_opened(self, s: Any, seat: Term, says: Term, cards_left: int) -> Any: ...
+
+    def takes_effect(self, s: Any, seat: Term, effect: CardEffect,
+                     tag: str) -> tuple[Any, Term]: ...
 
 
 # ------------------------------------------------------------------ conditions
@@ -500,16 +541,152 @@ class CardPlayable(Cond):
 
 
 @dataclass(frozen=True)
+class UnoCall(Cond):
+    """A play that says UNO says it with the next-to-last card (``with_cards`` in hand),
+    where the table lets a call go with the card (``allowed``); one that does not say it
+    always holds."""
+
+    allowed: bool
+    with_cards: int
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return not b.uno or (self.allowed and len(game.hands[b.actor]) == self.with_cards)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        if not self.allowed:
+            return spec.negated(b.uno)
+        return spec.either([spec.negated(b.uno),
+                            spec.same(spec.hand_size(s, b.actor), self.with_cards)])
+
+    def text(self) -> str:
+        if not self.allowed:
+            return "the play does not say UNO"
+        return (f"a play that says UNO is made holding {self.with_cards} cards (the "
+                "next-to-last card)")
+
+
+@dataclass(frozen=True)
+class DrawnOnly(Cond):
+    """After a draw only the card drawn may be played (and not even it, unless the table
+    lets it: ``may_play_drawn``)."""
+
+    may_play_drawn: bool
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game.phase != DRAWN or (self.may_play_drawn and b.card == game.drawn)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        other = spec.negated(spec.phase_is(s, DRAWN))
+        if not self.may_play_drawn:
+            return other
+        return spec.either([other, spec.same(b.card, s.drawn)])
+
+    def text(self) -> str:
+        if not self.may_play_drawn:
+            return "the player has not just drawn"
+        return "the player has not just drawn, or the card is the one drawn"
+
+
+@dataclass(frozen=True)
+class Answers(Cond):
+    """While a draw card waits for an answer, a card of ``kind`` may answer it (NOSTACK-1
+    or its stacking variant); at any other time this holds."""
+
+    kind: Kind
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game.phase != RESPOND or game._can_answer(b.card)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.either([spec.negated(spec.phase_is(s, RESPOND)),
+                            spec.can_answer(s, self.kind)])
+
+    def text(self) -> str:
+        return (f"no draw card waits for an answer, or a {KIND_NAMES[self.kind]} may "
+                "answer the one that waits")
+
+
+@dataclass(frozen=True)
+class Unanswering(Cond):
+    """``cond`` holds, unless the card answers a draw card (an answer is judged by
+    :class:`Answers` alone)."""
+
+    cond: Cond
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game.phase == RESPOND or self.cond.holds(game, b)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.either([spec.phase_is(s, RESPOND), self.cond.encode(spec, s, b)])
+
+    def text(self) -> str:
+        return f"{self.cond.text()} (unless it answers a draw card)"
+
+
+@dataclass(frozen=True)
+class Matches(Cond):
+    """PLAY-1: the card (of ``kind``) matches the discard's top: same color, number or
+    symbol, or a wild (the table's matching)."""
+
+    kind: Kind
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(game._match_row()[b.card])
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.matches_kind(s, b.card, self.kind)
+
+    def text(self) -> str:
+        return "the card matches the top of the discard pile"
+
+
+@dataclass(frozen=True)
+class Wd4Legal(Cond):
+    """WD4-1: no card left in the actor's hand once the card is played makes a Wild Draw
+    Four illegal (the table's reading, ``unoformal.rules.challenge``)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game._wd4_blocking(b.actor, b.card) is None
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.wd4_legal_without(s, b.actor, b.card)
+
+    def text(self) -> str:
+        return "no card left in the actor's hand makes the Wild Draw Four illegal"
+
+
+@dataclass(frozen=True)
+class CanEffect(Cond):
+    """EXT-SHORT off: the card's victim can draw the cards it names."""
+
+    effect: CardEffect
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game._can_effect(self.effect)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.can_effect(s, self.effect)
+
+    def text(self) -> str:
+        return "its victim can draw the cards it names"
+
+
+@dataclass(frozen=True)
 class Conjunct:
     """One condition of a guard, the rule it keeps, and the words of a refusal: a template
     filled from the game (``{actor}``, ``{target}``, ``{window}``, ``{held}``,
-    ``{pending}``, ``{card}``). ``caused``: the refusal also names what made the state so
-    (the draw that leaves only the drawn card to play), as the engine's causes do."""
+    ``{pending}``, ``{card}``, ``{top}``, ``{color}``, ``{blocking}``: the card that makes a
+    Wild Draw Four illegal, in WD4-1's words). ``caused``: the refusal also names what made
+    the state so (the draw that leaves only the drawn card to play), as the engine's
+    causes do. ``waits``: the refusal is the round's while a draw card waits for an
+    answer (what its victim may do, under that card's rule: WD4-2, or D2-1 under
+    stacking), not this conjunct's own words, which name no pending card."""
 
     cond: Cond
     rule: str
     words: str
     caused: bool = False
+    waits: bool = False
 
     def refusal(self, game: Concrete, b: Binding) -> tuple[str, str]:
         names = game.names
@@ -521,7 +698,14 @@ class Conjunct:
                   "held": str(len(game.hands[target])) if target is not None else "-",
                   "pending": str(game.pending),
                   "card": game.deck.code(b.card) if b.card is not None else "-"}
-        return self.rule, self.words.format(**values)
+        words = self.words
+        if "{top}" in words or "{color}" in words:
+            top = game.top
+            values["top"] = game.deck.code(top) if top is not None else "-"
+            values["color"] = f"{game._color_name(game.color)}"
+        if "{blocking}" in words:
+            values["blocking"] = game._wd4_blocking(b.actor, b.card) or "-"
+        return self.rule, words.format(**values)
 
 
 # --------------------------------------------------------------------- effects
@@ -744,6 +928,69 @@ class NoteCause(Effect):
         if self.rule is None:
             return "no earlier move is named as the cause any more"
         return f"the move is named as the cause ({self.rule})"
+
+
+@dataclass(frozen=True)
+class PlaceCard(Effect):
+    """The card goes from the actor's hand onto the discard pile; the current color
+    becomes the one named (``names_color``: a wild, WILD-1) or the card's; nothing is
+    drawn any more. ``judges``: WD4-1's verdict on the hand left and the color before the
+    card are noted, for a challenge (CHAL-1..4)."""
+
+    kind: Kind
+    judges: bool
+    names_color: bool
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._place(b.actor, b.card, b.color, self.judges, self.names_color)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.placed(s, b, self.judges, self.names_color, self.kind), []
+
+    def text(self) -> str:
+        color = "the color named" if self.names_color else "the card's color"
+        judged = ("; whether it was played legally (WD4-1) and the color before it are "
+                  "noted") if self.judges else ""
+        return f"the card goes onto the discard pile and {color} is the current one{judged}"
+
+
+@dataclass(frozen=True)
+class OpenWindow(Effect):
+    """UNO-1: a player left with ``cards_left`` cards who did not say UNO with the card
+    can be caught until the next turn begins."""
+
+    cards_left: int
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        if len(game.hands[b.actor]) == self.cards_left and not b.uno:
+            game.uno_window = b.actor
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.window_opened(s, b.actor, b.uno, self.cards_left), []
+
+    def text(self) -> str:
+        cards = f"{self.cards_left} card{'s' * (self.cards_left != 1)}"
+        return f"if the actor holds {cards} and did not say UNO, their UNO window opens"
+
+
+@dataclass(frozen=True)
+class TakesEffect(Effect):
+    """The card's effect (SKIP-1, REV-1, D2-1, WD4-2, TWO-1, NOSTACK-1), then END-1: a
+    player who went out wins once every draw is resolved (or at once, with END-1's
+    final draw switched off)."""
+
+    effect: CardEffect
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._takes_effect(b.actor, self.effect)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        post, cons = spec.takes_effect(s, b.actor, self.effect, tag)
+        return post, [cons]
+
+    def text(self) -> str:
+        return (f"the card takes effect ({self.effect.id}) and the round ends if the actor "
+                "went out (END-1)")
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@ nothing to draw, a misplay's penalty, and the first player's color for a start W
 stated once as guarded commands (:mod:`unoformal.rules.commands`) for a table (DRAW-1,
 EXT-PASS, MISPLAY-1, START-WILD).
 
-Whether a card may be played is the play's to say (``Game._can_play`` / ``Spec.can_play``,
-still written by hand until the play is a command); the conditions here ask it.
+Whether a card may be played is the play's to say (``unoformal.rules.play.playable``,
+which the engine's ``_can_play`` and the relation's ``Spec.can_play`` read); the
+conditions here ask it.
 
 The engine routes a move to its command after two checks that belong to no move: it must
 be the actor's turn (PLAY-1), and a round waiting for a color or for an answer to a draw

@@ -5,12 +5,14 @@ to a :class:`Step`: its guard (``ENABLED``, with the action's own choices such
 as the card played) and its post-state as expressions over the pre-state.
 ``next`` is their disjunction (:func:`next_relation`).
 
-Every number, switch and effect is read from the rule table, with the meaning
-the engine (:mod:`unoformal.engine.game`) gives it: the Python code below only
-sequences those values, exactly as the engine's methods do, and each function
-names the engine method it mirrors. No rule is restated here; the properties
-that check the rules are stated separately, in the rulebook's own words
-(:mod:`.properties`).
+Every move is a guarded command of the rule language (:mod:`unoformal.rules`):
+the actions here encode each command's guard and effect (the ``Symbolic`` reading
+of its nodes, the methods below such as ``take``, ``placed`` and ``resolved``),
+exactly as the engine runs them. What is not yet a command or a primitive of one
+(a card's effect once played, the start card, the next deal) is written here by
+hand, naming the engine method it mirrors. No rule is restated here; the
+properties that check the rules are stated separately, in the rulebook's own
+words (:mod:`.properties`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, cast
 
 import z3
 
+from unoformal.rules import play as card_play
 from unoformal.rules import respond, turn
 from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
@@ -40,7 +43,6 @@ from unoformal.spec.table import (
 from unoformal.verification.z3.state import (
     COLOR,
     DEALT,
-    DRAWN,
     KINDS,
     NONE,
     OVER,
@@ -434,22 +436,18 @@ class Spec:
         return fge(self.available(s), cards)
 
     def can_play_any(self, s: Sym, seat: Expr) -> Expr:
-        """Whether ``seat`` holds a card it may play (engine ``_can_play`` of each card)."""
+        """Whether ``seat`` holds a card it may play (the play's ``playable``, card by card)."""
         hand = s.seat_hand(seat)
-        return f_or([fand(hand[g] >= 1, self.can_play(
-            s, ival(g), self.deck.faces[g].kind,
-            [hand[h] - (1 if h == g else 0) for h in range(self.nfaces)]))
-            for g in range(self.nfaces)])
+        return f_or([fand(hand[g] >= 1, self.can_play(s, seat, ival(g), self.deck.faces[g].kind))
+                     for g in range(self.nfaces)])
 
     def holds_card(self, s: Sym, seat: Expr, card: Expr) -> Expr:
         return self.select(s.seat_hand(seat), card, list(range(self.nfaces))) >= 1
 
     def card_playable(self, s: Sym, seat: Expr, card: Expr) -> Expr:
-        """Engine ``_can_play`` of a card chosen symbolically, whatever its kind."""
-        hand = s.seat_hand(seat)
-        after = [fsub(hand[g], one_if(feq(card, g))) for g in range(self.nfaces)]
+        """The play's ``playable`` of a card chosen symbolically, whatever its kind."""
         return f_or([fand(f_or([feq(card, g) for g in self.faces_of(kind)]),
-                          self.can_play(s, card, kind, after)) for kind in self.kinds])
+                          self.can_play(s, seat, card, kind)) for kind in self.kinds])
 
     def kept(self, s: Sym, drawn: list[Expr], tag: str) -> tuple[Sym, Expr]:
         """DRAW-1: the last card drawn is the one the player may play (a chance choice
@@ -483,14 +481,57 @@ class Spec:
             return z3.BoolVal(False)
         return f_or([s.pending_kind == KINDS.index(k) for k in st.answers])
 
-    def can_play(self, s: Sym, f: Expr, kind: Kind, hand_after: Sequence[Expr]) -> Expr:
-        """Engine ``_can_play`` in the play and drawn phases (not answering)."""
+    def can_play(self, s: Sym, seat: Expr, f: Expr, kind: Kind) -> Expr:
+        """Whether ``seat`` may play ``f``, a card of ``kind`` in its hand: the conjuncts of
+        the play command's ``playable`` (unoformal.rules.play)."""
+        # Built afresh through the view (not cached), so each step notes the entries its
+        # guard reads (Step.reads, which the mutant runner asks first).
+        b = Binding(seat, None, None, f)
+        return fand([part.cond.encode(self, s, b)
+                     for part in card_play.playable(self.rules, kind)])
+
+    def matches_kind(self, s: Sym, card: Expr, kind: Kind) -> Expr:
+        return self.matches(s, card, kind, self.faces_of(kind))
+
+    def wd4_legal_without(self, s: Sym, seat: Expr, card: Expr) -> Expr:
+        """WD4-1 on the hand of ``seat`` once the Wild Draw Four ``card`` is played."""
+        hand = s.seat_hand(seat)
+        domain = self.faces_of(Kind.WILD_DRAW_FOUR)
+        return self.wd4_legal(s, [fsub(hand[g], one_if(feq(card, g))) if g in domain
+                                  else hand[g] for g in range(self.nfaces)])
+
+    def placed(self, s: Sym, b: Binding, judges: bool, names_color: bool, kind: Kind) -> Sym:
+        """The ``PlaceCard`` primitive: the card from the hand onto the discard."""
         domain = self.faces_of(kind)
-        normal = [self.matches(s, f, kind, domain), self.can_effect(s, self.rules.effect(kind))]
-        if kind is Kind.WILD_DRAW_FOUR and not self.rules.wd4_legality.bluff_playable:
-            normal.append(self.wd4_legal(s, hand_after))
-        drawn_ok = z3.BoolVal(self.rules.draw.may_play_drawn) and (f == s.drawn)
-        return fand(*normal, f_or(s.phase == PLAY, fand(s.phase == DRAWN, drawn_ok)))
+        f = b.card
+        hand = s.seat_hand(b.actor)
+        after = [fsub(hand[g], one_if(feq(f, g))) if g in domain else hand[g]
+                 for g in range(self.nfaces)]
+        post = s.evolve(
+            hands=self.replaced(s.hands, b.actor, after),
+            disc=[fsum(s.disc[g], one_if(feq(s.top, g))) for g in range(self.nfaces)],
+            top=f, drawn=ival(NONE),
+            color=b.color if names_color else self.lookup(self.fcolor, f, domain))
+        if judges:
+            post = post.evolve(wd4_legal=self.wd4_legal(s, after), prev_color=s.color)
+        return post
+
+    def window_opened(self, s: Sym, seat: Expr, says: Expr, cards_left: int) -> Sym:
+        """The ``OpenWindow`` primitive (UNO-1)."""
+        opens = fand(feq(self.hand_size(s, seat), cards_left), z3.Not(says))
+        return s.evolve(uno_window=z3.If(opens, seat, s.uno_window))
+
+    def takes_effect(self, s: Sym, seat: Expr, effect: CardEffect, tag: str) -> tuple[Sym, Expr]:
+        """The ``TakesEffect`` primitive: the card's effect (engine ``_card_effect``), and
+        END-1 switched off: going out with a draw card ends the round at once."""
+        carried = z3.If(s.phase == RESPOND, s.pending, 0)
+        post, cons = self.card_effect(s, seat, effect, carried, tag)
+        if effect.victim_draws and not self.rules.end_of_round.resolve_final_draw:
+            out = fand(feq(self.hand_size(s, seat), 0),
+                       *[self.for_seated(q, f_or(feq(seat, q), z3.Not(feq(s.hand_total(q), 0))))
+                         for q in range(self.n)])
+            post, cons = choose(out, self.round_end_check(s), post), f_or(out, cons)
+        return post, cons
 
     def game_over(self, s: Sym) -> Expr:
         """Engine ``game_over`` (SCORE-2)."""
@@ -562,47 +603,23 @@ class Spec:
     # ------------------------------------------------------------ actions
 
     def play(self, s: Sym, kind: Kind) -> Step:
-        """Engine ``_can_play`` / ``_do_play``: the player to move plays a card of ``kind``
-        (PLAY-1, DRAW-1, NOSTACK-1, WD4-1, UNO-1), then its effect from the table."""
+        """The play command of ``kind`` (unoformal.rules.play: PLAY-1, DRAW-1, NOSTACK-1,
+        WD4-1, UNO-1, EXT-SHORT), then the card's effect from the table."""
         tag = fresh_tag(f"play.{kind.name.lower()}")
         domain = self.faces_of(kind)
         effect = self.rules.effect(kind)
         f, c, says = z3.Int(f"{tag}.face"), z3.Int(f"{tag}.color"), z3.Bool(f"{tag}.uno")
-        hand = s.seat_hand(s.turn)
-        after = [fsub(hand[g], one_if(feq(f, g))) if g in domain else hand[g]
-                 for g in range(self.nfaces)]
-        total = s.seat_total(s.turn)
-        uno = self.rules.uno
-        say_ok = z3.BoolVal(uno.say_with_card and uno.enabled) and total == uno.says_with
+        command = card_play.play(self.rules, kind)  # through the view: its reads are noted
+        b = Binding(s.turn, None, None, f, c, says)
         ncolors = len(self.deck.colors)
         color_ok = fand(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
-        guard = fand(
-            f_or([feq(f, g) for g in domain]), fge(self.select(hand, f, domain), 1),
-            f_or(self.can_play(s, f, kind, after),
-                  fand(s.phase == RESPOND, self.can_answer(s, kind))),
-            z3.Implies(says, say_ok), color_ok)
-        answering = s.phase == RESPOND
-        post = s.evolve(
-            hands=self.replaced(s.hands, s.turn, after),
-            disc=[fsum(s.disc[g], one_if(feq(s.top, g))) for g in range(self.nfaces)],
-            top=f, drawn=ival(NONE),
-            color=c if effect.chooses_color else self.lookup(self.fcolor, f, domain),
-            uno_window=z3.If(fand(total - 1 == uno.cards_left, z3.Not(says)), s.turn, NONE)
-            if uno.enabled else ival(NONE))  # UNO-1 off: no call, no window
-        if effect.victim_may_challenge:
-            post = post.evolve(wd4_legal=self.wd4_legal(s, after), prev_color=s.color)
-        placed = post
-        post, cons = self.card_effect(post, s.turn, effect, z3.If(answering, s.pending, 0), tag)
-        end = self.rules.end_of_round
-        if effect.victim_draws and not end.resolve_final_draw:
-            # END-1 switched off: going out first with a draw card ends the round at once
-            out = fand(feq(total, 1), *[self.for_seated(q, z3.Not(feq(s.hand_total(q), 0)))
-                                        for q in range(self.n)])
-            ended = self.round_end_check(placed)
-            post, cons = choose(out, ended, post), f_or(out, cons)
-        ids = tuple(dict.fromkeys(("PLAY-1", effect.id)))
-        return Step(f"play_{kind.name.lower()}", ids, s, guard, post, s.turn, f,
-                    {"face": f, "color": c, "uno": says}, draws=cons)
+        # The choices' domains (a face of the kind, a color when it names one), then the
+        # command's guard.
+        guard = fand(f_or([feq(f, g) for g in domain]), color_ok,
+                     command.encode_guard(self, s, b))
+        post, cons = command.encode_effect(self, s, b, tag)
+        return Step(command.name, command.cites, s, guard, post, s.turn, f,
+                    {"face": f, "color": c, "uno": says}, draws=fand(cons))
 
     def replaced(self, hands: list[list[Expr]], who: Expr,
                  hand: list[Expr]) -> list[list[Expr]]:
@@ -634,12 +651,10 @@ class Spec:
         return self._on_turn(turn.keep(self.rules), s, "", Binding(s.turn))
 
     def drawn_playable(self, s: Sym) -> Expr:
-        """Engine ``_can_play`` of the drawn card (DRAW-1), whatever its kind."""
-        hand = s.seat_hand(s.turn)
-        return f_or([fand(feq(s.drawn, g), self.can_play(
-            s, ival(g), self.deck.faces[g].kind,
-            [fsub(hand[h], 1) if h == g else hand[h] for h in range(self.nfaces)]))
-            for g in range(self.nfaces)])
+        """The play's ``playable`` of the drawn card (DRAW-1), whatever its kind."""
+        return f_or([fand(feq(s.drawn, g), self.can_play(s, s.turn, ival(g),
+                                                         self.deck.faces[g].kind))
+                     for g in range(self.nfaces)])
 
     def pass_empty(self, s: Sym) -> Step:
         """EXT-PASS's ``pass_nothing_to_draw`` command (unoformal.rules.turn)."""

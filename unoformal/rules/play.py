@@ -1,0 +1,120 @@
+"""Playing a card, stated once as a guarded command per kind of card
+(:mod:`unoformal.rules.commands`) for a table: PLAY-1's matching, DRAW-1's drawn card,
+NOSTACK-1's answers, WD4-1's legality, UNO-1's call and EXT-SHORT, then the card's effect.
+
+One command per kind, as the relation has one action per kind (``play_number``,
+``play_skip`` ...): the table's values for that kind fold into its guard and effect.
+
+The guard has two parts. :func:`playable` says whether a card may be played now, and is
+what every other move asks (may the player draw, keep the card drawn, misplay it); the
+command adds that the card is in the hand and that a UNO said with it is said rightly.
+Its conjuncts come in the order of the refusals a user reads: after a draw, only the
+card drawn; while a draw card waits, only an answer; then WD4-1, then the match, then
+EXT-SHORT.
+
+The effect places the card (hand to discard, the color, WD4-1's verdict), opens the UNO
+window, and lets the card take effect: the card effects themselves (skip, reverse, the
+draw cards, a round won) are still one primitive read by each backend's hand-written
+``_card_effect``, the next part of the language to write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from unoformal.rules.commands import (
+    Actor,
+    Answers,
+    CanEffect,
+    Clear,
+    Command,
+    Conjunct,
+    DrawnOnly,
+    Effect,
+    HoldsCard,
+    Matches,
+    OpenWindow,
+    PhaseIn,
+    PlaceCard,
+    TakesEffect,
+    Unanswering,
+    UnoCall,
+    Wd4Legal,
+    Who,
+)
+from unoformal.rules.state import DRAWN, PLAY, RESPOND
+from unoformal.spec.cards import Kind
+from unoformal.spec.deck import Deck
+from unoformal.spec.table import RuleTable
+
+
+def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
+    """PLAY-1, DRAW-1, NOSTACK-1, WD4-1, EXT-SHORT: whether a card of ``kind`` in the
+    hand may be played now."""
+    effect = table.effect(kind)
+    draw = table.draw.id
+    guard = [
+        Conjunct(DrawnOnly(table.draw.may_play_drawn), draw,
+                 "after drawing only the drawn card may be played", caused=True),
+    ]
+    if effect.victim_draws:
+        guard.append(Conjunct(Answers(kind), table.no_stacking.id,
+                              "the victim of a draw card cannot answer it", caused=True))
+    else:
+        guard.append(Conjunct(Answers(kind), table.wild_draw_four.id,
+                              "{actor} must answer the draw card first", waits=True))
+    guard.append(Conjunct(PhaseIn((PLAY, DRAWN, RESPOND)), "PLAY-1", "nothing to play now"))
+    if kind is Kind.WILD_DRAW_FOUR and not table.wd4_legality.bluff_playable:
+        guard.append(Conjunct(Unanswering(Wd4Legal()), table.wd4_legality.id,
+                              "Wild Draw Four while holding {blocking}"))
+    guard.append(Conjunct(Unanswering(Matches(kind)), "PLAY-1",
+                          "{card} does not match {top} / {color}"))
+    if effect.victim_draws and not effect.victim_may_challenge \
+            and not table.draw_what_is_left.enabled:
+        guard.append(Conjunct(Unanswering(CanEffect(effect)), table.draw_what_is_left.id,
+                              "its victim cannot draw the cards it names"))
+    return tuple(guard)
+
+
+def play(table: RuleTable, kind: Kind) -> Command:
+    """The player to move plays a card of ``kind``; it takes effect."""
+    effect = table.effect(kind)
+    uno = table.uno
+    allowed = uno.say_with_card and uno.enabled
+    steps: list[Effect] = [
+        Clear("uno_window"),  # UNO-1: the turn begins, any window closes
+        PlaceCard(kind, effect.victim_may_challenge, effect.chooses_color)]
+    if uno.enabled:  # UNO-1 off: no call, so no window
+        steps.append(OpenWindow(uno.cards_left))
+    steps.append(TakesEffect(effect))
+    choices = (Who.CARD, Who.COLOR) if effect.chooses_color else (Who.CARD,)
+    return Command(
+        f"play_{kind.name.lower()}", tuple(dict.fromkeys(("PLAY-1", effect.id))),
+        Actor.ON_TURN, choices,
+        (Conjunct(HoldsCard(), "PLAY-1", "{card} is not in {actor}'s hand"),
+         Conjunct(UnoCall(allowed, uno.says_with), uno.id,
+                  "UNO is said with the next-to-last card" if uno.enabled
+                  else "nobody calls UNO in these rules"),
+         *playable(table, kind)),
+        tuple(steps),
+        "the player to move plays a card from their hand onto the discard pile")
+
+
+@dataclass(frozen=True)
+class Plays:
+    """The play of each kind of card, built for one table."""
+
+    commands: dict[Kind, Command]
+    playable: dict[Kind, tuple[Conjunct, ...]]
+
+    def all(self) -> tuple[Command, ...]:
+        return tuple(self.commands.values())
+
+
+@cache
+def plays(table: RuleTable) -> Plays:
+    """The plays of ``table``, one per kind of card (built once per table)."""
+    held = {face.kind for face in Deck.of(table).faces}
+    kinds = [k for k in Kind if k in held]  # the deck's kinds, as the relation's actions
+    return Plays({k: play(table, k) for k in kinds}, {k: playable(table, k) for k in kinds})
