@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import z3
@@ -139,17 +139,22 @@ def test_the_properties_catch_a_catch_without_its_hand_size(
     assert result.verdict == "refuted" and "catch" in (result.label or "")
 
 
+def _changed(node: str, **values: Any) -> Callable[[Command], Command]:
+    """A plant: every effect of class ``node`` in the command gets ``values``."""
+    def change(command: Command) -> Command:
+        effect = tuple(dataclasses.replace(cast(Any, e), **values)
+                       if type(e).__name__ == node else e for e in command.effect)
+        assert any(type(e).__name__ == node for e in command.effect), f"no {node}"
+        return dataclasses.replace(command, effect=effect)
+    return change
+
+
 def test_the_properties_catch_a_draw_of_two_cards(monkeypatch: pytest.MonkeyPatch) -> None:
     # DRAW-1's one card, wrong in the command (so in the engine and the relation): the
     # after-draw property states it in the rulebook's number and refutes it.
     assert check(CLASSIC, _property("after-draw"), 2).verdict == "proved"
 
-    def two(command: Command) -> Command:
-        effect = tuple(dataclasses.replace(e, cards=2) if isinstance(e, Take) else e
-                       for e in command.effect)
-        return dataclasses.replace(command, effect=effect)
-
-    _planted(monkeypatch, "draw", two, turn)
+    _planted(monkeypatch, "draw", _changed("Take", cards=2), turn)
     result = check(CLASSIC, _property("after-draw"), 2)
     assert result.verdict == "refuted" and "draw" in (result.label or "")
 
@@ -171,19 +176,14 @@ def _refused(game: Game, text: str) -> tuple[str, str]:
     with pytest.raises(IllegalActionError) as info:
         game.apply(Action.parse(text))
     assert game.to_text() == before
-    return info.value.rule_id, str(info.value).split(f" (breaks {info.value.rule_id})")[0]
+    rule = str(info.value.rule_id)
+    return rule, str(info.value).split(f" (breaks {rule})")[0]
 
 
 def test_the_properties_catch_a_uno_window_opened_a_card_early(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # UNO-1's window, wrong in the play command: it opens with two cards left.
-    def early(command: Command) -> Command:
-        effect = tuple(dataclasses.replace(e, cards_left=2) if type(e).__name__ == "OpenWindow"
-                       else e for e in command.effect)
-        assert effect != command.effect
-        return dataclasses.replace(command, effect=effect)
-
-    _planted(monkeypatch, "play", early, card_play)
+    _planted(monkeypatch, "play", _changed("OpenWindow", cards_left=2), card_play)
     result = check(CLASSIC, _property("uno"), 2)
     assert result.verdict == "refuted" and "play" in (result.label or "")
 
@@ -192,12 +192,7 @@ def test_the_properties_catch_a_wild_draw_four_never_judged(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # WD4-1's verdict, left out of the play command: a challenge then reads whatever the
     # state held before.
-    def unjudged(command: Command) -> Command:
-        effect = tuple(dataclasses.replace(e, judges=False) if type(e).__name__ == "PlaceCard"
-                       else e for e in command.effect)
-        return dataclasses.replace(command, effect=effect)
-
-    _planted(monkeypatch, "play", unjudged, card_play)
+    _planted(monkeypatch, "play", _changed("PlaceCard", judges=False), card_play)
     result = check(CLASSIC, _property("wd4-legality"), 2)
     assert result.verdict == "refuted" and "play_wild_draw_four" in (result.label or "")
 
