@@ -1,9 +1,10 @@
 """Saying UNO, catching a player who did not, and advice: the out-of-turn moves, stated
 once as guarded commands (:mod:`unoformal.rules.commands`) for a table.
 
-The UNO window itself opens when a card is played (the play command, still written by
-hand in the engine and the relation) and closes when the offender's hand grows back
-(``Game._take`` / ``Spec.take``); the moves here read and close it.
+The UNO window itself opens when a card is played (the play commands' ``OpenWindow``,
+:mod:`unoformal.rules.play`), closes when a turn begins (their ``Clear`` and the draw's)
+and when the offender's hand grows back (``Game._take`` / ``Spec.take``); the moves here
+read and close it.
 """
 
 from __future__ import annotations
