@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 import z3
 
+from unoformal.rules import play as card_play
+from unoformal.rules.commands import Command, Effect, Take
 from unoformal.rules.lang import All, Not, OfCurrentColor, OfKind, Playable, Said
 from unoformal.spec.cards import Kind
 from unoformal.spec.table import Holding, RuleTable
@@ -82,14 +84,22 @@ def test_fields_names_every_field_of_both_states(monkeypatch: pytest.MonkeyPatch
 
 
 def test_a_draw_two_that_gives_three_cards_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    effect_of = Spec.card_effect
+    # Planted in the command's effect (unoformal.rules.effects), which the live relation
+    # reads: the victim's draw takes one card more.
+    build = card_play.play
 
-    def card_effect(self: Spec, s: Any, p: Any, effect: Any, *args: Any, **kw: Any) -> Any:
-        if effect.kind is Kind.DRAW_TWO:
-            effect = dataclasses.replace(effect, victim_draws=effect.victim_draws + 1)
-        return effect_of(self, s, p, effect, *args, **kw)
+    def heavier(table: RuleTable, kind: Kind, *able: Any) -> Command:
+        command = build(table, kind, *able)
+        if kind is not Kind.DRAW_TWO:
+            return command
 
-    monkeypatch.setattr(Spec, "card_effect", card_effect)
+        def more(step: Effect) -> Effect:
+            return dataclasses.replace(step, cards=step.cards + 1) \
+                if isinstance(step, Take) else step
+        return dataclasses.replace(command,
+                                   effect=tuple(e.replaced(more) for e in command.effect))
+
+    monkeypatch.setattr(card_play, "play", heavier)
     report = _classic()
     # The cards drawn are the same constants on both sides: how many is the chance
     # constraint's (Step.draws), so that is the part that differs, not the hands.

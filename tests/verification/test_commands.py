@@ -19,9 +19,22 @@ from unoformal.errors import IllegalActionError
 from unoformal.rules import play as card_play
 from unoformal.rules import turn, uno
 from unoformal.rules.book import commands
-from unoformal.rules.commands import Binding, Command, Take, Who
+from unoformal.rules.commands import (
+    PENDING_RULE,
+    Binding,
+    Command,
+    Effect,
+    EndRound,
+    Fixed,
+    GoesOut,
+    NoteOut,
+    Take,
+    When,
+    Who,
+)
 from unoformal.rules.uno import out_of_turn
 from unoformal.rulesdoc import render
+from unoformal.spec.cards import Kind
 from unoformal.spec.table import CLASSIC, RuleTable
 from unoformal.spec.variants import VARIANTS, load_rules
 from unoformal.verification.z3 import prover
@@ -39,6 +52,11 @@ def test_every_node_of_every_command_reads_every_way(name: str) -> None:
     s = fresh(3, spec.deck)
     card = game.hands[0][0]
     b = Binding(0, 1, 2, card, 0)
+    # B answers A's Wild Draw Four (G2 matches nothing on R7, so it is legal everywhere).
+    waiting = play(make_game(["A", "B", "C"], "C", {"A": ["W+4", "G2"], "B": ["Y1", "Y2"],
+                                                  "C": ["B1", "B2"]}, ["R7"], rules=table),
+                   "A play W+4 blue")
+    answers = waiting.phase == "respond"  # else (RLCard's) its victim draws at once
     sb = Binding(0, 1, 2, ival(card), ival(0), z3.BoolVal(False))  # the relation's: terms
     for command in commands(table):
         assert isinstance(command.allows(game, b), bool)
@@ -47,11 +65,23 @@ def test_every_node_of_every_command_reads_every_way(name: str) -> None:
         assert post is not None and isinstance(cons, list)
         words = command.text()
         assert words[0].startswith(f"`{command.name}` (")
-        assert len(words) == 2 + len(command.guard) + len(command.effect) + sum(
-            1 + len(br.guard) + len(br.effect) for br in command.branches)
+        effect_lines = sum(len(step.lines()) for step in command.effect)
+        assert len(words) == 2 + len(command.guard) + effect_lines + sum(
+            1 + len(br.guard) + sum(len(step.lines()) for step in br.effect)
+            for br in command.branches)
+        for step in (e for top in command.effect for e in top.walk()):
+            assert step.text() and "{" not in step.text()
+            if isinstance(step, When):  # a branch of the effect: its condition, both ways
+                assert isinstance(step.cond.holds(game, b), bool)
+                assert step.cond.encode(spec, s, sb) is not None
+                assert step.cond.text() and all(step.labels)
         for part in command.guard + tuple(p for br in command.branches for p in br.guard):
-            rule, said = part.refusal(game, b)
-            assert rule and said and "{" not in said
+            # The rule of the card being answered is the state's: read it where one waits.
+            on = waiting if part.rule == PENDING_RULE else game
+            if on is waiting and not answers:
+                continue  # no draw card ever waits under this table: nothing to name
+            rule, said = part.refusal(on, Binding(1, 2, 0, card, 0) if on is waiting else b)
+            assert rule and said and "{" not in rule + said, (command.name, part)
         for branch in command.branches:
             assert command.encode_branch(spec, s, sb, branch) is not None
             post, _ = command.encode_effect(spec, s, sb, "t", branch)
@@ -139,13 +169,20 @@ def test_the_properties_catch_a_catch_without_its_hand_size(
     assert result.verdict == "refuted" and "catch" in (result.label or "")
 
 
-def _changed(node: str, **values: Any) -> Callable[[Command], Command]:
-    """A plant: every effect of class ``node`` in the command gets ``values``."""
+def _changed(node: str, only: str | None = None, **values: Any) -> Callable[[Command], Command]:
+    """A plant: every effect of class ``node`` in the command (inside a branch of its
+    effect too) gets ``values``; ``only``: in the command of that name alone."""
+    def one(step: Effect) -> Effect:
+        return dataclasses.replace(cast(Any, step), **values) \
+            if type(step).__name__ == node else step
+
     def change(command: Command) -> Command:
-        effect = tuple(dataclasses.replace(cast(Any, e), **values)
-                       if type(e).__name__ == node else e for e in command.effect)
-        assert any(type(e).__name__ == node for e in command.effect), f"no {node}"
-        return dataclasses.replace(command, effect=effect)
+        if only is not None and command.name != only:
+            return command
+        assert any(type(e).__name__ == node for top in command.effect for e in top.walk()), \
+            f"no {node} in {command.name}"
+        return dataclasses.replace(command,
+                                   effect=tuple(e.replaced(one) for e in command.effect))
     return change
 
 
@@ -195,6 +232,55 @@ def test_the_properties_catch_a_wild_draw_four_never_judged(
     _planted(monkeypatch, "play", _changed("PlaceCard", judges=False), card_play)
     result = check(CLASSIC, _property("wd4-legality"), 2)
     assert result.verdict == "refuted" and "play_wild_draw_four" in (result.label or "")
+
+
+def test_the_properties_catch_a_skip_that_skips_nobody(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # SKIP-1, wrong in the card's effect (unoformal.rules.effects): the turn goes one seat
+    # on, not two.
+    assert check(CLASSIC, _property("card-effects"), 3).verdict == "proved"
+    _planted(monkeypatch, "play", _changed("PassTurn", "play_skip", steps=1), card_play)
+    result = check(CLASSIC, _property("card-effects"), 3)
+    assert result.verdict == "refuted" and "play_skip" in (result.label or "")
+
+
+def test_the_properties_catch_a_draw_two_of_three_cards(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # D2-1's victim draws one card too many.
+    _planted(monkeypatch, "play", _changed("Take", "play_draw_two", cards=3), card_play)
+    result = check(CLASSIC, _property("penalties"), 3)
+    assert result.verdict == "refuted" and "play_draw_two" in (result.label or "")
+
+
+def test_the_properties_catch_a_reverse_that_skips_at_every_count(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # TWO-1's branch, its condition made always true: a Reverse skips at three players.
+    _planted(monkeypatch, "play",
+             _changed("When", "play_reverse", cond=Fixed(True, "always")), card_play)
+    result = check(CLASSIC, _property("card-effects"), 3)
+    assert result.verdict == "refuted" and "play_reverse" in (result.label or "")
+
+
+def test_the_properties_catch_a_last_card_that_ends_the_round_at_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # END-1: a player who goes out with a Draw Two wins only after its victim draws. The
+    # plant ends the round before the draw, in classic, where the final draw is on.
+    assert check(CLASSIC, _property("end-of-round"), 3).verdict == "proved"
+    build = card_play.play
+
+    def at_once(table: RuleTable, kind: Kind, *able: Any) -> Command:
+        command = build(table, kind, *able)
+        if kind is not Kind.DRAW_TWO:
+            return command
+        common = tuple(e for e in command.effect if not isinstance(e, NoteOut))
+        rest = common[3:]  # after Clear, PlaceCard, OpenWindow
+        return dataclasses.replace(command, effect=(
+            *common[:3], When(GoesOut(), (EndRound(),), rest, ("goes_out", "takes_effect"))))
+
+    monkeypatch.setattr(card_play, "play", at_once)
+    prover._setup.cache_clear()
+    result = check(CLASSIC, _property("end-of-round"), 3)
+    assert result.verdict == "refuted" and "play_draw_two" in (result.label or "")
 
 
 def test_a_play_is_refused_by_its_command_in_the_words_of_the_variant() -> None:

@@ -209,7 +209,6 @@ class Game:
     # The last effect that moved the turn or set the phase other than a plain play; refusals
     # name it as their cause. A class default, so states read from text start with none.
     cause: Cause | None = None
-    _from_drawn = False  # the card being played is the one just drawn (DRAW-1)
     # The actions legal_actions() last listed for this very state (None once anything
     # changed): apply() accepts one of them without deriving its legality again.
     _legal: tuple[Action, ...] | None = None
@@ -715,16 +714,12 @@ class Game:
         return self._turn_check(action, p, face)
 
     def _turn_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
-        """PLAY-1 (whose turn), then what a round waiting for a color or an answer takes
-        (START-WILD, WD4-2), then the move's own command: the refusal of its first failing
-        conjunct."""
+        """PLAY-1 (whose turn), then the move's own command: the refusal of its first
+        failing conjunct (what a round waiting for a color or an answer takes, START-WILD
+        and WD4-2, first)."""
         if p != self.turn:
             return self._not_to_move(action)
         kind = action.type
-        if self.phase == COLOR and kind is not ActionType.CHOOSE_COLOR:
-            return Refusal("START-WILD", "the first player must choose the color first")
-        if self.phase == RESPOND and kind not in _ANSWERS:
-            return self._respond_refusal()
         if kind is ActionType.PLAY:
             return self._play_check(action, p, face)
         return self._guard(self._command(kind), Binding(p, None, self.offender, face))
@@ -748,20 +743,19 @@ class Game:
         assert face is not None
         return self._guard(self.t.play[face], Binding(p, None, None, face, None, action.uno))
 
-    def _respond_refusal(self) -> Refusal:
+    def _answers_said(self) -> str:
         """What the victim of a pending draw card may do, under the rule of that card
-        (WD4-2 for a Wild Draw Four; D2-1 for a Draw Two under stacking)."""
+        (WD4-2 for a Wild Draw Four; D2-1 for a Draw Two under stacking): a refusal's
+        ``{may}``."""
         kind = self.pending_kind
         assert kind is not None  # a respond phase has one (the text reader: WD4-2)
-        effect = self.rules.effect(kind)
         stack = self.rules.no_stacking
         may = ["accept"]
-        if effect.victim_may_challenge:
+        if self.rules.effect(kind).victim_may_challenge:
             may.append("challenge")
         if stack.victim_may_answer and kind in stack.answers:
             may.append("answer with a " + " or a ".join(KIND_NAMES[k] for k in stack.answers))
-        words = " or ".join(may) if len(may) < 3 else ", ".join(may[:-1]) + " or " + may[-1]
-        return self._caused(effect.id, f"{self.to_play} must {words}")
+        return " or ".join(may) if len(may) < 3 else ", ".join(may[:-1]) + " or " + may[-1]
 
     def _not_to_move(self, action: Action) -> Refusal:
         """PLAY-1, with what ran last if it was an out-of-turn action (it left the turn
@@ -861,8 +855,6 @@ class Game:
         part = command.failing(self, b)
         if part is None:
             return None
-        if part.waits and self.phase == RESPOND:
-            return self._respond_refusal()
         rule, words = part.refusal(self, b)
         return self._caused(rule, words) if part.caused else Refusal(rule, words)
 
@@ -942,47 +934,9 @@ class Game:
         self.color = color if names_color else self.f_color[face]
         self.drawn = None
 
-    def _takes_effect(self, p: int, effect: CardEffect) -> None:
-        """The ``TakesEffect`` primitive: END-1's note of who went out, then the effect."""
-        answering = self.phase == RESPOND
-        self._from_drawn = self.phase == DRAWN
-        if not self.hands[p] and self.winner is None:
-            self.winner = p  # went out first; wins when the draws are resolved (END-1)
-            if effect.victim_draws and not self.rules.end_of_round.resolve_final_draw:
-                self._end_round(p)  # END-1 switched off: nobody draws, the round is over
-                return
-        self._card_effect(p, effect, self.pending if answering else 0)
-
-    def _card_effect(self, p: int, effect: CardEffect, carried: int) -> None:
-        """SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1, NOSTACK-1 and END-1, from the table."""
-        skips = effect.skips
-        cause: str | None = effect.id if skips else None  # SKIP-1 (D2-1 below)
-        if effect.reverses:
-            if self.rules.reverse_is_skip(self.n):
-                skips += 1
-                cause = self.rules.two_players.id
-            else:
-                self.direction = -self.direction
-        victim = (p + self.direction) % self.n  # _next, inlined: this runs every play
-        face = self.discard[-1]
-        if effect.victim_draws:
-            stack = self.rules.no_stacking
-            if effect.victim_may_challenge or (stack.victim_may_answer
-                                               and effect.kind in stack.answers):
-                self.phase = RESPOND
-                self.turn = victim
-                self.pending = carried + effect.victim_draws
-                self.pending_kind = effect.kind
-                self.offender = p
-                self.cause = (effect.id, p, face, victim, self._from_drawn)
-                return
-            self._take(victim, effect.victim_draws, effect.id)
-            cause = effect.id
-        self.turn = (p + (1 + skips) * self.direction) % self.n
-        self.phase = PLAY
-        self.cause = None if cause is None else (cause, p, face, victim, self._from_drawn)
-        if self.winner is not None:
-            self._round_end_check()
+    def _reverse_is_skip(self) -> bool:
+        """TWO-1: a Reverse acts as a Skip at this number of players."""
+        return self.t.reverse_skips
 
     def _do_draw(self, p: int) -> None:
         """DRAW-1: the ``draw`` command (unoformal.rules.turn)."""
@@ -1183,7 +1137,7 @@ class Game:
                                                                self.pending, self.pending_kind)
         new.offender, new.reveal, new.uno_window = self.offender, self.reveal, self.uno_window
         new.winner, new.round_points = self.winner, self.round_points
-        new.cause, new._from_drawn = self.cause, self._from_drawn
+        new.cause = self.cause
         new.chance = self.chance.fork()
         new._legal = None  # a copy checks its first action itself
         return new
@@ -1192,10 +1146,6 @@ class Game:
         return f"Game({self.to_text()!r})"
 
 
-
-# What the player to move may do while a draw card waits for an answer (WD4-2; a play is
-# an answer under stacking, and its own check says which cards).
-_ANSWERS = (ActionType.ACCEPT, ActionType.CHALLENGE, ActionType.PLAY)
 
 _CHECKS = {
     ActionType.ADVISE: Game._check_advise,
@@ -1237,6 +1187,7 @@ class _Lookups:
     play: list[Command]  # per face: the play of its kind (PLAY-1 ..., unoformal.rules.play)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
+    reverse_skips: bool  # TWO-1: a Reverse acts as a Skip at this number of players
 
 
 _LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
@@ -1281,6 +1232,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         resolved={}, match_rows={},
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
+        reverse_skips=rules.reverse_is_skip(len(names)),
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
         responses=responses(rules), turn=turn(rules),
         play=[cards_played.commands[f.kind] for f in faces],

@@ -27,6 +27,8 @@ for the engine, terms (or ints) for the relation.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
@@ -40,6 +42,9 @@ from unoformal.spec.words import KIND_NAMES
 
 Term = Any  # a Z3 term (or a Python int the relation folds); opaque here
 
+# A conjunct's rule when it is that of the draw card being answered (the state says which)
+PENDING_RULE = "{pending_rule}"
+
 
 class Who(Enum):
     """A seat a command names: who acts, or the seat chosen as its target."""
@@ -49,6 +54,7 @@ class Who(Enum):
     OFFENDER = "offender"  # who played the draw card being answered (the state says)
     CARD = "card"  # the card a move names (a face of the deck), not a seat
     COLOR = "color"  # the color a move names (an index of the deck's colors)
+    NEXT = "next player"  # the seat after the actor's in the direction of play (the state's)
 
 
 class Actor(Enum):
@@ -81,7 +87,11 @@ class Binding:
             return self.target
         if who is Who.OFFENDER:
             return self.offender
-        return self.card if who is Who.CARD else self.color
+        if who is Who.CARD:
+            return self.card
+        if who is Who.COLOR:
+            return self.color
+        raise ValueError(f"the {who.value} is the state's, not the move's: seat_of() reads it")
 
 
 class Codes(Protocol):
@@ -106,18 +116,14 @@ class Concrete(Protocol):
     def deck(self) -> Codes: ...
 
     uno_window: int | None
-
-    @property
-    def pending(self) -> int: ...
-
-    @property
-    def pending_kind(self) -> Kind | None: ...
+    direction: int
+    winner: int | None
+    pending: int
+    pending_kind: Kind | None
+    offender: int | None
 
     @property
     def wd4_legal(self) -> bool: ...
-
-    @property
-    def offender(self) -> int | None: ...
 
     def _can_draw(self, count: int) -> bool: ...
 
@@ -143,17 +149,23 @@ class Concrete(Protocol):
     def _place(self, p: int, face: int, color: int | None, judges: bool,
                names_color: bool) -> None: ...
 
-    def _takes_effect(self, p: int, effect: CardEffect) -> None: ...
-
     def _take(self, p: int, count: int, rule: str) -> None: ...
 
     def _pending_rule(self) -> str: ...
+
+    def _answers_said(self) -> str: ...
 
     def _was_caused_by(self, rule_id: str, victim: int, card: int) -> None: ...
 
     def _penalty_card(self) -> int: ...
 
     def _resolved(self, victim: int, keeps_turn: bool) -> None: ...
+
+    def _reverse_is_skip(self) -> bool: ...
+
+    def _round_end_check(self) -> None: ...
+
+    def _end_round(self, winner: int) -> None: ...
 
 
 class Symbolic(Protocol):
@@ -222,8 +234,36 @@ class Symbolic(Protocol):
 
     def window_opened(self, s: Any, seat: Term, says: Term, cards_left: int) -> Any: ...
 
-    def takes_effect(self, s: Any, seat: Term, effect: CardEffect,
-                     tag: str) -> tuple[Any, Term]: ...
+    def next_seat(self, s: Any, seat: Term) -> Term: ...
+
+    def decided(self, cond: Term) -> bool | None: ...
+
+    def chosen(self, cond: Term, then: Any, otherwise: Any) -> Any: ...
+
+    def picked(self, cond: Term, then: Term, otherwise: Term) -> Term: ...
+
+    def reverse_skips(self) -> Term: ...
+
+    def goes_out(self, s: Any, seat: Term) -> Term: ...
+
+    def flipped(self, s: Any) -> Any: ...
+
+    def pending_added(self, s: Any, cards: int, kind: Kind) -> Any: ...
+
+    def marked(self, s: Any, field: str, seat: Term) -> Any: ...
+
+    def round_end_check(self, s: Any) -> Any: ...
+
+
+def seat_of(game: Concrete, b: Binding, who: Who) -> Any:
+    """The seat ``who`` names on a concrete game: a choice of the move, or the player after
+    the actor in the direction of play (read from the state when the step runs)."""
+    return game._next(b.actor) if who is Who.NEXT else b.of(who)
+
+
+def seat_term(spec: Symbolic, s: Any, b: Binding, who: Who) -> Term:
+    """The seat ``who`` names over the symbolic state ``s``."""
+    return spec.next_seat(s, b.actor) if who is Who.NEXT else b.of(who)
 
 
 # ------------------------------------------------------------------ conditions
@@ -384,6 +424,23 @@ class PhaseIs(Cond):
 
     def text(self) -> str:
         return f"the round is in its {self.phase} phase"
+
+
+@dataclass(frozen=True)
+class PhaseNot(Cond):
+    """The round is not in ``phase``: it waits for something else first (a color named,
+    a draw card answered)."""
+
+    phase: str
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(game.phase != self.phase)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.negated(spec.phase_is(s, self.phase))
+
+    def text(self) -> str:
+        return f"the round is not in its {self.phase} phase"
 
 
 @dataclass(frozen=True)
@@ -672,21 +729,53 @@ class CanEffect(Cond):
 
 
 @dataclass(frozen=True)
+class GoesOut(Cond):
+    """END-1: the actor has just played their last card, and nobody went out before."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return not game.hands[b.actor] and game.winner is None
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.goes_out(s, b.actor)
+
+    def text(self) -> str:
+        return "the actor has just gone out, the first to"
+
+
+@dataclass(frozen=True)
+class ReverseSkips(Cond):
+    """TWO-1: at this number of players a Reverse acts as a Skip (the table's counts)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game._reverse_is_skip()
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.reverse_skips()
+
+    def text(self) -> str:
+        return "a Reverse acts as a Skip at this number of players (TWO-1)"
+
+
+@dataclass(frozen=True)
 class Conjunct:
     """One condition of a guard, the rule it keeps, and the words of a refusal: a template
     filled from the game (``{actor}``, ``{target}``, ``{window}``, ``{held}``,
     ``{pending}``, ``{card}``, ``{top}``, ``{color}``, ``{blocking}``: the card that makes a
-    Wild Draw Four illegal, in WD4-1's words). ``caused``: the refusal also names what made
-    the state so (the draw that leaves only the drawn card to play), as the engine's
-    causes do. ``waits``: the refusal is the round's while a draw card waits for an
-    answer (what its victim may do, under that card's rule: WD4-2, or D2-1 under
-    stacking), not this conjunct's own words, which name no pending card."""
+    Wild Draw Four illegal, in WD4-1's words; ``{may}``: what the victim of a draw card
+    waiting for an answer may do). ``rule`` may be :data:`PENDING_RULE`, the rule of that
+    draw card (WD4-2, or D2-1 under stacking), which the state names. ``caused``: the
+    refusal also names what made the state so (the draw that leaves only the drawn card to
+    play, the draw card that waits), as the engine's causes do."""
 
     cond: Cond
     rule: str
     words: str
     caused: bool = False
-    waits: bool = False
+
+    def cited(self) -> str:
+        """The rule as the rules document shows it."""
+        return "the rule of the card being answered" if self.rule == PENDING_RULE \
+            else self.rule
 
     def refusal(self, game: Concrete, b: Binding) -> tuple[str, str]:
         names = game.names
@@ -705,7 +794,10 @@ class Conjunct:
             values["color"] = f"{game._color_name(game.color)}"
         if "{blocking}" in words:
             values["blocking"] = game._wd4_blocking(b.actor, b.card) or "-"
-        return self.rule, words.format(**values)
+        if "{may}" in words:
+            values["may"] = game._answers_said()
+        rule = game._pending_rule() if self.rule == PENDING_RULE else self.rule
+        return rule, words.format(**values)
 
 
 # --------------------------------------------------------------------- effects
@@ -727,6 +819,18 @@ class Effect:
         """How it reads."""
         raise _unread(self, "text", "the words")
 
+    def lines(self) -> list[str]:
+        """How it reads in the rules document: a line per primitive, a branch indented."""
+        return [f"- then {self.text()}"]
+
+    def walk(self) -> tuple[Effect, ...]:
+        """This primitive and those under it, in order."""
+        return (self,)
+
+    def replaced(self, change: Callable[[Effect], Effect]) -> Effect:
+        """This primitive, and those under it, as ``change`` makes them (a planted bug)."""
+        return change(self)
+
 
 @dataclass(frozen=True)
 class Take(Effect):
@@ -741,14 +845,16 @@ class Take(Effect):
     keeps: bool = False
 
     def run(self, game: Concrete, b: Binding) -> None:
-        hand = game.hands[b.of(self.who)]
+        who = seat_of(game, b, self.who)
+        hand = game.hands[who]
         before = len(hand)
-        game._take(b.of(self.who), self.cards, self.rule)
+        game._take(who, self.cards, self.rule)
         if self.keeps:
             game.drawn = hand[-1] if len(hand) > before else None
 
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
-        post, cons, drawn = spec.take(s, b.of(self.who), self.cards, tag + self.part)
+        who = seat_term(spec, s, b, self.who)
+        post, cons, drawn = spec.take(s, who, self.cards, tag + self.part)
         if not self.keeps:
             return post, [cons]
         post, which = spec.kept(post, drawn, tag + self.part)
@@ -974,23 +1080,184 @@ class OpenWindow(Effect):
 
 
 @dataclass(frozen=True)
-class TakesEffect(Effect):
-    """The card's effect (SKIP-1, REV-1, D2-1, WD4-2, TWO-1, NOSTACK-1), then END-1: a
-    player who went out wins once every draw is resolved (or at once, with END-1's
-    final draw switched off)."""
-
-    effect: CardEffect
+class FlipDirection(Effect):
+    """The direction of play is reversed (REV-1)."""
 
     def run(self, game: Concrete, b: Binding) -> None:
-        game._takes_effect(b.actor, self.effect)
+        game.direction = -game.direction
 
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
-        post, cons = spec.takes_effect(s, b.actor, self.effect, tag)
-        return post, [cons]
+        return spec.flipped(s), []
 
     def text(self) -> str:
-        return (f"the card takes effect ({self.effect.id}) and the round ends if the actor "
-                "went out (END-1)")
+        return "the direction of play is reversed"
+
+
+@dataclass(frozen=True)
+class AddPending(Effect):
+    """A draw card waits for its victim's answer: ``cards`` more are pending than the
+    card it answers left (none when it answers nothing), of the card's ``kind``."""
+
+    cards: int
+    kind: Kind
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game.pending = (game.pending if game.phase == RESPOND else 0) + self.cards
+        game.pending_kind = self.kind
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.pending_added(s, self.cards, self.kind), []
+
+    def text(self) -> str:
+        return (f"{self.cards} more cards are pending, those of a {KIND_NAMES[self.kind]} "
+                "(added to any the card answers)")
+
+
+@dataclass(frozen=True)
+class Mark(Effect):
+    """A seat field of the state schema takes the seat ``who`` names (who played the
+    draw card being answered: ``offender``)."""
+
+    field: str
+    who: Who
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        setattr(game, self.field, seat_of(game, b, self.who))
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.marked(s, self.field, seat_term(spec, s, b, self.who)), []
+
+    def text(self) -> str:
+        return f"`{self.field}` is the {self.who.value}"
+
+
+@dataclass(frozen=True)
+class NoteEffect(Effect):
+    """The card's effect is named, under ``rule``, as what decided whose turn it is (the
+    card on the discard, the next player as its victim, and whether the card was the one
+    just drawn); None: nothing is. Bookkeeping of the engine's refusal words and causes,
+    no state, so the relation reads it as no change. Runs before the turn moves and the
+    phase changes, whose values it reads."""
+
+    rule: str | None
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        rule = self.rule
+        game.cause = None if rule is None else (rule, b.actor, game.top, game._next(b.actor),
+                                                game.phase == DRAWN)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return s, []
+
+    def text(self) -> str:
+        if self.rule is None:
+            return "no earlier move is named as the cause any more"
+        return f"the card is named as the cause ({self.rule})"
+
+
+@dataclass(frozen=True)
+class NoteOut(Effect):
+    """END-1: a player who has just played their last card, the first to go out, is noted
+    as the winner-to-be; they win once every draw is resolved (:class:`EndIfOut`). The
+    relation holds no winner before the round ends (its round's end finds the seat with no
+    cards), so it reads this as no change."""
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        if not game.hands[b.actor] and game.winner is None:
+            game.winner = b.actor
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return s, []
+
+    def text(self) -> str:
+        return "a player who has just gone out first is noted as the winner-to-be (END-1)"
+
+
+@dataclass(frozen=True)
+class EndIfOut(Effect):
+    """END-1 and SCORE-1: if the player who went out still holds no card, they win and
+    the round ends; if a challenge gave them cards back, it goes on."""
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._round_end_check()
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.round_end_check(s), []
+
+    def text(self) -> str:
+        return "if the player who went out holds no card, they win the round (END-1, SCORE-1)"
+
+
+@dataclass(frozen=True)
+class EndRound(Effect):
+    """END-1 and SCORE-1: the actor, out of cards, wins the round at once."""
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._end_round(b.actor)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.round_end_check(s), []  # the one seat with no cards: the actor's
+
+    def text(self) -> str:
+        return "the actor wins the round and scores it (END-1, SCORE-1)"
+
+
+def encode_all(steps: tuple[Effect, ...], spec: Symbolic, s: Any, b: Binding,
+               tag: str) -> tuple[Any, list[Term]]:
+    """The symbolic state after ``steps`` in order, and their constraints on chance."""
+    cons: list[Term] = []
+    for step in steps:
+        s, more = step.encode(spec, s, b, tag)
+        cons += more
+    return s, cons
+
+
+@dataclass(frozen=True)
+class When(Effect):
+    """A branch of an effect: ``then`` when ``cond`` holds at this point of the effect,
+    else ``otherwise``; ``labels`` name the two ways for coverage and the words.
+
+    The relation builds only the way a table value or the player counts asked about
+    decide (``Symbolic.decided``); else both, the condition choosing between their states,
+    the chance constants of ``otherwise`` named apart by ``part``."""
+
+    cond: Cond
+    then: tuple[Effect, ...]
+    otherwise: tuple[Effect, ...]
+    labels: tuple[str, str]
+    part: str = ""
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        for step in self.then if self.cond.holds(game, b) else self.otherwise:
+            step.run(game, b)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        cond = self.cond.encode(spec, s, b)
+        known = spec.decided(cond)
+        if known is not None:
+            return encode_all(self.then if known else self.otherwise, spec, s, b, tag)
+        a, then = encode_all(self.then, spec, s, b, tag)
+        o, otherwise = encode_all(self.otherwise, spec, s, b, tag + self.part)
+        return spec.chosen(cond, a, o), [spec.picked(cond, spec.both(then),
+                                                       spec.both(otherwise))]
+
+    def text(self) -> str:
+        return f"if {self.cond.text()}: {self.labels[0]}; otherwise {self.labels[1]}"
+
+    def lines(self) -> list[str]:
+        said = [f"- if {self.cond.text()} (`{self.labels[0]}`):"]
+        said += [f"  {line}" for step in self.then for line in step.lines()]
+        said.append(f"- otherwise (`{self.labels[1]}`):")
+        said += [f"  {line}" for step in self.otherwise for line in step.lines()]
+        return said
+
+    def walk(self) -> tuple[Effect, ...]:
+        return (self, *(e for step in self.then + self.otherwise for e in step.walk()))
+
+    def replaced(self, change: Callable[[Effect], Effect]) -> Effect:
+        return change(dataclasses.replace(
+            self, then=tuple(step.replaced(change) for step in self.then),
+            otherwise=tuple(step.replaced(change) for step in self.otherwise)))
 
 
 @dataclass(frozen=True)
@@ -1067,11 +1334,8 @@ class Command:
                       branch: Branch | None = None) -> tuple[Any, list[Term]]:
         """The post-state and the constraints on the cards chance handed out (of the
         common effect, then ``branch``'s)."""
-        cons: list[Term] = []
-        for step in self.effect + (branch.effect if branch is not None else ()):
-            s, more = step.encode(spec, s, b, tag)
-            cons += more
-        return s, cons
+        return encode_all(self.effect + (branch.effect if branch is not None else ()),
+                          spec, s, b, tag)
 
     def encode_branch(self, spec: Symbolic, s: Any, b: Binding, branch: Branch) -> Term:
         """The guard of ``branch``: the command's, the branch's condition and its own."""
@@ -1086,11 +1350,12 @@ class Command:
                  f"- who: {self.actor.value}"
                  + (f"; chooses a {', '.join(c.value for c in self.choices)}"
                     if self.choices else "")]
-        lines += [f"- only if {part.cond.text()} ({part.rule})" for part in self.guard]
-        lines += [f"- then {step.text()}" for step in self.effect]
+        lines += [f"- only if {part.cond.text()} ({part.cited()})" for part in self.guard]
+        lines += [line for step in self.effect for line in step.lines()]
         for branch in self.branches:
             lines.append(f"- `{branch.label}` ({', '.join(branch.cites)}), when "
                          f"{branch.when.text()}:")
-            lines += [f"  - only if {part.cond.text()} ({part.rule})" for part in branch.guard]
-            lines += [f"  - then {step.text()}" for step in branch.effect]
+            lines += [f"  - only if {part.cond.text()} ({part.cited()})"
+                      for part in branch.guard]
+            lines += [f"  {line}" for step in branch.effect for line in step.lines()]
         return lines

@@ -13,9 +13,8 @@ card drawn; while a draw card waits, only an answer; then WD4-1, then the match,
 EXT-SHORT.
 
 The effect places the card (hand to discard, the color, WD4-1's verdict), opens the UNO
-window, and lets the card take effect: the card effects themselves (skip, reverse, the
-draw cards, a round won) are still one primitive read by each backend's hand-written
-``_card_effect``, the next part of the language to write.
+window, and lets the card take effect: the primitives of :mod:`unoformal.rules.effects`
+(skip, reverse, the draw cards, a round won).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from unoformal.rules.commands import (
+    PENDING_RULE,
     Actor,
     Answers,
     CanEffect,
@@ -37,13 +37,14 @@ from unoformal.rules.commands import (
     OpenWindow,
     PhaseIn,
     PlaceCard,
-    TakesEffect,
     Unanswering,
     UnoCall,
     Wd4Legal,
     Who,
 )
+from unoformal.rules.effects import card_effect
 from unoformal.rules.state import DRAWN, PLAY, RESPOND
+from unoformal.rules.turn import color_first
 from unoformal.spec.cards import Kind
 from unoformal.spec.deck import Deck
 from unoformal.spec.table import RuleTable
@@ -62,8 +63,7 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
         guard.append(Conjunct(Answers(kind), table.no_stacking.id,
                               "the victim of a draw card cannot answer it", caused=True))
     else:
-        guard.append(Conjunct(Answers(kind), table.wild_draw_four.id,
-                              "{actor} must answer the draw card first", waits=True))
+        guard.append(Conjunct(Answers(kind), PENDING_RULE, "{actor} must {may}", caused=True))
     guard.append(Conjunct(PhaseIn((PLAY, DRAWN, RESPOND)), "PLAY-1", "nothing to play now"))
     if kind is Kind.WILD_DRAW_FOUR and not table.wd4_legality.bluff_playable:
         guard.append(Conjunct(Unanswering(Wd4Legal()), table.wd4_legality.id,
@@ -77,8 +77,9 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
     return tuple(guard)
 
 
-def play(table: RuleTable, kind: Kind) -> Command:
-    """The player to move plays a card of ``kind``; it takes effect."""
+def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None) -> Command:
+    """The player to move plays a card of ``kind``; it takes effect. ``able``: the
+    card's :func:`playable` conjuncts, when already built."""
     effect = table.effect(kind)
     uno = table.uno
     allowed = uno.say_with_card and uno.enabled
@@ -87,16 +88,17 @@ def play(table: RuleTable, kind: Kind) -> Command:
         PlaceCard(kind, effect.victim_may_challenge, effect.chooses_color)]
     if uno.enabled:  # UNO-1 off: no call, so no window
         steps.append(OpenWindow(uno.cards_left))
-    steps.append(TakesEffect(effect))
+    steps += card_effect(table, kind)
     choices = (Who.CARD, Who.COLOR) if effect.chooses_color else (Who.CARD,)
     return Command(
         f"play_{kind.name.lower()}", tuple(dict.fromkeys(("PLAY-1", effect.id))),
         Actor.ON_TURN, choices,
-        (Conjunct(HoldsCard(), "PLAY-1", "{card} is not in {actor}'s hand"),
+        (color_first(table),
+         Conjunct(HoldsCard(), "PLAY-1", "{card} is not in {actor}'s hand"),
          Conjunct(UnoCall(allowed, uno.says_with), uno.id,
                   "UNO is said with the next-to-last card" if uno.enabled
                   else "nobody calls UNO in these rules"),
-         *playable(table, kind)),
+         *(playable(table, kind) if able is None else able)),
         tuple(steps),
         "the player to move plays a card from their hand onto the discard pile")
 
@@ -117,4 +119,5 @@ def plays(table: RuleTable) -> Plays:
     """The plays of ``table``, one per kind of card (built once per table)."""
     held = {face.kind for face in Deck.of(table).faces}
     kinds = [k for k in Kind if k in held]  # the deck's kinds, as the relation's actions
-    return Plays({k: play(table, k) for k in kinds}, {k: playable(table, k) for k in kinds})
+    able = {k: playable(table, k) for k in kinds}  # the very conjuncts the plays end with
+    return Plays({k: play(table, k, able[k]) for k in kinds}, able)

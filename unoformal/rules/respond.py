@@ -34,6 +34,7 @@ from unoformal.rules.commands import (
     Who,
 )
 from unoformal.rules.state import RESPOND
+from unoformal.rules.turn import color_first
 from unoformal.spec.table import ChallengeOutcome, RuleTable
 
 
@@ -41,7 +42,7 @@ def accept(table: RuleTable) -> Command:
     """WD4-2 (D2-1 under stacking): the victim draws what is pending and loses the turn."""
     return Command(
         "accept", (table.wild_draw_four.id,), Actor.ON_TURN, (),
-        (Conjunct(PhaseIs(RESPOND), "WD4-2", "nothing to accept now"),
+        (color_first(table), Conjunct(PhaseIs(RESPOND), "WD4-2", "nothing to accept now"),
          Conjunct(CanDrawPending(), table.draw_what_is_left.id,
                   "{pending} cards are not left to draw")),
         (TakePending(Who.ACTOR), Caused(None), Resolve(keeps_turn=False)),
@@ -70,7 +71,7 @@ def challenge(table: RuleTable) -> Command:
     shown = (Reveal(),) if table.hidden.challenge_shows_hand_to_challenger else ()
     return Command(
         "challenge", (table.wild_draw_four.id,), Actor.ON_TURN, (),
-        (Conjunct(PhaseIs(RESPOND), "WD4-2", "nothing to challenge now"),
+        (color_first(table), Conjunct(PhaseIs(RESPOND), "WD4-2", "nothing to challenge now"),
          Conjunct(PendingIn(kinds), "WD4-2", "only a Wild Draw Four can be challenged"),
          Conjunct(Offends(), "WD4-2", "only a Wild Draw Four can be challenged")),
         shown,

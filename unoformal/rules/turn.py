@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from unoformal.rules.commands import (
+    PENDING_RULE,
     Actor,
     CanDraw,
     CanPlay,
@@ -34,16 +35,33 @@ from unoformal.rules.commands import (
     PassTurn,
     PhaseIn,
     PhaseIs,
+    PhaseNot,
     SetColor,
     SetPhase,
     Take,
     Who,
 )
-from unoformal.rules.state import COLOR, DRAWN, PLAY
+from unoformal.rules.state import COLOR, DRAWN, PLAY, RESPOND
 from unoformal.spec.table import RuleTable
 
 # DRAW-1 in the refusal of a pass before any draw: what a pass is in the rules
 PASS_AFTER_DRAWING = "pass only after drawing (keep the drawn card)"
+
+def color_first(table: RuleTable) -> Conjunct:
+    """START-WILD: while the first player is to name the color, no other move is made."""
+    return Conjunct(PhaseNot(COLOR), table.start_wild.id,
+                    "the first player must choose the color first")
+
+
+# WD4-2 (D2-1 under stacking): while a draw card waits, its victim may only answer it; the
+# refusal says how, under the rule of that card.
+ANSWER_FIRST = Conjunct(PhaseNot(RESPOND), PENDING_RULE, "{actor} must {may}", caused=True)
+
+
+def waiting(table: RuleTable) -> tuple[Conjunct, ...]:
+    """What a move other than an answer waits for: the color, then the answer."""
+    return color_first(table), ANSWER_FIRST
+
 
 # The turn moves on, and no earlier move decides it any more (a draw's or a misplay's
 # end of turn).
@@ -54,6 +72,7 @@ def draw(table: RuleTable) -> Command:
     """DRAW-1: the player to move draws, then may play the card drawn or keep it."""
     rule = table.draw
     guard = [
+        *waiting(table),
         Conjunct(PhaseIs(PLAY), rule.id, "one draw per turn", caused=True),
         Conjunct(CardsLeft(1), table.pass_when_nothing_to_draw.id, "nothing is left to draw"),
     ]
@@ -71,7 +90,7 @@ def draw(table: RuleTable) -> Command:
 def keep(table: RuleTable) -> Command:
     """DRAW-1: after drawing, the player keeps the card drawn and the turn passes."""
     rule = table.draw
-    guard = [Conjunct(PhaseIs(DRAWN), rule.id, PASS_AFTER_DRAWING)]
+    guard = [*waiting(table), Conjunct(PhaseIs(DRAWN), rule.id, PASS_AFTER_DRAWING)]
     if rule.must_play_drawn:
         guard.append(Conjunct(DrawnPlayable(False), rule.id,
                               "{actor} may not keep the drawn card", caused=True))
@@ -86,7 +105,8 @@ def pass_nothing_to_draw(table: RuleTable) -> Command:
     rule = table.pass_when_nothing_to_draw
     return Command(
         "pass_nothing_to_draw", (rule.id,), Actor.ON_TURN, (),
-        (Conjunct(Fixed(rule.enabled, "a player with nothing to draw passes"), table.draw.id,
+        (*waiting(table),
+         Conjunct(Fixed(rule.enabled, "a player with nothing to draw passes"), table.draw.id,
                   PASS_AFTER_DRAWING),
          Conjunct(PhaseIs(PLAY), table.draw.id, PASS_AFTER_DRAWING),
          Conjunct(CardsLeft(1, False), table.draw.id, PASS_AFTER_DRAWING)),
@@ -104,7 +124,8 @@ def misplay(table: RuleTable) -> Command:
         effect += [*_TURN_ENDS, NoteCause(rule.id)]
     return Command(
         "misplay", (rule.id,), Actor.ON_TURN, (Who.CARD,),
-        (Conjunct(PhaseIn((PLAY, DRAWN)), rule.id, "nothing to misplay now"),
+        (*waiting(table),
+         Conjunct(PhaseIn((PLAY, DRAWN)), rule.id, "nothing to misplay now"),
          Conjunct(HoldsCard(), rule.id, "{card} is not in {actor}'s hand"),
          Conjunct(CardPlayable(False), rule.id, "{card} is a legal play, not a misplay"),
          Conjunct(CanDraw(rule.cards), table.draw_what_is_left.id,
@@ -118,7 +139,7 @@ def choose_color(table: RuleTable) -> Command:
     rule = table.start_wild
     return Command(
         "choose_color", (rule.id,), Actor.ON_TURN, (Who.COLOR,),
-        (Conjunct(PhaseIs(COLOR), rule.id, "nothing to choose_color now"),),
+        (ANSWER_FIRST, Conjunct(PhaseIs(COLOR), rule.id, "nothing to choose_color now")),
         (SetColor(), SetPhase(PLAY)),
         "the first player names the color of the Wild turned up to start")
 

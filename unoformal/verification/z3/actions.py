@@ -469,10 +469,14 @@ class Spec:
         return s.evolve(color=color)
 
     def can_effect(self, s: Sym, effect: CardEffect) -> Expr:
-        """Engine ``_can_effect`` (EXT-SHORT)."""
-        if effect.victim_may_challenge:
+        """Engine ``_can_effect`` (EXT-SHORT off): the victim can draw what the card
+        names, counted once the card is played: the old top then joins what RESHUFFLE-1
+        returns, and the card itself too unless the top is kept."""
+        if effect.victim_may_challenge or self.rules.draw_what_is_left.enabled:
             return z3.BoolVal(True)
-        return self.can_draw(s, effect.victim_draws)
+        left = s.pile_total() + s.disc_total() + z3.If(s.top != NONE, 1, 0) \
+            + (0 if self.rules.reshuffle.keep_top else 1)
+        return left >= effect.victim_draws
 
     def can_answer(self, s: Sym, kind: Kind) -> Expr:
         """Engine ``_can_answer`` (NOSTACK-1 or its stacking variant)."""
@@ -521,17 +525,47 @@ class Spec:
         opens = fand(feq(self.hand_size(s, seat), cards_left), z3.Not(says))
         return s.evolve(uno_window=z3.If(opens, seat, s.uno_window))
 
-    def takes_effect(self, s: Sym, seat: Expr, effect: CardEffect, tag: str) -> tuple[Sym, Expr]:
-        """The ``TakesEffect`` primitive: the card's effect (engine ``_card_effect``), and
-        END-1 switched off: going out with a draw card ends the round at once."""
-        carried = z3.If(s.phase == RESPOND, s.pending, 0)
-        post, cons = self.card_effect(s, seat, effect, carried, tag)
-        if effect.victim_draws and not self.rules.end_of_round.resolve_final_draw:
-            out = fand(feq(self.hand_size(s, seat), 0),
-                       *[self.for_seated(q, f_or(feq(seat, q), z3.Not(feq(s.hand_total(q), 0))))
-                         for q in range(self.n)])
-            post, cons = choose(out, self.round_end_check(s), post), f_or(out, cons)
-        return post, cons
+    def next_seat(self, s: Sym, seat: Expr) -> Expr:
+        """The seat after ``seat`` in the direction of play (``Who.NEXT``)."""
+        return self.seat_after(seat, s.direction, 1)
+
+    def decided(self, cond: Expr) -> bool | None:
+        """Whether a branch's condition is settled by the table or the counts asked."""
+        if isinstance(cond, bool):
+            return cond
+        return True if z3.is_true(cond) else False if z3.is_false(cond) else None
+
+    def chosen(self, cond: Expr, then: Sym, otherwise: Sym) -> Sym:
+        return choose(cond, then, otherwise)
+
+    def picked(self, cond: Expr, then: Expr, otherwise: Expr) -> Expr:
+        return fite(cond, then, otherwise)
+
+    def reverse_skips(self) -> Expr:
+        """``ReverseSkips`` (TWO-1)."""
+        return self.reverse_as_skip()
+
+    def goes_out(self, s: Sym, seat: Expr) -> Expr:
+        """``GoesOut`` (END-1): ``seat`` holds no card and every other seat does (the
+        relation's reading of "nobody went out before": its winner is found at the
+        round's end, from the hands)."""
+        return fand(feq(self.hand_size(s, seat), 0),
+                    *[self.for_seated(q, f_or(feq(seat, q), z3.Not(feq(s.hand_total(q), 0))))
+                      for q in range(self.n)])
+
+    def flipped(self, s: Sym) -> Sym:
+        """``FlipDirection`` (REV-1)."""
+        d = concrete(s.direction)
+        return s.evolve(direction=ival(-d) if d is not None else -s.direction)
+
+    def pending_added(self, s: Sym, cards: int, kind: Kind) -> Sym:
+        """``AddPending`` (WD4-2, NOSTACK-1): what the card answers, if any, and ``cards``."""
+        return s.evolve(pending=z3.If(s.phase == RESPOND, s.pending, 0) + cards,
+                        pending_kind=ival(KINDS.index(kind)))
+
+    def marked(self, s: Sym, field: str, seat: Expr) -> Sym:
+        """``Mark``: a seat field takes ``seat``."""
+        return s.evolve(**{field: seat})
 
     def game_over(self, s: Sym) -> Expr:
         """Engine ``game_over`` (SCORE-2)."""
@@ -565,40 +599,6 @@ class Spec:
         return self.round_end_check(s.evolve(
             pending=ival(0), pending_kind=ival(NONE), offender=ival(NONE),
             phase=ival(PLAY), turn=turn))
-
-    def card_effect(self, s: Sym, p: Expr, effect: CardEffect, carried: Expr,
-                    tag: str, as_skip: bool | None = None) -> tuple[Sym, Expr]:
-        """Engine ``_card_effect``: SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1, NOSTACK-1.
-        A Reverse acts as a Skip at some player counts (TWO-1): when only some of the
-        counts asked about are those, both are built and the count chooses."""
-        skips = effect.skips
-        direction = s.direction
-        if effect.reverses and as_skip is None:
-            cond = self.reverse_as_skip()
-            if not (z3.is_true(cond) or z3.is_false(cond)):
-                a, cons_a = self.card_effect(s, p, effect, carried, tag, True)
-                b, cons_b = self.card_effect(s, p, effect, carried, tag + ".rev", False)
-                return choose(cond, a, b), fite(cond, cons_a, cons_b)
-            as_skip = z3.is_true(cond)
-        if effect.reverses:
-            if as_skip:
-                skips += 1
-            else:
-                d = concrete(direction)
-                direction = ival(-d) if d is not None else -direction
-        s = s.evolve(direction=direction)
-        victim = self.seat_after(p, direction, 1)
-        cons = z3.BoolVal(True)
-        if effect.victim_draws:
-            stack = self.rules.no_stacking
-            if effect.victim_may_challenge or (stack.victim_may_answer
-                                               and effect.kind in stack.answers):
-                return s.evolve(phase=ival(RESPOND), turn=victim,
-                                pending=carried + effect.victim_draws,
-                                pending_kind=ival(KINDS.index(effect.kind)), offender=p), cons
-            s, cons, _ = self.take(s, victim, effect.victim_draws, tag + ".victim")
-        s = s.evolve(turn=self.seat_after(p, direction, 1 + skips), phase=ival(PLAY))
-        return self.round_end_check(s), cons
 
     # ------------------------------------------------------------ actions
 
@@ -687,7 +687,8 @@ class Spec:
 
     def responds(self) -> bool:
         """Whether any card's victim accepts (or challenges, or answers) before drawing,
-        as engine ``_card_effect`` decides: else no play leads to RESPOND."""
+        as the card effects decide (unoformal.rules.effects): else no play leads to
+        RESPOND."""
         st = self.rules.no_stacking
         return any(self.rules.effect(k).victim_draws and (
             self.rules.effect(k).victim_may_challenge

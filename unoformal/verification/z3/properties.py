@@ -562,7 +562,8 @@ def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
 
 
 def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
-    """END-1: a last card ends the round once its draw is resolved; a challenge never
+    """END-1: a last card ends the round once its draw is resolved (a last Draw Two's
+    victim has drawn its 2 cards when the round is scored); a challenge never
     sends cards back to a player who went out (WD4-1 makes that card legal)."""
     plays = tuple(f"play_{k.name.lower()}" for k in spec.kinds)
     for step in spec.steps(s, (*plays, "challenge_upheld", "accept")):
@@ -574,7 +575,12 @@ def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
                                fand(t.phase == OVER, t.winner == s.offender))
         else:
             out = fand(s.seat_total(s.turn) == 1, s.phase != RESPOND)
-            claim = z3.Implies(out, f_or(t.phase == OVER, t.phase == RESPOND))
+            over = t.phase == OVER
+            if step.name == "play_draw_two":  # its victim draws before the round is scored
+                victim = spec.seat_after(s.turn, s.direction, 1)
+                over = fand(over, t.seat_total(victim) == s.seat_total(victim)
+                            + DRAW_TWO_VICTIM)
+            claim = z3.Implies(out, f_or(over, t.phase == RESPOND))
         yield across(step, enough(spec, s), z3.Not(claim))
 
 

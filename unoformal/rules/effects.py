@@ -1,0 +1,77 @@
+"""What a card does once played, stated once as primitives of the rule language
+(:mod:`unoformal.rules.commands`) for a table: SKIP-1, REV-1 and TWO-1, D2-1, WILD-1,
+WD4-2 and NOSTACK-1's draws, and END-1's round won.
+
+A card's effect in the table (:class:`~unoformal.spec.table.CardEffect`: how many seats
+it skips, whether it reverses, how many cards its victim draws and whether they answer
+first) folds here into a sequence of primitives, a Python ``if`` on a table value
+staying a Python ``if``. What only the state decides is a labelled branch
+(:class:`~unoformal.rules.commands.When`): whether a Reverse acts as a Skip at this
+number of players (TWO-1), and, with END-1's final draw switched off, whether the player
+has just gone out.
+
+The play commands (:mod:`unoformal.rules.play`) end with these steps; both backends
+read them, the engine running each primitive and the relation encoding it.
+"""
+
+from __future__ import annotations
+
+from unoformal.rules.commands import (
+    AddPending,
+    Effect,
+    EndIfOut,
+    EndRound,
+    FlipDirection,
+    GoesOut,
+    Mark,
+    NoteEffect,
+    NoteOut,
+    PassTurn,
+    ReverseSkips,
+    SetPhase,
+    Take,
+    When,
+    Who,
+)
+from unoformal.rules.state import PLAY, RESPOND
+from unoformal.spec.cards import Kind
+from unoformal.spec.table import CardEffect, RuleTable
+
+
+def card_effect(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
+    """The steps of a card of ``kind`` taking effect, then END-1: a player who went out
+    wins once every draw is resolved, or at once where the table's final draw is off."""
+    effect = table.effect(kind)
+    steps = _turn(table, effect)
+    if effect.victim_draws and not table.end_of_round.resolve_final_draw:
+        # END-1 switched off: going out with a draw card ends the round before its draw.
+        return (When(GoesOut(), (EndRound(),), steps, ("goes_out", "takes_effect")),)
+    return (NoteOut(), *steps)
+
+
+def _turn(table: RuleTable, effect: CardEffect) -> tuple[Effect, ...]:
+    """REV-1 and TWO-1: a Reverse flips the direction, or at the player counts the table
+    names acts as a Skip (and TWO-1 is then the cause)."""
+    cause = effect.id if effect.skips else None  # SKIP-1 (a draw card's below)
+    if not effect.reverses:
+        return _moves(table, effect, effect.skips, cause)
+    return (When(ReverseSkips(),
+                 _moves(table, effect, effect.skips + 1, table.two_players.id),
+                 (FlipDirection(), *_moves(table, effect, effect.skips, cause)),
+                 ("reverse_skips", "reverse_flips"), part=".rev"),)
+
+
+def _moves(table: RuleTable, effect: CardEffect, skips: int,
+           cause: str | None) -> tuple[Effect, ...]:
+    """Where the turn goes: to the victim, who answers first (WD4-2, or NOSTACK-1's
+    stacking), or past the victim's draw and ``skips`` more seats."""
+    draws = effect.victim_draws
+    if not draws:
+        return NoteEffect(cause), PassTurn(1 + skips), SetPhase(PLAY), EndIfOut()
+    stack = table.no_stacking
+    if effect.victim_may_challenge or (stack.victim_may_answer
+                                       and effect.kind in stack.answers):
+        return (NoteEffect(effect.id), AddPending(draws, effect.kind),
+                Mark("offender", Who.ACTOR), PassTurn(1), SetPhase(RESPOND))
+    return (NoteEffect(effect.id), Take(Who.NEXT, draws, effect.id, part=".victim"),
+            PassTurn(1 + skips), SetPhase(PLAY), EndIfOut())
