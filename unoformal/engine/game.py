@@ -935,8 +935,10 @@ class Game:
         self.drawn = None
 
     def _reverse_is_skip(self) -> bool:
-        """TWO-1: a Reverse acts as a Skip at this number of players."""
-        return self.t.reverse_skips
+        """TWO-1: a Reverse acts as a Skip at this number of players. Asked of the table
+        on each Reverse, not kept in the lookups: a mutant of the table's reading
+        (tests/test_mutation.py) must reach the engine, whose lookups outlive a test."""
+        return self.rules.reverse_is_skip(self.n)
 
     def _do_draw(self, p: int) -> None:
         """DRAW-1: the ``draw`` command (unoformal.rules.turn)."""
@@ -1187,7 +1189,6 @@ class _Lookups:
     play: list[Command]  # per face: the play of its kind (PLAY-1 ..., unoformal.rules.play)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
-    reverse_skips: bool  # TWO-1: a Reverse acts as a Skip at this number of players
 
 
 _LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
@@ -1232,7 +1233,6 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         resolved={}, match_rows={},
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
-        reverse_skips=rules.reverse_is_skip(len(names)),
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
         responses=responses(rules), turn=turn(rules),
         play=[cards_played.commands[f.kind] for f in faces],
