@@ -24,6 +24,7 @@ TWO_1_AT_THREE = derive(CLASSIC, "two-1-at-three", "", {"TWO-1": {"players": 3}}
 CHAL_DRAWS = derive(CLASSIC, "chal-draws", "", {"CHAL-3": {"offender_draws": 1},
                                                  "CHAL-2": {"offender_draws": 0}})
 RLCARD = load_rules("rlcard")  # DRAW-1 must_play_drawn, WD4-1 no bluff
+STACKING = load_rules("stacking")  # NOSTACK-1: a Draw Two answers a Draw Two
 
 
 def _position(players: Sequence[str], hands: dict[str, list[str]], pile: list[str],
@@ -104,6 +105,23 @@ CASES = [
     ("WD4-2, the drawn card", TWO, {"P0": ["G5"], "P1": ["R2"]}, ["R7", "W+4"], CLASSIC,
      ["P0 draw", "P0 play W+4 green"], "P1 draw", "WD4-2", ("WD4-2",),
      "P1 draw: P1 must accept or challenge: P0's drawn Wild Draw Four takes effect (WD4-2)"),
+    # Under stacking a Draw Two waits for its victim: nobody has drawn yet, so the words
+    # do not say the victim drew and lost the turn (they did, before EXT-LAST's change).
+    ("D2-1, waiting under stacking", THREE, {"P0": ["R+2", "G5"], "P1": ["R2"], "P2": ["R3"]},
+     ["R7"], STACKING, ["P0 play R+2"], "P1 play R2", "D2-1", ("D2-1",),
+     "P1 play R2: P1 must accept or answer with a Draw Two: P0's Draw Two takes effect "
+     "(D2-1)"),
+    ("D2-1, stacked and accepted", THREE,
+     {"P0": ["R+2", "G5"], "P1": ["B+2", "R2"], "P2": ["R3"]}, ["R7"], STACKING,
+     ["P0 play R+2", "P1 play B+2", "P2 accept"], "P2 play R3", "PLAY-1", ("D2-1",),
+     "P2 play R3: P2 is not to move: P1's Draw Two made P2 draw and lose the turn (D2-1), "
+     "so P0 moves"),
+    # EXT-LAST: a Draw Two its player went out with is drawn, not answered; the words
+    # name who went out and say why (not the cause: the refusal is about that card).
+    ("EXT-LAST", THREE, {"P0": ["R+2"], "P1": ["B+2", "R2"], "P2": ["R3"]}, ["R7"], STACKING,
+     ["P0 play R+2"], "P1 play B+2", "EXT-LAST", (),
+     "P1 play B+2: P0 went out with the card that waits, so it is not answered: P1 draws "
+     "its cards (END-1)"),
 ]
 
 

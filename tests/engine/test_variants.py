@@ -13,6 +13,7 @@ import pytest
 
 from unoformal.cli import main
 from unoformal.engine.record import replay
+from unoformal.errors import IllegalActionError
 from unoformal.spec.table import CLASSIC, NextDealer
 from unoformal.spec.variants import VARIANTS, VariantError, derive, load_rules
 
@@ -183,15 +184,49 @@ def test_deck_1_rules_that_are_not_a_name_or_a_path_are_refused_in_words() -> No
                                    "of a .toml variant file")
 
 
-def test_end_1_stacking_the_first_player_out_wins_when_the_stack_resolves() -> None:
-    # C goes out with a Draw Two, A answers with its last card, B takes the stack:
-    # the round is C's, who went out first, not the first empty hand in seat order.
-    record = make_record(["A", "B", "C"], "B",
-                         {"A": ["B+2"], "B": ["G2", "G3"], "C": ["R+2"]},
-                         ["R7", "Y1", "Y2", "Y3", "Y4"], rules="stacking", rest_to="B",
-                         actions=["C play R+2", "A play B+2", "B accept"])
-    result = replay(record)
+def _last_draw_two(rules: Any, actions: list[str]) -> Any:
+    """C goes out with a Draw Two under stacking; A holds only another Draw Two."""
+    record = make_record(["A", "B", "C"], "B", {"A": ["B+2"], "B": ["G2", "G3"], "C": ["R+2"]},
+                         ["R7", "Y1", "Y2", "Y3", "Y4"], rules="classic", rest_to="B",
+                         actions=actions)
+    return replay({**record, "version": 2, "rules": rules})
+
+
+def test_ext_last_a_last_draw_two_is_not_answered_under_stacking() -> None:
+    # C went out: A may not pass the penalty on, so nobody else can go out with it
+    result = _last_draw_two("stacking", ["C play R+2", "A play B+2"])
+    err = result.error
+    assert isinstance(err, IllegalActionError) and result.error_index == 1
+    assert (err.rule_id, err.message) == (
+        "EXT-LAST", "A play B+2: C went out with the card that waits, so it is not "
+        "answered: A draws its cards (END-1)")
+    assert [str(a) for a in result.game.legal_actions("A")] == ["A advise", "A accept"]
+
+
+def test_ext_last_the_next_player_draws_and_the_first_out_wins() -> None:
+    result = _last_draw_two("stacking", ["C play R+2", "A accept"])
     assert result.error is None, result.error
     game = result.game
-    assert game.round_over
-    assert game.names[game.winner or 0] == "C"
+    assert game.round_over and game.names[game.winner or 0] == "C"
+    assert game.hand("A") == ["Y1", "Y2", "B+2"]  # D2-1's two cards drawn first (END-1)
+
+
+def test_ext_last_two_players_the_stack_never_comes_back_to_who_went_out() -> None:
+    # Switched off, passing it back made A draw four and the round go on with B out
+    # of cards and nobody the winner; now B draws and A wins.
+    record = make_record(["A", "B"], "B", {"A": ["R+2"], "B": ["B+2", "G3"]},
+                         ["R7", "Y1", "Y2", "Y3", "Y4"], rules="stacking", rest_to="B",
+                         actions=["A play R+2", "B accept"])
+    result = replay(record)
+    assert result.error is None, result.error
+    assert result.game.round_over and result.game.winner == 0
+
+
+def test_ext_last_off_a_last_draw_two_that_may_be_answered_ends_the_round_at_once() -> None:
+    off = {"name": "stacking-last-off", "base": "stacking",
+           "rules": {"EXT-LAST": {"enabled": False}}}
+    result = _last_draw_two(off, ["C play R+2"])
+    assert result.error is None, result.error
+    game = result.game
+    assert game.round_over and game.names[game.winner or 0] == "C"
+    assert game.hand("A") == ["B+2"]  # nobody drew for it

@@ -463,7 +463,7 @@ def _changed(entry: str, **values: Any) -> RuleTable:
 
 
 SWITCHABLE = ("START-D2, START-SKIP, START-REV, TWO-1, ADVICE-1, UNO-1, EXT-PASS, EXT-SHORT, "
-              "EXT-START")
+              "EXT-START, EXT-LAST")
 BREACHES = [
     (_changed("players", minimum=6, maximum=4), "players-ordered",
      table.Breach(("rules", "DECK-2", "minimum"), "DECK-2", 6, "at most the maximum, 4")),

@@ -98,5 +98,5 @@ def test_deck_1_switching_off_a_rule_that_cannot_be_names_those_that_can(
     path.write_text('[rules."PLAY-1"]\nenabled = false\n')
     assert message(str(path)) == (
         f"{path}: rules.PLAY-1.enabled: PLAY-1 cannot be switched off (only START-D2, "
-        "START-SKIP, START-REV, TWO-1, ADVICE-1, UNO-1, EXT-PASS, EXT-SHORT, EXT-START "
-        "can)")
+        "START-SKIP, START-REV, TWO-1, ADVICE-1, UNO-1, EXT-PASS, EXT-SHORT, EXT-START, "
+        "EXT-LAST can)")

@@ -283,6 +283,20 @@ def test_the_properties_catch_a_last_card_that_ends_the_round_at_once(
     assert result.verdict == "refuted" and "play_draw_two" in (result.label or "")
 
 
+def test_the_properties_catch_a_last_draw_two_passed_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # EXT-LAST, left out of the play commands under stacking: the victim of a Draw Two
+    # its player went out with answers it, passing the penalty on.
+    stacking = load_rules("stacking")
+    assert check(stacking, _property("end-of-round"), 2).verdict == "proved"
+    build = card_play.playable
+    monkeypatch.setattr(card_play, "playable", lambda table, kind: tuple(
+        part for part in build(table, kind) if part.rule != "EXT-LAST"))
+    prover._setup.cache_clear()
+    result = check(stacking, _property("end-of-round"), 2)
+    assert result.verdict == "refuted" and "play_draw_two" in (result.label or "")
+
+
 def test_a_play_is_refused_by_its_command_in_the_words_of_the_variant() -> None:
     # RLCard's reading of WD4-1 names the card that could be played (B7 matches R7 by
     # number); classic's names a card of the current color.

@@ -10,7 +10,10 @@ import pytest
 from unoformal.engine.actions import ActionType
 from unoformal.engine.record import replay
 from unoformal.rules.state import START
+from unoformal.spec.table import CLASSIC
+from unoformal.spec.variants import load_rules
 from unoformal.verification.explore import Config, Size, analyse, explore
+from unoformal.verification.explore.coverage import catalogue
 from unoformal.verification.explore.presets import small_rules
 from unoformal.verification.explore.witness import witness
 
@@ -103,3 +106,27 @@ def test_ext_short_off_networkx_agrees_on_which_states_cannot_end_the_round() ->
     ends = {s for s in g if graph.over(s)}
     can_end = set(ends).union(*(nx.ancestors(g, s) for s in ends))
     assert set(found.doomed) == set(g) - can_end
+
+
+# Stacking on a deck of Draw Twos: hands of one card, so the first Draw Two played is a
+# last card (EXT-LAST's case), and the next player holds one to answer with.
+STACK = {"NOSTACK-1": {"victim_may_answer": True, "answers": ["+2"]}}
+LAST = Size(numbers=(1,), draw_twos=1, wilds=0, wild_draw_fours=0, **NO_PENALTIES)
+
+
+def test_ext_last_under_stacking_a_last_draw_two_is_drawn_and_the_round_ends() -> None:
+    graph, found = run(LAST, STACK)
+    assert graph.complete and not found.stuck and not found.doomed
+    assert ("EXT-LAST", "drawn-not-answered") in graph.covered
+
+
+def test_ext_last_off_a_last_draw_two_ends_the_round_with_nobody_drawing() -> None:
+    graph, found = run(LAST, {**STACK, "EXT-LAST": {"enabled": False}})
+    assert graph.complete and not found.stuck and not found.doomed
+    assert ("EXT-LAST", "drawn-not-answered") not in graph.covered
+    assert ("END-1", "last-card") in graph.covered
+
+
+def test_ext_last_is_no_branch_of_a_table_without_stacking() -> None:
+    assert "EXT-LAST" not in {b.rule for b in catalogue(CLASSIC)}
+    assert "EXT-LAST" in {b.rule for b in catalogue(load_rules("stacking"))}

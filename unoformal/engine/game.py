@@ -803,6 +803,9 @@ class Game:
         who, hit, mover = self.names[actor], self.names[struck], self.to_play
         name = "" if card is None else KIND_NAMES[self.f_kind[card]]
         then = "moves again" if mover == who else "moves"
+        if self.phase == RESPOND and card is not None and rule_id == self.f_effect[card].id:
+            # stacking: the Draw Two waits for its victim's answer; nobody drew yet
+            return f"{who}'s {'drawn ' if drawn else ''}{name} takes effect ({rule_id})"
         what = {
             "TWO-1": f"{who}'s Reverse acted as a Skip (TWO-1), so {mover} {then}",
             "SKIP-1": f"{who}'s Skip skipped {hit} (SKIP-1), so {mover} moves",

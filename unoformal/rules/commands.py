@@ -743,6 +743,24 @@ class GoesOut(Cond):
 
 
 @dataclass(frozen=True)
+class OffenderHolds(Cond):
+    """EXT-LAST: no draw card waits for an answer, or the player who played it still
+    holds a card (one who went out with it is not passed the penalty back)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        offender = game.offender
+        return game.phase != RESPOND or offender is None or bool(game.hands[offender])
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.either([spec.negated(spec.phase_is(s, RESPOND)),
+                            spec.negated(spec.same(spec.hand_size(s, s.offender), 0))])
+
+    def text(self) -> str:
+        return ("no draw card waits for an answer, or the player who played it still holds "
+                "a card")
+
+
+@dataclass(frozen=True)
 class ReverseSkips(Cond):
     """TWO-1: at this number of players a Reverse acts as a Skip (the table's counts)."""
 
@@ -760,12 +778,12 @@ class ReverseSkips(Cond):
 class Conjunct:
     """One condition of a guard, the rule it keeps, and the words of a refusal: a template
     filled from the game (``{actor}``, ``{target}``, ``{window}``, ``{held}``,
-    ``{pending}``, ``{card}``, ``{top}``, ``{color}``, ``{blocking}``: the card that makes a
-    Wild Draw Four illegal, in WD4-1's words; ``{may}``: what the victim of a draw card
-    waiting for an answer may do). ``rule`` may be :data:`PENDING_RULE`, the rule of that
-    draw card (WD4-2, or D2-1 under stacking), which the state names. ``caused``: the
-    refusal also names what made the state so (the draw that leaves only the drawn card to
-    play, the draw card that waits), as the engine's causes do."""
+    ``{pending}``, ``{card}``, ``{offender}``, ``{top}``, ``{color}``, ``{blocking}``: the
+    card that makes a Wild Draw Four illegal, in WD4-1's words; ``{may}``: what the victim
+    of a draw card waiting for an answer may do). ``rule`` may be :data:`PENDING_RULE`,
+    the rule of that draw card (WD4-2, or D2-1 under stacking), which the state names.
+    ``caused``: the refusal also names what made the state so (the draw that leaves only
+    the drawn card to play, the draw card that waits), as the engine's causes do."""
 
     cond: Cond
     rule: str
@@ -788,6 +806,9 @@ class Conjunct:
                   "pending": str(game.pending),
                   "card": game.deck.code(b.card) if b.card is not None else "-"}
         words = self.words
+        if "{offender}" in words:
+            offender = game.offender
+            values["offender"] = names[offender] if offender is not None else "-"
         if "{top}" in words or "{color}" in words:
             top = game.top
             values["top"] = game.deck.code(top) if top is not None else "-"

@@ -8,7 +8,7 @@ first) folds here into a sequence of primitives, a Python ``if`` on a table valu
 staying a Python ``if``. What only the state decides is a labelled branch
 (:class:`~unoformal.rules.commands.When`): whether a Reverse acts as a Skip at this
 number of players (TWO-1), and, with END-1's final draw switched off, whether the player
-has just gone out.
+has just gone out. EXT-LAST settles a last draw card that stacking would let be answered.
 
 The play commands (:mod:`unoformal.rules.play`) end with these steps; both backends
 read them, the engine running each primitive and the relation encoding it.
@@ -43,10 +43,22 @@ def card_effect(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
     wins once every draw is resolved, or at once where the table's final draw is off."""
     effect = table.effect(kind)
     steps = _turn(table, effect)
-    if effect.victim_draws and not table.end_of_round.resolve_final_draw:
-        # END-1 switched off: going out with a draw card ends the round before its draw.
+    if effect.victim_draws and (not table.end_of_round.resolve_final_draw
+                                or stacks_last_card(table, kind)):
+        # END-1 switched off, or EXT-LAST off where this card may be answered: going out
+        # with a draw card ends the round before its draw.
         return (When(GoesOut(), (EndRound(),), steps, ("goes_out", "takes_effect")),)
     return (NoteOut(), *steps)
+
+
+def stacks_last_card(table: RuleTable, kind: Kind) -> bool | None:
+    """EXT-LAST where NOSTACK-1's stacking lets a card of ``kind`` be answered (None
+    elsewhere): whether one that is its player's last card ends the round at once (True,
+    EXT-LAST off) or is drawn by the next player without an answer (False)."""
+    stack = table.no_stacking
+    if not (stack.victim_may_answer and kind in stack.answers):
+        return None
+    return not table.last_draw_card_drawn.enabled
 
 
 def _turn(table: RuleTable, effect: CardEffect) -> tuple[Effect, ...]:

@@ -34,6 +34,7 @@ from unoformal.rules.commands import (
     Effect,
     HoldsCard,
     Matches,
+    OffenderHolds,
     OpenWindow,
     PhaseIn,
     PlaceCard,
@@ -42,7 +43,7 @@ from unoformal.rules.commands import (
     Wd4Legal,
     Who,
 )
-from unoformal.rules.effects import card_effect
+from unoformal.rules.effects import card_effect, stacks_last_card
 from unoformal.rules.state import DRAWN, PLAY, RESPOND
 from unoformal.rules.turn import color_first
 from unoformal.spec.cards import Kind
@@ -51,8 +52,8 @@ from unoformal.spec.table import RuleTable
 
 
 def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
-    """PLAY-1, DRAW-1, NOSTACK-1, WD4-1, EXT-SHORT: whether a card of ``kind`` in the
-    hand may be played now."""
+    """PLAY-1, DRAW-1, NOSTACK-1 (and EXT-LAST under its stacking), WD4-1, EXT-SHORT:
+    whether a card of ``kind`` in the hand may be played now."""
     effect = table.effect(kind)
     draw = table.draw.id
     guard = [
@@ -62,6 +63,10 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
     if effect.victim_draws:
         guard.append(Conjunct(Answers(kind), table.no_stacking.id,
                               "the victim of a draw card cannot answer it", caused=True))
+        if stacks_last_card(table, kind) is False:
+            guard.append(Conjunct(OffenderHolds(), table.last_draw_card_drawn.id,
+                                  "{offender} went out with the card that waits, so it "
+                                  "is not answered: {actor} draws its cards (END-1)"))
     else:
         guard.append(Conjunct(Answers(kind), PENDING_RULE, "{actor} must {may}", caused=True))
     guard.append(Conjunct(PhaseIn((PLAY, DRAWN, RESPOND)), "PLAY-1", "nothing to play now"))

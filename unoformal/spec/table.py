@@ -342,6 +342,7 @@ class RuleTable:
     pass_when_nothing_to_draw: Rule
     draw_what_is_left: Rule
     start_with_only_wd4_left: Rule
+    last_draw_card_drawn: Rule
     overrides: tuple[tuple[str, str, Any], ...] = field(default=())
     expect: Annotated[tuple[Expect, ...], Items(0, 200)] = field(default=())
 
@@ -601,6 +602,18 @@ CLASSIC = RuleTable(
         extension=True,
         reason="START-WD4 turns another card; when every card left is a Wild Draw Four it "
                "would turn cards forever."),
+    last_draw_card_drawn=Rule(
+        "EXT-LAST", "extension",
+        "Where a draw card may be answered with another (NOSTACK-1's stacking), one that is "
+        "its player's last card cannot be: the next player draws its cards (END-1) and the "
+        "round ends.",
+        extension=True,
+        reason="END-1 makes the next player draw the cards of a last Draw Two or Wild Draw "
+               "Four, and the rulebook has no stacking, so it does not say whether that "
+               "penalty may be passed on. Passed on, it comes back to a player who has gone "
+               "out, and the round has no winner.",
+        when_off="A draw card that may be answered and is its player's last card ends the "
+                 "round at once: nobody draws for it (as END-1 without its final draw)."),
 )
 
 

@@ -20,6 +20,14 @@ shared so that the two engines' states, actions and errors compare directly (the
 ``Action`` values, the same ``RuleTable`` objects, the same error classes). A change to
 those shared modules is therefore not caught here: it changes both engines at once.
 
+Amended since the freeze, by hand and apart from the rule language, for each change of
+the live engine stated as a decision (each marked "amended" in the code), so that the
+check goes on comparing two independent statements:
+
+- EXT-LAST (2026-12-02): under stacking a draw card that is its player's last card is not
+  answered (``_offender_out``); switched off, it ends the round at once. While a Draw Two
+  waits under stacking, its cause reads "takes effect", not "made ... draw".
+
 Delete this package (and ``agree.py``, ``test_agree.py``) once the check is no longer worth
 having: when the hand-written engine is gone and the redesign has settled.
 """

@@ -514,7 +514,13 @@ class Game:
         """NOSTACK-1 (or its variant): may the victim answer the draw card with this one?"""
         st = self.rules.no_stacking
         return (st.victim_may_answer and self.pending_kind in st.answers
-                and self.f_kind[face] in st.answers)
+                and self.f_kind[face] in st.answers and not self._offender_out())
+
+    def _offender_out(self) -> bool:
+        """Amended (EXT-LAST): the draw card waiting was its player's last card."""
+        offender = self.offender
+        return (self.rules.last_draw_card_drawn.enabled and offender is not None
+                and not self.hands[offender])
 
     def _may_draw(self, p: int) -> bool:
         """DRAW-1: drawing is allowed even with a playable card, unless the table says not."""
@@ -803,6 +809,15 @@ class Game:
             return self._caused("DRAW-1", "after drawing only the drawn card may be played")
         if self.phase == RESPOND:
             if self.f_effect[face].victim_draws:
+                st = self.rules.no_stacking
+                if self._offender_out() and st.victim_may_answer \
+                        and self.pending_kind in st.answers and self.f_kind[face] in st.answers:
+                    # amended: EXT-LAST
+                    assert self.offender is not None
+                    return Refusal(self.rules.last_draw_card_drawn.id,
+                                   f"{self.names[self.offender]} went out with the card that "
+                                   f"waits, so it is not answered: {action.player} draws its "
+                                   "cards (END-1)")
                 return self._caused(self.rules.no_stacking.id,
                                     "the victim of a draw card cannot answer it")
             return self._respond_refusal()
@@ -877,6 +892,9 @@ class Game:
         who, hit, mover = self.names[actor], self.names[struck], self.to_play
         name = "" if card is None else KIND_NAMES[self.f_kind[card]]
         then = "moves again" if mover == who else "moves"
+        if self.phase == RESPOND and rule_id == self.rules.draw_two.id:
+            # amended: under stacking a Draw Two waits for its answer, nobody drew yet
+            return f"{who}'s {'drawn ' if drawn else ''}{name} takes effect ({rule_id})"
         what = {
             "TWO-1": f"{who}'s Reverse acted as a Skip (TWO-1), so {mover} {then}",
             "SKIP-1": f"{who}'s Skip skipped {hit} (SKIP-1), so {mover} moves",
@@ -1033,7 +1051,12 @@ class Game:
             self.uno_window = p  # UNO-1 off: no call, so no window
         if not hand and self.winner is None:
             self.winner = p  # went out first; wins when the draws are resolved (END-1)
-            if effect.victim_draws and not self.rules.end_of_round.resolve_final_draw:
+            stack = self.rules.no_stacking
+            if effect.victim_draws and (
+                    not self.rules.end_of_round.resolve_final_draw
+                    # amended: EXT-LAST off, a last card stacking could answer
+                    or (stack.victim_may_answer and effect.kind in stack.answers
+                        and not self.rules.last_draw_card_drawn.enabled)):
                 self._end_round(p)  # END-1 switched off: nobody draws, the round is over
                 return
         self._card_effect(p, effect, self.pending if answering else 0)

@@ -15,6 +15,11 @@ deck, the cards, the variants). ``tests/reference/relation_agree.py`` proves the
 relation equal to this one, action by action, for every shipped variant at 2-10 players;
 a renamed field of the live ``Sym`` is one line of that module's ``FIELDS``.
 
+Amended since the freeze, by hand, for a change of meaning stated as a decision (marked
+"amended" in the code), so both relations still state it apart: EXT-LAST (2026-12-02),
+under stacking a draw card that is its player's last card is not answered
+(``can_answer``); switched off, it ends the round at once (``play``).
+
 Delete this package once it is no longer worth having: when the hand-written relation is
 gone from main and the generated one has been shown equal to it, or when main changes the
 relation's meaning on purpose (then the check has done its work, and a new reference, if

@@ -425,7 +425,11 @@ class Spec:
         st = self.rules.no_stacking
         if not (st.victim_may_answer and kind in st.answers):
             return z3.BoolVal(False)
-        return f_or([s.pkind == KINDS.index(k) for k in st.answers])
+        may = f_or([s.pkind == KINDS.index(k) for k in st.answers])
+        if self.rules.last_draw_card_drawn.enabled:
+            # amended: EXT-LAST, the offender's last card is not answered
+            may = fand(may, z3.Not(s.seat_total(s.offender) == 0))
+        return may
 
     def can_play(self, s: Sym, f: Expr, kind: Kind, hand_after: Sequence[Expr]) -> Expr:
         """Engine ``_can_play`` in the play and drawn phases (not answering)."""
@@ -537,7 +541,12 @@ class Spec:
         placed = post
         post, cons = self.card_effect(post, s.turn, effect, z3.If(answering, s.pending, 0), tag)
         end = self.rules.end_of_round
-        if effect.victim_draws and not end.resolve_final_draw:
+        stack = self.rules.no_stacking
+        if effect.victim_draws and (
+                not end.resolve_final_draw
+                # amended: EXT-LAST off, a last card stacking could answer
+                or (stack.victim_may_answer and kind in stack.answers
+                    and not self.rules.last_draw_card_drawn.enabled)):
             # END-1 switched off: going out first with a draw card ends the round at once
             out = fand(feq(total, 1), *[self.for_seated(q, z3.Not(feq(s.hand_total(q), 0)))
                                         for q in range(self.n)])

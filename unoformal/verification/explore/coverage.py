@@ -28,6 +28,7 @@ class Branch:
     name: str
     text: str
     kinds: tuple[Kind, ...] = ()  # cards it needs: dead "by deck" when none are dealt
+    stacking: bool = False  # only where a draw card may be answered (NOSTACK-1's variant)
 
 
 _K = Kind
@@ -106,6 +107,9 @@ BRANCHES: tuple[Branch, ...] = (
            "is drawn"),
     Branch("EXT-START", "wd4-stays", "only Wild Draw Fours left: the start card stays as a "
            "Wild", (_K.WILD_DRAW_FOUR,)),
+    Branch("EXT-LAST", "drawn-not-answered", "a last draw card stacking could answer is drawn "
+           "by the next player, and the round ends", (_K.DRAW_TWO, _K.WILD_DRAW_FOUR),
+           stacking=True),
 )
 
 # Entries that are not transitions of one round, with the reason the graph does not
@@ -123,9 +127,11 @@ OUTSIDE: dict[str, str] = {
 
 
 def catalogue(rules: RuleTable) -> list[Branch]:
-    """The branches of the entries this table has switched on."""
+    """The branches of the entries this table has switched on (those about answering a
+    draw card only where one may be answered)."""
     on = {rule.id for _, rule in rules.entries() if rule.enabled}
-    return [b for b in BRANCHES if b.rule in on]
+    stacks = rules.no_stacking.victim_may_answer
+    return [b for b in BRANCHES if b.rule in on and (stacks or not b.stacking)]
 
 
 # The members the labels test, as constants: compiled (setup.py), reading a member of a
@@ -209,6 +215,8 @@ class Labeler:
                 "D2-1", "victim-draws"))
             if c.phase == OVER:
                 out.append(("END-1", "last-draw-card-resolved"))
+                if b.pending_kind in b.rules.no_stacking.answers:
+                    out.append(("EXT-LAST", "drawn-not-answered"))
         elif t is ACT_CHALLENGE:
             self._challenge(b, c, out)
         else:

@@ -563,8 +563,10 @@ def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
 
 def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
     """END-1: a last card ends the round once its draw is resolved (a last Draw Two's
-    victim has drawn its 2 cards when the round is scored); a challenge never
-    sends cards back to a player who went out (WD4-1 makes that card legal)."""
+    victim has drawn its 2 cards when the round is scored), and a draw card its player
+    went out with is never answered (EXT-LAST, where stacking could answer it); a
+    challenge never sends cards back to a player who went out (WD4-1 makes that card
+    legal)."""
     plays = tuple(f"play_{k.name.lower()}" for k in spec.kinds)
     for step in spec.steps(s, (*plays, "challenge_upheld", "accept")):
         t = step.post
@@ -581,6 +583,10 @@ def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
                 over = fand(over, t.seat_total(victim) == s.seat_total(victim)
                             + DRAW_TWO_VICTIM)
             claim = z3.Implies(out, f_or(over, t.phase == RESPOND))
+            if spec.rules.last_draw_card_drawn.enabled:
+                # EXT-LAST: a draw card its player went out with is never answered
+                claim = fand(claim, z3.Implies(s.phase == RESPOND,
+                                               s.seat_total(s.offender) >= 1))
         yield across(step, enough(spec, s), z3.Not(claim))
 
 
@@ -746,7 +752,8 @@ PROPERTIES: tuple[Property, ...] = (
     Property("extensions", "with nothing to draw a player passes; a draw takes what is left",
              ("EXT-PASS", "EXT-SHORT"), _extensions),
     Property("end-of-round", "a last card ends the round after its draw; a challenge never "
-             "sends cards back to a player who went out", ("END-1", "WD4-1"), _end_of_round),
+             "sends cards back to a player who went out", ("END-1", "WD4-1", "EXT-LAST"),
+             _end_of_round),
     STEPS_ENABLED,
 )
 
