@@ -18,8 +18,8 @@ from typing import Any
 from unoformal.conform import Tally
 from unoformal.engine.game import Game
 from unoformal.engine.record import VERSION
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC
 
 
 def _record(seed: int, actions: int, chance: bool) -> dict[str, Any]:

@@ -94,7 +94,7 @@ def ours(players: int, policy: str, seeds: list[int], push: bool,
     asks for the same decisions as one of RLCard's games)."""
     from unoformal.engine.actions import ActionType
     from unoformal.engine.game import Game
-    from unoformal.spec.variants import load_rules
+    from unoformal.rulebook.variants import load_rules
 
     rules = load_rules(rules_name)
 

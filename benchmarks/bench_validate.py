@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 
-from unoformal.spec.variants import load_rules
+from unoformal.rulebook.variants import load_rules
 from unoformal.verification.validate.run import validate
 
 

@@ -21,8 +21,8 @@ import argparse
 import statistics
 import time
 
-from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import load_rules
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import load_rules
 from unoformal.verification.z3.mutants import Outcome, run
 from unoformal.verification.z3.properties import PROPERTIES
 from unoformal.verification.z3.prover import check, check_suite

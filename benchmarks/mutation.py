@@ -2,7 +2,7 @@
 
 Not part of the default test run (a full run takes hours on two cores). Usage::
 
-    python benchmarks/mutation.py [--only engine/game.py] [--only 'unoformal.spec.*'] [--json]
+    python benchmarks/mutation.py [--only engine/game.py] [--only 'unoformal.rulebook.*'] [--json]
         [--jobs 2] [--suite tests/engine ...] [--keep DIR] [--no-planted]
     python benchmarks/mutation.py --resume DIR     # go on with a kept run that was stopped
     python benchmarks/mutation.py --resume DIR --recheck   # its survivors, against new tests
@@ -55,22 +55,23 @@ EQUIVALENT = Path(__file__).resolve().parent / "mutation_equivalent.toml"
 # method bodies only, so module-level data (the CLASSIC literal, the VARIANTS overrides,
 # dataclass field defaults) is never mutated: it is the rules themselves, pinned by the
 # per-rule tests and the Z3 mutants of `unoformal verify --mutants`, not interpreter code.
-# The variant schema (spec/schema.py, spec/bounds.py) validates tables rather than
-# interpreting them, and has its own tests (tests/spec/): it is left out.
-SCOPE = ["unoformal/engine/*.py", "unoformal/rules/*.py", "unoformal/spec/cards.py",
-         "unoformal/spec/deck.py", "unoformal/spec/table.py", "unoformal/spec/variants.py"]
+# The variant schema (rulebook/schema.py, rulebook/bounds.py) validates tables rather than
+# interpreting them, and has its own tests (tests/rulebook/): it is left out.
+SCOPE = ["unoformal/engine/*.py", "unoformal/rules/*.py", "unoformal/rulebook/cards.py",
+         "unoformal/rulebook/deck.py", "unoformal/rulebook/table.py",
+         "unoformal/rulebook/variants.py"]
 
 # The killing suite: the engine tests, a short `validate` run (the engine step by step
 # against the relation compiled from the table, 1,500 steps at 2 and 4 players), the fast
 # tests elsewhere that drive the engine (whole games, simulation, the explorer built on the
 # engine's successors, engine-vs-Z3 successors), and the tests of variant files and the
-# table (tests/spec/), and the referee's tests (tests/referee/: records with stated chance,
+# table (tests/rulebook/), and the referee's tests (tests/referee/: records with stated chance,
 # refusal causes, conform), which drive engine/chance.py and engine/record.py. Change it here
 # and only here.
 KILLING_SUITE = [
     "tests/engine",
     "tests/verification/test_validate.py::test_classic_agrees",
-    "tests/spec",
+    "tests/rulebook",
     "tests/referee",
     "tests/test_smoke.py",
     "tests/test_simulate.py",
@@ -86,7 +87,7 @@ KILLING_SUITE = [
 # mutmut's copy holds trampolines and mutant copies of every function, so those tests would
 # fail on the unmutated copy too. They test the document, not the engine's behaviour: they
 # stay out of the killing suite.
-NOT_KILLING = ["tests/spec/test_rules_doc.py"]
+NOT_KILLING = ["tests/rulebook/test_rules_doc.py"]
 
 PYTEST_ARGS = ["-p", "no:cacheprovider", *(f"--ignore={t}" for t in NOT_KILLING), "-q", "-x"]
 

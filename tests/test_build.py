@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # engine's and the table's tests whole, the pinned perft tables and a sample of the rest
 # (the whole of validate's and crosscheck's tests took 230 s more, for no module they
 # alone reach).
-PURE_TESTS = ["tests/engine", "tests/spec",
+PURE_TESTS = ["tests/engine", "tests/rulebook",
               "tests/verification/test_explore_graph.py",
               "tests/verification/test_explore_extensions.py",
               "tests/verification/test_explore_chance.py",

@@ -164,7 +164,7 @@ def test_verify_json_is_the_same_on_one_and_two_workers(
 
 
 def test_mutants_are_killed_alike_on_one_and_two_workers(scheduler: str) -> None:
-    from unoformal.spec.table import CLASSIC
+    from unoformal.rulebook.table import CLASSIC
     from unoformal.verification.z3 import mutants
 
     jobs = [(CLASSIC, m, (2,), 3000, None, False)

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SUBSET = ["unoformal.rules.lang.xǁOfCurrentColorǁholds__mutmut_*",
           "unoformal.rules.lang.xǁAllǁholds__mutmut_*",
           "unoformal.rules.challenge.x_wd4_blocks__mutmut_*",
-          "unoformal.spec.table.xǁRuleTableǁreverse_is_skip__mutmut_*"]
+          "unoformal.rulebook.table.xǁRuleTableǁreverse_is_skip__mutmut_*"]
 PLANTED = "planted_wd4_1_counts_only_number_cards"
 
 HOLLOW = '''
@@ -123,7 +123,7 @@ def test_two_1_a_kept_run_rechecked_against_new_tests_counts_them(tmp_path: Path
     tests as they are now, so a kill shown by a test added since is mutmut's own verdict."""
     hollow = tmp_path / "test_later.py"
     hollow.write_text(HOLLOW)
-    subset = ["--only", "unoformal.spec.table.xǁRuleTableǁreverse_is_skip__mutmut_*"]
+    subset = ["--only", "unoformal.rulebook.table.xǁRuleTableǁreverse_is_skip__mutmut_*"]
     run = tmp_path / "run"
 
     def harness(*args: str) -> dict[str, Any]:
@@ -140,7 +140,7 @@ def test_two_1_a_kept_run_rechecked_against_new_tests_counts_them(tmp_path: Path
     hollow.write_text(HOLLOW + '''
 
 def test_two_1_a_reverse_acts_as_a_skip_with_two_players_only() -> None:
-    from unoformal.spec.table import CLASSIC
+    from unoformal.rulebook.table import CLASSIC
 
     assert CLASSIC.reverse_is_skip(2) and not CLASSIC.reverse_is_skip(3)
 ''')

@@ -19,7 +19,7 @@ from unoformal.cli import main
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
 from unoformal.play import Table, parse, play, sit
-from unoformal.spec.table import CLASSIC
+from unoformal.rulebook.table import CLASSIC
 
 SEED = 3  # Ada, then Bo, play first; You hold R8 Y8 YS G8 B8 W W+4 on Y5
 

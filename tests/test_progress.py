@@ -10,7 +10,7 @@ import select
 import subprocess
 import sys
 
-from unoformal.spec.table import CLASSIC
+from unoformal.rulebook.table import CLASSIC
 from unoformal.verification.crosscheck import crosscheck
 from unoformal.verification.z3.properties import property_named
 from unoformal.verification.z3.prover import check_suite

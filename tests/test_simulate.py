@@ -19,10 +19,10 @@ from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game, PlayerView
 from unoformal.engine.record import replay, to_record
 from unoformal.errors import InvalidInputError
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive, load_rules
 from unoformal.simulate import Config, SimulationError, play_game, play_one, simulate
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive, load_rules
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:

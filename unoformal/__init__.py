@@ -17,16 +17,16 @@ if TYPE_CHECKING:
     from unoformal.engine.game import Game, PlayerView
     from unoformal.engine.record import Record, Replay, load_record, replay, to_record
     from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
-    from unoformal.spec.table import CLASSIC, RuleTable
-    from unoformal.spec.variants import VARIANTS, load_rules
+    from unoformal.rulebook.table import CLASSIC, RuleTable
+    from unoformal.rulebook.variants import VARIANTS, load_rules
 
 _HOME = {
     "unoformal.engine.actions": ("Action", "ActionType"),
     "unoformal.engine.game": ("Game", "PlayerView"),
     "unoformal.engine.record": ("Record", "Replay", "load_record", "replay", "to_record"),
     "unoformal.errors": ("IllegalActionError", "InvalidInputError", "UnoError"),
-    "unoformal.spec.table": ("CLASSIC", "RuleTable"),
-    "unoformal.spec.variants": ("VARIANTS", "load_rules"),
+    "unoformal.rulebook.table": ("CLASSIC", "RuleTable"),
+    "unoformal.rulebook.variants": ("VARIANTS", "load_rules"),
 }
 _MODULE_OF = {name: module for module, names in _HOME.items() for name in names}
 

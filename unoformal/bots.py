@@ -21,9 +21,9 @@ from typing import Protocol
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game, PlayerView
 from unoformal.errors import InvalidInputError
-from unoformal.spec.cards import Kind
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
 
 PENALTY_ACTIONS = frozenset({ActionType.MISPLAY, ActionType.ADVISE})
 

@@ -21,7 +21,7 @@ from unoformal import campaign
 from unoformal.engine.record import replay
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import decode_line, is_empty, parse_json, read_lines, read_text
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.table import RuleTable
 
 MAX_MALFORMED_SHOWN = 5
 

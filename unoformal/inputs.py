@@ -322,7 +322,7 @@ def _json_constant(text: str) -> float:
 def load_rules_arg(value: Any, key: str) -> Any:
     """The rule table a ``rules`` field or ``--rules`` option names: a variant name or a
     .toml variant file (a regular file, within the size limit). Returns a RuleTable."""
-    from unoformal.spec.variants import VariantError, load_rules
+    from unoformal.rulebook.variants import VariantError, load_rules
 
     if value is None:
         return load_rules(None)

@@ -29,8 +29,8 @@ from unoformal.engine.record import (
 )
 from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
 from unoformal.inputs import MAX_NAME_LENGTH, parse_json, show
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.state import DRAWN
-from unoformal.spec.table import RuleTable
 
 # The record's set-up fields: a new game is set up as a version-2 record is.
 SETUP = ("rules", "players", "dealer", "seed", "deal", "dealer_draws", "start_reshuffles",

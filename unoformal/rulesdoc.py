@@ -5,7 +5,7 @@ table entry, and where the rule lives elsewhere: the engine functions that cite 
 Z3 steps and properties that cite or read it, the tests named after or citing it, and the
 README's findings about it. Everything but the words and values is found by reading the
 sources (the engine's and the tests' text, the README), so the document cannot claim a
-link the code does not have; ``tests/spec/test_rules_doc.py`` fails when the committed
+link the code does not have; ``tests/rulebook/test_rules_doc.py`` fails when the committed
 document is stale. Z3 is imported only here, only when the document is asked for.
 """
 
@@ -17,8 +17,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from unoformal.spec.table import Rule, RuleTable
-from unoformal.spec.words import show
+from unoformal.rulebook.table import Rule, RuleTable
+from unoformal.rulebook.words import show
 
 PACKAGE = Path(__file__).resolve().parent
 ROOT = PACKAGE.parent  # the repository, when the package is used from a clone
@@ -73,7 +73,7 @@ def render(table: RuleTable, root: Path = ROOT) -> str:
 
 def _head(table: RuleTable) -> list[str]:
     lines = [f"# UNO rules — {table.name}", "", table.description, "",
-             f"Generated from the rule table (`unoformal/spec/table.py`) by `{COMMAND}`; "
+             f"Generated from the rule table (`unoformal/rulebook/table.py`) by `{COMMAND}`; "
              "do not edit by hand: a test fails when this file is stale.", "",
              "Each rule gives its words with the table's values filled in, the seed section it "
              "is decided from (seed 000 governs), the table entry, and where the rule is "

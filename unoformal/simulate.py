@@ -23,7 +23,7 @@ from unoformal.bots import Bot, Seat, make_bot
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.spec.table import CLASSIC, RuleTable
+from unoformal.rulebook.table import CLASSIC, RuleTable
 
 # A cap on actions per game, far above what play needs (tens of thousands at most, with
 # random bots), so a bug that stalls a game fails loudly instead of hanging.

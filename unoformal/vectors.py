@@ -26,7 +26,7 @@ from typing import Any
 from unoformal.engine.actions import ActionType
 from unoformal.engine.game import Chance, Game
 from unoformal.engine.record import rules_json
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.table import RuleTable
 
 MAX_ROUND_ACTIONS = 1_000  # a round of random play that has not ended by then is cut
 PLAY_SHARE = 0.8  # how often random play plays a card when it can

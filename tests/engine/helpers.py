@@ -19,9 +19,9 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import game_from_record, to_record
 from unoformal.errors import IllegalActionError, UnoError
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC, RuleTable
-from unoformal.spec.variants import derive
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC, RuleTable
+from unoformal.rulebook.variants import derive
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 

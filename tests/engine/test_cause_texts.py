@@ -13,8 +13,8 @@ import pytest
 
 from tests.engine.helpers import NO_KEEP, make_game, play, refused
 from unoformal.engine.game import Game
-from unoformal.spec.table import CLASSIC, RuleTable
-from unoformal.spec.variants import derive, load_rules
+from unoformal.rulebook.table import CLASSIC, RuleTable
+from unoformal.rulebook.variants import derive, load_rules
 
 TWO = ("P0", "P1")
 THREE = ("P0", "P1", "P2")

@@ -11,9 +11,9 @@ import pytest
 
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive
 
 from .helpers import deck_codes, full_deal
 

@@ -16,8 +16,8 @@ import pytest
 from unoformal.engine.actions import Action, ActionType, check_action
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError, VariantError
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive, load_rules
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive, load_rules
 
 from .helpers import deck_codes, make_game, pile_runs_out, play, refused
 
@@ -276,7 +276,7 @@ def test_play_1_each_field_of_a_hand_built_action_is_checked_and_named(
 
 @pytest.mark.parametrize(("kwargs", "words", "key"), [
     ({"rules": "classic"},
-     "rules 'classic': expected a RuleTable (see unoformal.spec.load_rules)", None),
+     "rules 'classic': expected a RuleTable (see unoformal.rulebook.load_rules)", None),
     ({"dealer": ""}, "dealer '': use 1 to 24 ASCII letters and digits", "dealer"),
     ({"dealer": 5}, "dealer 5: a name is a string", "dealer"),
     ({"deal": 5}, 'deal must be {"hands": {...}, "draw_pile": [...]}', "deal"),

@@ -26,11 +26,11 @@ from unoformal.engine.record import (
 )
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import MAX_ACTION_TEXT, MAX_RECORD_ACTIONS, MAX_STATE_TEXT
-from unoformal.spec import cards
-from unoformal.spec.cards import Color, parse_face
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive, load_rules, load_toml
+from unoformal.rulebook import cards
+from unoformal.rulebook.cards import Color, parse_face
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive, load_rules, load_toml
 
 from .helpers import make_game, make_record, pile_runs_out, play
 

@@ -19,8 +19,8 @@ from unoformal.engine import record as record_module
 from unoformal.engine.actions import Action
 from unoformal.engine.record import Record, record_actions, replay, rules_json
 from unoformal.errors import InvalidInputError
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive, load_rules
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive, load_rules
 
 P0, P1 = "P0", "P1"
 OBJECT = 'a record is a JSON object {"players": [...], ...}'

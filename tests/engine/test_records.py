@@ -20,7 +20,7 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import load_record, replay, to_record
 from unoformal.errors import IllegalActionError, InvalidInputError
-from unoformal.spec.cards import parse_face
+from unoformal.rulebook.cards import parse_face
 
 from .helpers import RECORDS, make_game, make_record, refused, sorted_codes
 

@@ -17,8 +17,8 @@ import pytest
 
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
-from unoformal.spec.table import CLASSIC, RuleTable
-from unoformal.spec.variants import derive, load_rules
+from unoformal.rulebook.table import CLASSIC, RuleTable
+from unoformal.rulebook.variants import derive, load_rules
 
 from .helpers import make_game, pile_runs_out, play, refused
 

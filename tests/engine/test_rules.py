@@ -18,10 +18,10 @@ from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
 from unoformal.engine.record import game_from_record
 from unoformal.errors import IllegalActionError, InvalidInputError
-from unoformal.spec.cards import Kind, parse_face
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC, RuleTable
-from unoformal.spec.variants import derive
+from unoformal.rulebook.cards import Kind, parse_face
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC, RuleTable
+from unoformal.rulebook.variants import derive
 
 from .helpers import deck_codes, make_game, make_record, play, refused, sorted_codes
 

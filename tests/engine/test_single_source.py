@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 from unoformal.engine.record import replay
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive
 from unoformal.verification.z3.manifest import mutants
 
 from .helpers import RECORDS, make_record

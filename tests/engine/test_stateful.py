@@ -22,10 +22,10 @@ from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Chance, Game
 from unoformal.engine.record import to_record
 from unoformal.errors import IllegalActionError, InvalidInputError
-from unoformal.spec.cards import Color
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import NextDealer
-from unoformal.spec.variants import load_rules
+from unoformal.rulebook.cards import Color
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import NextDealer
+from unoformal.rulebook.variants import load_rules
 
 CODES = sorted({face.code for face in Deck.of(load_rules()).faces})
 COLORS = [c.value for c in Color]

@@ -12,10 +12,10 @@ from unoformal.cli import main
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError
-from unoformal.spec.cards import parse_face
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import load_rules
+from unoformal.rulebook.cards import parse_face
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import load_rules
 
 from .helpers import make_game, play
 

@@ -1,6 +1,6 @@
 """Each shipped variant changes what it names: the same record diverges from classic.
 
-Variants are data (``unoformal.spec.variants``); a TOML file loaded by path is one
+Variants are data (``unoformal.rulebook.variants``); a TOML file loaded by path is one
 too, and a bad one is refused with a message naming what is wrong.
 """
 
@@ -14,8 +14,8 @@ import pytest
 from unoformal.cli import main
 from unoformal.engine.record import replay
 from unoformal.errors import IllegalActionError
-from unoformal.spec.table import CLASSIC, NextDealer
-from unoformal.spec.variants import VARIANTS, VariantError, derive, load_rules
+from unoformal.rulebook.table import CLASSIC, NextDealer
+from unoformal.rulebook.variants import VARIANTS, VariantError, derive, load_rules
 
 from .helpers import make_record, sorted_codes
 

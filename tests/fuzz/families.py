@@ -32,10 +32,10 @@ from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
 from unoformal.engine.record import load_record, replay, to_record
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.spec.cards import Color
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import load_rules
+from unoformal.rulebook.cards import Color
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 CODES = list(Deck.of(CLASSIC).codes)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC
 
 
 def rest_of_deck(*taken: str) -> list[str]:

@@ -19,8 +19,8 @@ from tests.engine.helpers import full_deal, make_game, play
 from unoformal.engine.actions import Action
 from unoformal.engine.record import replay
 from unoformal.errors import IllegalActionError
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive
 
 ABC = ["A", "B", "C"]
 # END-1 switched off: a last Draw Two ends the round with nobody drawing

@@ -12,8 +12,8 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
 from unoformal.errors import IllegalActionError
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive
 
 P0, P1, P2 = "P0", "P1", "P2"
 

@@ -14,8 +14,8 @@ from unoformal.engine.chance import ChanceError
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay, to_record
 from unoformal.errors import InvalidInputError
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive
 
 P0, P1 = "P0", "P1"
 

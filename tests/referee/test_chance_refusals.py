@@ -21,7 +21,7 @@ from unoformal.engine.chance import ChanceError, StatedGame
 from unoformal.engine.game import Game
 from unoformal.engine.record import embedded_rules, record_actions, replay
 from unoformal.errors import InvalidInputError
-from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.rulebook.variants import VARIANTS, load_rules
 
 P0, P1, P2 = "P0", "P1", "P2"
 CODES = "(expected R0-R9, RS, RR, R+2 and likewise Y, G, B; W; W+4)"

@@ -9,7 +9,7 @@ import pytest
 
 from unoformal.conform import Tally
 from unoformal.engine.record import replay
-from unoformal.spec.variants import load_rules
+from unoformal.rulebook.variants import load_rules
 
 pytest.importorskip("rlcard")
 

@@ -61,9 +61,9 @@ from unoformal.engine import game as live_game
 from unoformal.engine import record as live_record
 from unoformal.engine.actions import Action, ActionType
 from unoformal.errors import UnoError
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VARIANTS, derive, load_rules
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 
 HERE = Path(__file__).resolve().parent
 RECORDS = HERE.parent / "records"
@@ -241,7 +241,7 @@ def action_space(names: list[str], rules: RuleTable) -> dict[str, list[Action]]:
 
 
 def _all_colors() -> list[Any]:
-    from unoformal.spec.cards import Color
+    from unoformal.rulebook.cards import Color
     return list(Color)
 
 

@@ -50,8 +50,8 @@ from typing import Any
 
 import z3
 
-from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.verification.z3 import actions as live_actions
 from unoformal.verification.z3 import state as live_state
 from unoformal.verification.z3.properties import invariant

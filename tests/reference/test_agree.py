@@ -21,7 +21,7 @@ from unoformal.compiled import compiled
 from unoformal.engine import game as live_game
 from unoformal.engine import record as live_record
 from unoformal.engine.actions import Action, ActionType
-from unoformal.spec.variants import VARIANTS
+from unoformal.rulebook.variants import VARIANTS
 
 # What each variant can do at all: RLCard's rules have no challenge, no UNO and no
 # penalty decision (WD4-2, D2-1 resolve at once), and no color chosen at the start.

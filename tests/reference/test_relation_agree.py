@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 import z3
 
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import Holding, RuleTable
+from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.rules import play as card_play
 from unoformal.rules.commands import Command, Effect, Take
 from unoformal.rules.lang import All, Not, OfCurrentColor, OfKind, Playable, Said
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import Holding, RuleTable
-from unoformal.spec.variants import VARIANTS, load_rules
 from unoformal.verification.z3 import actions
 from unoformal.verification.z3 import state as live_state
 from unoformal.verification.z3.actions import Spec

@@ -15,7 +15,7 @@ import pytest
 
 from unoformal.cli import main
 from unoformal.engine.record import load_record
-from unoformal.spec.table import CLASSIC
+from unoformal.rulebook.table import CLASSIC
 from unoformal.verification.validate.check import Finding
 from unoformal.verification.validate.records import write_mismatch
 from unoformal.verification.validate.run import Mismatch

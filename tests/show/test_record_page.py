@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from unoformal.spec.table import CLASSIC
+from unoformal.rulebook.table import CLASSIC
 
 from .helpers import SEED002, go_to, seat_cards, seat_score, tokens, view_as, write_page
 

@@ -16,6 +16,9 @@ from tests.engine.helpers import make_game, play
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import CLASSIC, RuleTable
+from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.rules import play as card_play
 from unoformal.rules import turn, uno
 from unoformal.rules.book import commands
@@ -34,9 +37,6 @@ from unoformal.rules.commands import (
 )
 from unoformal.rules.uno import out_of_turn
 from unoformal.rulesdoc import render
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import CLASSIC, RuleTable
-from unoformal.spec.variants import VARIANTS, load_rules
 from unoformal.verification.z3 import prover
 from unoformal.verification.z3.actions import Spec
 from unoformal.verification.z3.properties import PROPERTIES

@@ -9,7 +9,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from unoformal.spec.variants import derive
+from unoformal.rulebook.variants import derive
 from unoformal.verification.crosscheck import (
     Summary,
     crosscheck,

@@ -9,9 +9,9 @@ import pytest
 
 from unoformal.engine.actions import ActionType
 from unoformal.engine.record import replay
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import load_rules
 from unoformal.rules.state import START
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import load_rules
 from unoformal.verification.explore import Config, Size, analyse, explore
 from unoformal.verification.explore.coverage import catalogue
 from unoformal.verification.explore.presets import small_rules

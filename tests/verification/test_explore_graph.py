@@ -15,8 +15,8 @@ import pytest
 from unoformal.engine.actions import ActionType
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC
 from unoformal.verification.explore import Config, Size, StateGraph, analyse, explore
 from unoformal.verification.explore.analysis import Findings
 from unoformal.verification.explore.coverage import BRANCHES, OUTSIDE

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from unoformal.spec.schema import table_document, validate
-from unoformal.spec.table import CLASSIC, breaches
-from unoformal.spec.variants import derive
+from unoformal.rulebook.schema import table_document, validate
+from unoformal.rulebook.table import CLASSIC, breaches
+from unoformal.rulebook.variants import derive
 from unoformal.verification.crosscheck import crosscheck, preset_config
 from unoformal.verification.explore.presets import PRESETS, small_rules
 from unoformal.verification.z3.manifest import mutants as manifest_mutants

@@ -14,8 +14,8 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Chance, Game
 from unoformal.engine.record import replay
 from unoformal.errors import IllegalActionError, InvalidInputError
-from unoformal.spec.table import CLASSIC, RuleTable
-from unoformal.spec.variants import VariantError, derive, load_rules
+from unoformal.rulebook.table import CLASSIC, RuleTable
+from unoformal.rulebook.variants import VariantError, derive, load_rules
 from unoformal.verification.z3.properties import property_named
 from unoformal.verification.z3.prover import REFUTED, check
 from unoformal.verification.z3.witness import state_text
@@ -182,7 +182,7 @@ def test_wd4_1_playable_card_another_wild_draw_four_does_not_count() -> None:
 # ------------------------------------------------------------ the explorer agrees
 
 def test_explorer_branches_over_a_random_start_color_as_z3_does() -> None:
-    from unoformal.spec.variants import VARIANTS
+    from unoformal.rulebook.variants import VARIANTS
     from unoformal.verification.crosscheck import crosscheck
 
     rlcard = VARIANTS["rlcard"][1]
@@ -192,7 +192,7 @@ def test_explorer_branches_over_a_random_start_color_as_z3_does() -> None:
 
 def test_the_start_color_check_fails_on_the_planted_bug(monkeypatch: pytest.MonkeyPatch,
                                                         patchable_explorer: None) -> None:
-    from unoformal.spec.variants import VARIANTS
+    from unoformal.rulebook.variants import VARIANTS
     from unoformal.verification.crosscheck import crosscheck
     from unoformal.verification.explore.chance import Enumerate
 

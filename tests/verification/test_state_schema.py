@@ -12,9 +12,9 @@ import pytest
 
 from unoformal.engine.game import Game
 from unoformal.engine.text import KEYS
+from unoformal.rulebook.cards import Kind
 from unoformal.rules import state as schema
 from unoformal.rules.state import FIELDS, PHASED, PHASES, ROUND, SYMBOLIC, Domain
-from unoformal.spec.cards import Kind
 from unoformal.verification.crosscheck import project, to_sym
 from unoformal.verification.explore.keys import Keyer
 from unoformal.verification.validate.model import Model, post_terms, projection_of

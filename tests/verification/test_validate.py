@@ -13,9 +13,9 @@ import z3
 
 from unoformal.cli import main
 from unoformal.engine.game import Game
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.verification.validate import run as validate_run
 from unoformal.verification.validate import validate
 from unoformal.verification.validate.compile import compile_terms

@@ -5,8 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import VARIANTS, derive
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import VARIANTS, derive
 from unoformal.verification.z3.manifest import (
     equivalents,
     expected,

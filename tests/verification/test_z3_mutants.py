@@ -6,8 +6,8 @@ import pytest
 
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive
 from unoformal.verification.z3.manifest import mutants
 from unoformal.verification.z3.properties import property_named
 from unoformal.verification.z3.prover import REFUTED, check

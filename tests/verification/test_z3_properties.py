@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from unoformal import campaign
-from unoformal.spec.variants import load_rules
+from unoformal.rulebook.variants import load_rules
 from unoformal.verification.z3.manifest import expected
 from unoformal.verification.z3.properties import property_named
 from unoformal.verification.z3.prover import (
@@ -63,7 +63,7 @@ def test_named_seat_symmetry_gives_the_same_verdicts_as_every_seat(
         rule: str, values: dict[str, object]) -> None:
     """The catch, advice and start card steps are checked with the seat they name fixed
     to 0 (and any player to move): the same verdicts, refuted or proved, as every seat."""
-    from unoformal.spec.variants import derive
+    from unoformal.rulebook.variants import derive
 
     mutant = derive(CLASSIC, "mutant", "", {rule: values})
     verdicts = set()
@@ -151,7 +151,7 @@ def test_several_player_counts_in_one_query_give_each_count_its_own_verdict() ->
     property holds everywhere, is refuted everywhere, or only at some counts (TWO-1's
     witness: proved with two players, refuted with three or four; the two-player
     property is asked at two only)."""
-    from unoformal.spec.variants import derive
+    from unoformal.rulebook.variants import derive
 
     unswitched = derive(CLASSIC, "no-two-1", "", {"TWO-1": {"enabled": False}})
     cases = [(load_rules("stacking"), ("no-stacking", "card-effects", "penalties", "seated")),

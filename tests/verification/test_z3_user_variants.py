@@ -13,8 +13,8 @@ import pytest
 
 from unoformal.cli import main
 from unoformal.commands import verify
-from unoformal.spec.table import CLASSIC, Expect, RuleTable
-from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.rulebook.table import CLASSIC, Expect, RuleTable
+from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.verification.z3.manifest import (
     INHERITED,
     MANIFEST,

@@ -13,8 +13,8 @@ import pytest
 import z3
 
 from unoformal.cli import main
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import VARIANTS, derive, load_rules
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 from unoformal.verification.z3 import properties, prover
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.manifest import expected

@@ -25,8 +25,8 @@ import random
 from typing import Any
 
 from unoformal.engine.record import VERSION, rules_json
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import RuleTable
 
 COLORS = {"r": "red", "g": "green", "b": "blue", "y": "yellow"}
 TRAITS = {"skip": "S", "reverse": "R", "draw_2": "+2"}

@@ -91,7 +91,7 @@ def _counts(text: str) -> list[int]:
 def _engine(args: argparse.Namespace, rules: Any) -> Any:
     from unoformal.adapters.rlcard import available, play
     from unoformal.conform import Tally
-    from unoformal.spec.variants import load_rules
+    from unoformal.rulebook.variants import load_rules
 
     available()
     table = rules if rules is not None else load_rules(None)

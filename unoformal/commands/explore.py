@@ -21,8 +21,8 @@ from unoformal.inputs import (
     load_rules_arg,
     show,
 )
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import VariantError
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import VariantError
 from unoformal.verification.explore import memory
 from unoformal.verification.explore.analysis import analyse
 from unoformal.verification.explore.graph import Config, StateGraph, explore

@@ -18,7 +18,7 @@ from unoformal.inputs import (
     load_rules_arg,
     show,
 )
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.table import RuleTable
 
 
 def whole(lo: int, hi: int, rule_id: str | None = None) -> Callable[[str], int]:

@@ -13,8 +13,8 @@ from rich.table import Table
 from unoformal.commands import SUMMARY
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import load_rules_arg
-from unoformal.spec.table import Rule, RuleTable
-from unoformal.spec.words import show
+from unoformal.rulebook.table import Rule, RuleTable
+from unoformal.rulebook.words import show
 
 
 def register(sub: Any) -> None:

@@ -27,7 +27,7 @@ from unoformal.commands import SUMMARY
 from unoformal.commands.options import rules_and_counts, whole
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_JOBS, MAX_PLAYERS, MAX_TIMEOUT_MS, ascii_int, show
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.table import RuleTable
 from unoformal.verification.z3 import mutants as mutation
 from unoformal.verification.z3.manifest import (
     INHERITED,

@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_ACTION_TEXT, check_name, show
-from unoformal.spec.cards import Color, parse_face
+from unoformal.rulebook.cards import Color, parse_face
 
 
 class ActionType(Enum):

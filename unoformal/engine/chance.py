@@ -20,7 +20,7 @@ from typing import Any
 
 from unoformal.engine.game import Chance, Game
 from unoformal.errors import IllegalActionError
-from unoformal.spec.table import CLASSIC, RuleTable
+from unoformal.rulebook.table import CLASSIC, RuleTable
 
 
 class ChanceError(IllegalActionError):

@@ -23,6 +23,10 @@ from unoformal.engine.actions import Action, ActionType, check_action
 from unoformal.engine.text import read_state, state_to_text
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_seed, show
+from unoformal.rulebook.cards import Color, Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC, CardEffect, NextDealer, RuleTable
+from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks
 from unoformal.rules.commands import Binding, Command, Conjunct
 from unoformal.rules.lang import Said
@@ -39,10 +43,6 @@ from unoformal.rules.state import (
 )
 from unoformal.rules.turn import Turn, turn
 from unoformal.rules.uno import OutOfTurn, out_of_turn
-from unoformal.spec.cards import Color, Kind
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC, CardEffect, NextDealer, RuleTable
-from unoformal.spec.words import KIND_NAMES
 
 # The action types, as constants: compiled (setup.py), reading a member of a Python enum
 # class is a lookup through the class every time; a Final name is a C static.
@@ -222,7 +222,7 @@ class Game:
         chance node, or None for the seeded one."""
         if not isinstance(rules, RuleTable):
             raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable (see "
-                                    "unoformal.spec.load_rules)")
+                                    "unoformal.rulebook.load_rules)")
         if chance is not None and not isinstance(chance, Chance):
             raise InvalidInputError(f"chance {show(chance)}: expected a Chance policy (see "
                                     "unoformal.engine.chance)")

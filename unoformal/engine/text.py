@@ -19,6 +19,9 @@ from typing import Any, TypeVar
 
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_SEED, MAX_STATE_TEXT, ascii_int, show
+from unoformal.rulebook.cards import Color, Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.state import (
     FIELDS,
     KEYS,
@@ -30,9 +33,6 @@ from unoformal.rules.state import (
     Field,
     check_names,
 )
-from unoformal.spec.cards import Color, Kind
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import RuleTable
 
 T = TypeVar("T")
 __all__ = ["KEYS", "decode", "encode", "read_state", "state_to_text"]
@@ -238,7 +238,7 @@ _KINDS = {k.value: k for k in Kind}
 def _named_rules(name: str) -> RuleTable:
     """A state text names its table; only a shipped variant is looked up by name (a text
     never makes the engine open a file)."""
-    from unoformal.spec.variants import VARIANTS, load_rules
+    from unoformal.rulebook.variants import VARIANTS, load_rules
 
     if name not in VARIANTS:
         raise InvalidInputError(f"{show(name)}: expected one of {', '.join(VARIANTS)} (pass "

@@ -4,7 +4,7 @@ table (its values folded in): the Wild Draw Four's legality (:mod:`.challenge`, 
 card statements of :mod:`.lang`); the state's fields (:mod:`.state`); moves as guarded
 commands (:mod:`.commands`): answering a draw card (:mod:`.respond`) and the out-of-turn
 moves (:mod:`.uno`), all listed by :mod:`.book`. The layers run: the table's values
-(``unoformal.spec``), then this, then its interpreters (``unoformal.engine``,
+(``unoformal.rulebook``), then this, then its interpreters (``unoformal.engine``,
 ``unoformal.verification.z3``). Which rules are stated here so far, ``docs/rules.md``
 says rule by rule ("Stated in the rule language"); ``docs/rule-language.md`` says how a
 statement is written."""

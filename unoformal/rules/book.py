@@ -5,12 +5,12 @@ section's commands directly (``rules.play``, ``rules.turn``, ``rules.respond``,
 
 from __future__ import annotations
 
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.commands import Command
 from unoformal.rules.play import plays
 from unoformal.rules.respond import responses
 from unoformal.rules.turn import turn
 from unoformal.rules.uno import out_of_turn
-from unoformal.spec.table import RuleTable
 
 
 def commands(table: RuleTable) -> tuple[Command, ...]:

@@ -7,9 +7,9 @@ here, once, when the statement is built for a table.
 
 from __future__ import annotations
 
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import Holding, RuleTable
 from unoformal.rules.lang import All, Not, OfCurrentColor, OfKind, Playable, Said
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import Holding, RuleTable
 
 
 def wd4_blocks(table: RuleTable) -> Said:

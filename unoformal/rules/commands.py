@@ -35,10 +35,10 @@ from typing import Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import CardEffect
+from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.state import DRAWN, RESPOND
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import CardEffect
-from unoformal.spec.words import KIND_NAMES
 
 Term = Any  # a Z3 term (or a Python int the relation folds); opaque here
 

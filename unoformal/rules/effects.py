@@ -2,7 +2,7 @@
 (:mod:`unoformal.rules.commands`) for a table: SKIP-1, REV-1 and TWO-1, D2-1, WILD-1,
 WD4-2 and NOSTACK-1's draws, and END-1's round won.
 
-A card's effect in the table (:class:`~unoformal.spec.table.CardEffect`: how many seats
+A card's effect in the table (:class:`~unoformal.rulebook.table.CardEffect`: how many seats
 it skips, whether it reverses, how many cards its victim draws and whether they answer
 first) folds here into a sequence of primitives, a Python ``if`` on a table value
 staying a Python ``if``. What only the state decides is a labelled branch
@@ -16,6 +16,8 @@ read them, the engine running each primitive and the relation encoding it.
 
 from __future__ import annotations
 
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import CardEffect, RuleTable
 from unoformal.rules.commands import (
     AddPending,
     Effect,
@@ -34,8 +36,6 @@ from unoformal.rules.commands import (
     Who,
 )
 from unoformal.rules.state import PLAY, RESPOND
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import CardEffect, RuleTable
 
 
 def card_effect(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:

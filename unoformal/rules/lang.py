@@ -20,8 +20,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from unoformal.spec.cards import Kind
-from unoformal.spec.words import KIND_NAMES
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.words import KIND_NAMES
 
 # A Z3 term; the symbolic backend's own type, opaque here.
 Term = Any

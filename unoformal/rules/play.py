@@ -22,6 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.commands import (
     PENDING_RULE,
     Actor,
@@ -46,9 +49,6 @@ from unoformal.rules.commands import (
 from unoformal.rules.effects import card_effect, stacks_last_card
 from unoformal.rules.state import DRAWN, PLAY, RESPOND
 from unoformal.rules.turn import color_first
-from unoformal.spec.cards import Kind
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import RuleTable
 
 
 def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from unoformal.rulebook.table import ChallengeOutcome, RuleTable
 from unoformal.rules.commands import (
     Actor,
     Branch,
@@ -35,7 +36,6 @@ from unoformal.rules.commands import (
 )
 from unoformal.rules.state import RESPOND
 from unoformal.rules.turn import color_first
-from unoformal.spec.table import ChallengeOutcome, RuleTable
 
 
 def accept(table: RuleTable) -> Command:

@@ -30,7 +30,7 @@ from enum import Enum
 from typing import Final
 
 from unoformal.inputs import check_players
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.table import RuleTable
 
 # Phases of a round. "respond" is the victim's accept/challenge (or stacking) decision.
 START: Final = "start"

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.commands import (
     PENDING_RULE,
     Actor,
@@ -42,7 +43,6 @@ from unoformal.rules.commands import (
     Who,
 )
 from unoformal.rules.state import COLOR, DRAWN, PLAY, RESPOND
-from unoformal.spec.table import RuleTable
 
 # DRAW-1 in the refusal of a pass before any draw: what a pass is in the rules
 PASS_AFTER_DRAWING = "pass only after drawing (keep the drawn card)"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.commands import (
     Actor,
     CanDraw,
@@ -26,7 +27,6 @@ from unoformal.rules.commands import (
     Who,
     WindowOf,
 )
-from unoformal.spec.table import RuleTable
 
 SHORT = "not enough cards are left for the penalty"
 

@@ -20,8 +20,8 @@ from unoformal.engine.game import Game
 from unoformal.engine.record import embedded_rules, load_record
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import load_rules_arg, parse_json, read_text, show
+from unoformal.rulebook.table import RuleTable
 from unoformal.show import trace
-from unoformal.spec.table import RuleTable
 
 Json = dict[str, Any]
 GRAPH_LIMIT = 400  # states a page draws; a larger graph shows its witness and neighbours

@@ -22,7 +22,7 @@ from unoformal.engine.record import (
     stated_chance,
 )
 from unoformal.errors import UnoError
-from unoformal.spec.table import CLASSIC, RuleTable
+from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.verification.explore.coverage import BRANCHES, Labeler
 
 Json = dict[str, Any]
@@ -147,7 +147,7 @@ def changes(rules: RuleTable) -> list[Json]:
 
 def plain(value: Any) -> Any:
     """A table value as JSON holds it (enumerations by value, tuples as lists)."""
-    from unoformal.spec.schema import plain as schema_plain
+    from unoformal.rulebook.schema import plain as schema_plain
 
     return schema_plain(value)
 

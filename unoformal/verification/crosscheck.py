@@ -40,10 +40,10 @@ from typing import Any, NamedTuple
 import z3
 
 from unoformal.engine.game import Game
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import derive
 from unoformal.rules.state import PHASED, SYMBOLIC
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import derive
 from unoformal.verification.explore.chance import (
     ExploreGame,
     deal_outcomes,

@@ -12,7 +12,7 @@ copies of ``unoformal/engine/game.py``, ``text.py``, ``chance.py`` and ``record.
 with its imports of engine modules rewritten to point at the copies here, and without
 ``mypyc_attr`` (this copy is never compiled).
 
-What stays shared with the live package, on purpose: ``unoformal.spec.*`` (cards, deck,
+What stays shared with the live package, on purpose: ``unoformal.rulebook.*`` (cards, deck,
 table, variants, words), ``unoformal.errors``, ``unoformal.inputs``,
 ``unoformal.engine.actions`` (the :class:`Action` type) and ``unoformal.rules.*`` (the
 rule language). The copies state today's MEANING, the rule code; the data and types stay

@@ -24,7 +24,7 @@ from typing import Any
 
 from tests.reference.engine_v1.game import Chance, Game
 from unoformal.errors import IllegalActionError
-from unoformal.spec.table import CLASSIC, RuleTable
+from unoformal.rulebook.table import CLASSIC, RuleTable
 
 
 class ChanceError(IllegalActionError):

@@ -24,12 +24,12 @@ from typing import Any, Final
 from unoformal.engine.actions import Action, ActionType, check_action
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_players, check_seed, show
+from unoformal.rulebook.cards import Color, Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC, CardEffect, NextDealer, RuleTable
+from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks
 from unoformal.rules.lang import Said
-from unoformal.spec.cards import Color, Kind
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC, CardEffect, NextDealer, RuleTable
-from unoformal.spec.words import KIND_NAMES
 
 # Phases of a round. "respond" is the victim's accept/challenge (or stacking) decision.
 # Final: compiled (setup.py), each is a constant, not a lookup in the module's globals.
@@ -217,7 +217,7 @@ class Game:
         chance node, or None for the seeded one."""
         if not isinstance(rules, RuleTable):
             raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable (see "
-                                    "unoformal.spec.load_rules)")
+                                    "unoformal.rulebook.load_rules)")
         if chance is not None and not isinstance(chance, Chance):
             raise InvalidInputError(f"chance {show(chance)}: expected a Chance policy (see "
                                     "unoformal.engine.chance)")

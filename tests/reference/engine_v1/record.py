@@ -47,8 +47,8 @@ from unoformal.inputs import (
     show,
     write_text,
 )
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
 
 T = TypeVar("T")
 
@@ -313,7 +313,7 @@ def embedded_rules(value: Any) -> RuleTable:
     """A version-2 record's rules: a shipped variant's name, or the variant itself
     (``{"name", "base", "description", "rules", "expect"}``, checked by the table's
     schema like a variant file); never a path, so a record replays from any folder."""
-    from unoformal.spec.variants import VARIANTS, load_rules
+    from unoformal.rulebook.variants import VARIANTS, load_rules
 
     if value is None:
         return load_rules(None)
@@ -330,8 +330,8 @@ def embedded_rules(value: Any) -> RuleTable:
 def _derived(text: str) -> RuleTable:
     """An embedded variant, built once per distinct text (a log of many games shares one)."""
     from unoformal.errors import VariantError
-    from unoformal.spec.schema import validate
-    from unoformal.spec.variants import VARIANTS, derive, load_rules
+    from unoformal.rulebook.schema import validate
+    from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 
     doc = json.loads(text)
     try:
@@ -351,8 +351,8 @@ def _derived(text: str) -> RuleTable:
 def rules_json(rules: RuleTable) -> str | dict[str, Any]:
     """How a record states ``rules``: a shipped variant by name, any other table as its
     overrides of classic (so the record needs no file beside it)."""
-    from unoformal.spec.schema import plain
-    from unoformal.spec.variants import VARIANTS, load_rules
+    from unoformal.rulebook.schema import plain
+    from unoformal.rulebook.variants import VARIANTS, load_rules
 
     if rules.name in VARIANTS and load_rules(rules.name) == rules:
         return rules.name

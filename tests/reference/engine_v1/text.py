@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, TypeVar
 
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_SEED, MAX_STATE_TEXT, ascii_int, show
-from unoformal.spec.cards import Color, Kind
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.cards import Color, Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
 
 if TYPE_CHECKING:
     from tests.reference.engine_v1.game import Game
@@ -200,7 +200,7 @@ _KINDS = {k.value: k for k in Kind}
 def _named_rules(name: str) -> RuleTable:
     """A state text names its table; only a shipped variant is looked up by name (a text
     never makes the engine open a file)."""
-    from unoformal.spec.variants import VARIANTS, load_rules
+    from unoformal.rulebook.variants import VARIANTS, load_rules
 
     if name not in VARIANTS:
         raise InvalidInputError(f"{show(name)}: expected one of {', '.join(VARIANTS)} (pass "

@@ -29,7 +29,7 @@ from typing import Any
 from tests.reference.engine_v1.game import Chance, Game
 from tests.reference.engine_v1.record import rules_json
 from unoformal.engine.actions import ActionType
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.table import RuleTable
 
 MAX_ROUND_ACTIONS = 1_000  # a round of random play that has not ended by then is cut
 PLAY_SHARE = 0.8  # how often random play plays a card when it can

@@ -10,7 +10,7 @@ read from the rule table.
   helpers, copied rather than imported so that a change on main cannot change both
   relations at once (see that module).
 
-It reads the live package only for plain data, ``unoformal.spec.*`` (the rule table, the
+It reads the live package only for plain data, ``unoformal.rulebook.*`` (the rule table, the
 deck, the cards, the variants). ``tests/reference/relation_agree.py`` proves the live
 relation equal to this one, action by action, for every shipped variant at 2-10 players;
 a renamed field of the live ``Sym`` is one line of that module's ``FIELDS``.

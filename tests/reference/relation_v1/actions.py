@@ -3,7 +3,7 @@ ed011c437587181f89c5ffab7c7df077b48d22a0: today's hand-written transition relati
 kept as the reference the redesign's generated relation must agree with
 (``tests/reference/relation_agree.py``). Do not edit it to follow main.
 
-It reads the live package only for plain data (``unoformal.spec``: the rule table, the
+It reads the live package only for plain data (``unoformal.rulebook``: the rule table, the
 deck, the cards); the state, ``Sym`` and the term helpers are the frozen copies in
 ``.state``. Two changes from the copied file, neither a change of meaning:
 
@@ -42,9 +42,9 @@ from typing import Any, cast
 
 import z3
 
-from unoformal.spec.cards import Kind
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import (
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import (
     CardEffect,
     ChallengeOutcome,
     Holding,

@@ -37,8 +37,8 @@ from typing import Any
 
 import z3
 
-from unoformal.spec.cards import Kind
-from unoformal.spec.deck import Deck
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.deck import Deck
 
 # Phase codes. The names match the engine's phase strings (PHASES) except DEALT.
 PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK = range(7)

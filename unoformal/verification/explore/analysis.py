@@ -10,8 +10,8 @@ from typing import Any
 
 import networkx as nx
 
+from unoformal.rulebook.deck import Deck
 from unoformal.rules.state import OVER, PHASES, RESPOND, START
-from unoformal.spec.deck import Deck
 from unoformal.verification.explore.coverage import OUTSIDE, Branch, catalogue
 from unoformal.verification.explore.graph import StateGraph
 

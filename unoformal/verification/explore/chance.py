@@ -21,7 +21,7 @@ from mypy_extensions import mypyc_attr
 
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Chance, Game
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.table import RuleTable
 
 # Events the coverage analysis reads (bit flags set while an action runs).
 RESHUFFLED = 1  # RESHUFFLE-1 happened

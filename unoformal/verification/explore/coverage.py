@@ -14,9 +14,9 @@ from typing import Final
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND, START
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import RuleTable
 from unoformal.verification.explore.chance import RESHUFFLED, SHORT, START_AGAIN
 
 Label = tuple[str, str]

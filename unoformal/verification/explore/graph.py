@@ -19,9 +19,9 @@ from typing import Any
 import networkx as nx
 
 from unoformal.engine.actions import Action, ActionType
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.state import OVER, PHASES, RESPOND
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import RuleTable
 from unoformal.verification.explore import memory
 from unoformal.verification.explore.chance import (
     Deal,

@@ -19,9 +19,9 @@ from __future__ import annotations
 from itertools import permutations
 
 from unoformal.engine.game import Game
+from unoformal.rulebook.cards import Face, Kind
+from unoformal.rulebook.deck import Deck
 from unoformal.rules.state import PHASES, Domain, Field, read_in
-from unoformal.spec.cards import Face, Kind
-from unoformal.spec.deck import Deck
 
 NONE = 255
 KINDS = list(Kind)

@@ -7,7 +7,7 @@ import resource
 from math import comb
 
 from unoformal.errors import InvalidInputError
-from unoformal.spec.deck import Deck
+from unoformal.rulebook.deck import Deck
 
 GIB = 1 << 30
 # Measured on the presets (benchmarks/bench_explore.py): key, index entry, parent,

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
 from unoformal.verification.explore import memory
 from unoformal.verification.explore.graph import StateGraph
 from unoformal.verification.explore.presets import PRESETS, Size, small_rules

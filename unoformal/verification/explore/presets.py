@@ -1,6 +1,6 @@
 """Small decks: the classic table with a smaller DECK-1 and DEAL-2, and fewer players.
 
-A small deck is a variant of the table (:func:`unoformal.spec.variants.derive`), so
+A small deck is a variant of the table (:func:`unoformal.rulebook.variants.derive`), so
 the explorer plays exactly the rules the engine plays, only with fewer cards.
 """
 
@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unoformal.errors import InvalidInputError
-from unoformal.spec.cards import Color
-from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VariantError, derive, load_rules
+from unoformal.rulebook.cards import Color
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import VariantError, derive, load_rules
 
 PLAYER_NAMES = ("Ann", "Bob", "Cy", "Di")
 COLOR_ORDER = ("red", "blue", "green", "yellow")

@@ -8,8 +8,8 @@ from typing import Any
 
 from unoformal.engine.record import with_rules
 from unoformal.inputs import write_text
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.state import PHASES
-from unoformal.spec.table import RuleTable
 from unoformal.verification.explore.analysis import Findings
 from unoformal.verification.explore.graph import StateGraph
 from unoformal.verification.explore.witness import Witness, WitnessError, rules_toml, witness

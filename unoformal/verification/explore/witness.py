@@ -21,7 +21,7 @@ import tomli_w
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.table import RuleTable
 from unoformal.verification.explore.chance import ExploreGame, outcomes
 from unoformal.verification.explore.graph import StateGraph
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import UnoError
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import CardEffect
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import CardEffect
 from unoformal.verification.validate.compile import Env
 from unoformal.verification.validate.engine_side import (
     TracedGame,

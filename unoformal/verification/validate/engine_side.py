@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from unoformal.engine.game import Chance, Game
-from unoformal.spec.table import CLASSIC, RuleTable
+from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.verification.z3.state import DEALT, KINDS, NONE, PHASE_CODE
 
 Dealt = tuple[list[list[int]], list[int]]

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 from unoformal.inputs import write_text
-from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.verification.explore.witness import rules_toml
 from unoformal.verification.validate.run import Mismatch
 

@@ -29,8 +29,8 @@ from typing import Any
 from unoformal import campaign
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.record import to_record
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import RuleTable
 from unoformal.verification.validate.check import (
     WD4_ALONE,
     WD4_WITH_WD4,

@@ -26,20 +26,20 @@ from typing import Any, cast
 
 import z3
 
-from unoformal.rules import play as card_play
-from unoformal.rules import respond, turn
-from unoformal.rules import uno as out_of_turn
-from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import Binding, Command
-from unoformal.spec.cards import Kind
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import (
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import (
     CardEffect,
     NextDealer,
     Rule,
     RuleTable,
     StartRule,
 )
+from unoformal.rules import play as card_play
+from unoformal.rules import respond, turn
+from unoformal.rules import uno as out_of_turn
+from unoformal.rules.challenge import wd4_blocks
+from unoformal.rules.commands import Binding, Command
 from unoformal.verification.z3.state import (
     COLOR,
     DEALT,

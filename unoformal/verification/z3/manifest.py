@@ -22,8 +22,8 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VARIANTS, load_rules
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.verification.z3.prover import PROVED, VACUOUS
 
 PATH = Path(__file__).with_name("manifest.toml")

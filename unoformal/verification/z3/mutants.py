@@ -1,6 +1,6 @@
 """Mutation checks: the proofs must be able to fail.
 
-Every mutant is one table value changed through ``unoformal.spec.variants.derive``
+Every mutant is one table value changed through ``unoformal.rulebook.variants.derive``
 (integers up and down, switches flipped, enumerations to each other value);
 the whole verifier is run on it with no change to verification code, and the
 first property that fails kills it. A mutant no property kills survives: it is
@@ -20,9 +20,9 @@ from enum import Enum
 from typing import Any
 
 from unoformal import campaign
-from unoformal.spec.schema import settable
-from unoformal.spec.table import RuleTable
-from unoformal.spec.variants import VariantError, derive
+from unoformal.rulebook.schema import settable
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import VariantError, derive
 from unoformal.verification.z3.manifest import equivalents, expected
 from unoformal.verification.z3.properties import PROPERTIES, STEPS_ENABLED, Property, Query
 from unoformal.verification.z3.prover import REFUTED, actions_read, check

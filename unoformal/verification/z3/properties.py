@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from unoformal.spec.cards import Kind
+from unoformal.rulebook.cards import Kind
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.state import (
     COLOR,

@@ -25,7 +25,7 @@ from typing import Any
 import z3
 
 from unoformal import campaign
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.table import RuleTable
 from unoformal.verification.z3.actions import Spec, Step, wanted
 from unoformal.verification.z3.properties import (
     STEPS_ENABLED,

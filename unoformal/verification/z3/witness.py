@@ -22,8 +22,8 @@ import z3
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.record import replay
 from unoformal.engine.text import encode
-from unoformal.spec.cards import Kind
-from unoformal.spec.table import RuleTable
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import RuleTable
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.properties import Property, Query, invariant
 from unoformal.verification.z3.solver import make_solver

@@ -1,7 +1,7 @@
 """The vocabulary the rule table states its schema in: what a field's value may be.
 
 A field of a table entry is annotated with its type and one of these marks, e.g.
-``penalty: Annotated[int, Range(0, 20)] = 2``; :mod:`unoformal.spec.schema` turns the
+``penalty: Annotated[int, Range(0, 20)] = 2``; :mod:`unoformal.rulebook.schema` turns the
 annotations into the JSON Schema every variant is validated against. This module
 depends on nothing, so the table can import it.
 """

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from unoformal.spec.cards import Color, Face, Kind, parse_face
-from unoformal.spec.table import RuleTable, kind_copies
+from unoformal.rulebook.cards import Color, Face, Kind, parse_face
+from unoformal.rulebook.table import RuleTable, kind_copies
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,13 @@
 """The JSON Schema of variants, generated from the rule table's annotations.
 
 Every field of every entry states its type and range beside it in
-:mod:`unoformal.spec.table` (``Annotated[int, Range(0, 20)]``); this module turns
+:mod:`unoformal.rulebook.table` (``Annotated[int, Range(0, 20)]``); this module turns
 them into one JSON Schema (``additionalProperties: false`` everywhere, so an unknown
 key anywhere is refused) and validates variant files and override dicts against it
 with ``jsonschema``, imported only when something is to be validated. A refusal is a
 :class:`~unoformal.errors.VariantError` of one line naming where, the key path, the
 value and what is allowed, and the rule ID it breaks. The table's cross-field checks
-(:data:`unoformal.spec.table.CHECKS`) are reported the same way.
+(:data:`unoformal.rulebook.table.CHECKS`) are reported the same way.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Any
 
 from unoformal.errors import VariantError
-from unoformal.spec.bounds import Fixed, Text
-from unoformal.spec.table import CLASSIC, Expect, Rule, RuleTable, breaches
+from unoformal.rulebook.bounds import Fixed, Text
+from unoformal.rulebook.table import CLASSIC, Expect, Rule, RuleTable, breaches
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -103,7 +103,7 @@ def settable(entry: Rule) -> list[str]:
 @functools.cache
 def rules_schema() -> dict[str, Any]:
     """``rules``: rule ID -> the values of its entry a variant may set. The first entry of
-    an ID is the one a variant changes (as :func:`~unoformal.spec.variants.derive`)."""
+    an ID is the one a variant changes (as :func:`~unoformal.rulebook.variants.derive`)."""
     entries: dict[str, dict[str, Any]] = {}
     for _, entry in CLASSIC.entries():
         if entry.id not in entries:
@@ -160,7 +160,7 @@ def validate(document: Any, where: str) -> None:
 
 
 def check_table(table: RuleTable, where: str) -> None:
-    """Refuse a table that fails a cross-field check (:data:`~unoformal.spec.table.CHECKS`)."""
+    """Refuse a table that fails a cross-field check (:data:`~unoformal.rulebook.table.CHECKS`)."""
     for check, breach in breaches(table):
         raise VariantError(f"{where}: {key_path(breach.path)} = {show(breach.value)}: allowed "
                            f"{breach.allowed} [check {check.name}]", breach.rule_id)
@@ -296,12 +296,12 @@ def _unknown_key(schema: dict[str, Any], value: dict[Any, Any], path: tuple[Any,
     if path == ("rules",):
         return f"{where}: no rule {show(key)} in the table"
     if key == "enabled" and rule_id is not None:
-        from unoformal.spec.table import switchable_ids
+        from unoformal.rulebook.table import switchable_ids
         return (f"{where}: {rule_id} cannot be switched off (only "
                 f"{switchable_ids(CLASSIC)} can)")
     return f"{where}: unknown key; allowed: {', '.join(known) or 'none'}"
 
 
 def expect_of(document: list[dict[str, Any]]) -> tuple[Expect, ...]:
-    """``[[expect]]`` tables (validated) as :class:`~unoformal.spec.table.Expect`."""
+    """``[[expect]]`` tables (validated) as :class:`~unoformal.rulebook.table.Expect`."""
     return tuple(Expect(**item) for item in document)

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from unoformal.cli import main
+from unoformal.rulebook.table import CLASSIC, Rule
+from unoformal.rulebook.variants import VARIANTS, load_rules
+from unoformal.rulebook.words import TemplateError, fill, placeholders
 from unoformal.rulesdoc import COMMAND, expand, render
-from unoformal.spec.table import CLASSIC, Rule
-from unoformal.spec.variants import VARIANTS, load_rules
-from unoformal.spec.words import TemplateError, fill, placeholders
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules.md"

@@ -2,7 +2,7 @@
 generated from it: ``unoformal rules --markdown``).
 
 Each entry cites its rule ID and the seed section it comes from, states the
-rule in words (a template over its values, :mod:`unoformal.spec.words`, so a
+rule in words (a template over its values, :mod:`unoformal.rulebook.words`, so a
 variant's words follow its values), and carries the values that the interpreters read: the engine
 (:mod:`unoformal.engine`) plays them and the verifier
 (:mod:`unoformal.verification`) compiles them to Z3. Neither restates a rule.
@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Annotated, Any
 
-from unoformal.spec.bounds import Choice, Fixed, Items, Range, Text
-from unoformal.spec.cards import Color, Kind
-from unoformal.spec.words import fill
+from unoformal.rulebook.bounds import Choice, Fixed, Items, Range, Text
+from unoformal.rulebook.cards import Color, Kind
+from unoformal.rulebook.words import fill
 
 # Bounds that keep the deck finite and every count the engine and the proofs handle
 # small: at most 4 x (10 + 3) x COPIES + 2 x WILD_COPIES = 448 cards.

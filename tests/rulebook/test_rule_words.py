@@ -7,8 +7,8 @@ import dataclasses
 
 import pytest
 
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.words import TemplateError
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.words import TemplateError
 
 
 def test_deck_2_the_words_fill_in_the_entrys_values() -> None:

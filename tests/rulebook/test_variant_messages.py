@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from unoformal.errors import VariantError
-from unoformal.spec.variants import MAX_BASES, MAX_BYTES, load_rules
+from unoformal.rulebook.variants import MAX_BASES, MAX_BYTES, load_rules
 
 EXPECTED = "expected a .toml variant file"
 

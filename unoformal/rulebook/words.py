@@ -16,7 +16,7 @@ import re
 from enum import Enum
 from typing import Any
 
-from unoformal.spec.cards import Kind
+from unoformal.rulebook.cards import Kind
 
 # A simple placeholder "{name}" or "{name:noun}"; a choice "{name?yes|no}" or
 # "{name=value?yes|no}" whose branches may hold simple placeholders. Braces never appear

@@ -3,7 +3,7 @@
 A *face* is a distinct card design (red 3, blue Skip, Wild ...). The deck holds
 several copies of most faces; engines and proofs count copies per face. Which
 faces exist, and how many of each, is decided by the DECK-1 entry of the rule
-table (:mod:`unoformal.spec.table`), not here.
+table (:mod:`unoformal.rulebook.table`), not here.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from unoformal.spec.cards import parse_face
+from unoformal.rulebook.cards import parse_face
 
 EXPECTED = "(expected R0-R9, RS, RR, R+2 and likewise Y, G, B; W; W+4)"
 

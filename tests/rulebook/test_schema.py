@@ -1,7 +1,7 @@
 """The rule table's schema: every field's type and range, and the cross-field checks.
 
-Every table :func:`~unoformal.spec.variants.derive` builds is validated against the
-JSON Schema generated from the annotations in ``unoformal/spec/table.py`` and
+Every table :func:`~unoformal.rulebook.variants.derive` builds is validated against the
+JSON Schema generated from the annotations in ``unoformal/rulebook/table.py`` and
 against the table's named checks (``CHECKS``); a refusal is one ``VariantError``
 line naming the key path, the value, what is allowed and the rule ID it breaks.
 """
@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError, VariantError
-from unoformal.spec import schema, table
-from unoformal.spec.cards import Color, Kind
-from unoformal.spec.schema import (
+from unoformal.rulebook import schema, table
+from unoformal.rulebook.cards import Color, Kind
+from unoformal.rulebook.schema import (
     HEAD,
     check_table,
     file_schema,
@@ -31,8 +31,8 @@ from unoformal.spec.schema import (
     table_document,
     validate,
 )
-from unoformal.spec.table import CLASSIC, RuleTable, breaches, deck_size
-from unoformal.spec.variants import VARIANTS, derive, load_rules
+from unoformal.rulebook.table import CLASSIC, RuleTable, breaches, deck_size
+from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 
 ENTRIES = rules_schema()["properties"]
 

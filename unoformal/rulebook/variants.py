@@ -16,7 +16,7 @@ A TOML variant names a base and overrides entries by rule ID::
 
 Every table :func:`derive` builds (shipped variants, files, the Python API, the
 explorer's small decks, mutants) is validated against the schema the table states
-(:mod:`unoformal.spec.schema`) and its cross-field checks; a refusal is a
+(:mod:`unoformal.rulebook.schema`) and its cross-field checks; a refusal is a
 :class:`VariantError`, one line. Every override is kept on the table
 (``RuleTable.overrides``) so a printed table says where it departs from the rulebook.
 """
@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from unoformal.errors import VariantError
-from unoformal.spec.schema import check_table, expect_of, plain, show, validate
-from unoformal.spec.table import CLASSIC, Expect, Rule, RuleTable
+from unoformal.rulebook.schema import check_table, expect_of, plain, show, validate
+from unoformal.rulebook.table import CLASSIC, Expect, Rule, RuleTable
 
 __all__ = ["MAX_BASES", "MAX_BYTES", "VARIANTS", "Overrides", "VariantError", "derive",
            "load_rules", "load_toml"]

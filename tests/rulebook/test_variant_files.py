@@ -15,8 +15,8 @@ import tomli_w
 
 from unoformal.cli import main
 from unoformal.errors import VariantError
-from unoformal.spec.table import Expect
-from unoformal.spec.variants import MAX_BASES, MAX_BYTES, load_rules
+from unoformal.rulebook.table import Expect
+from unoformal.rulebook.variants import MAX_BASES, MAX_BYTES, load_rules
 
 RECORD = Path(__file__).resolve().parent.parent / "records" / "seed002_whole_game.json"
 

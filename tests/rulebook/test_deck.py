@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from unoformal.spec.deck import Deck
-from unoformal.spec.table import CLASSIC
-from unoformal.spec.variants import derive
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import derive
 
 
 def _points(overrides: dict[str, dict[str, object]]) -> dict[str, int]:
