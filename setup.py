@@ -1,6 +1,6 @@
 """The build: the modules where the CPU time goes, compiled by mypyc where it can be.
 
-The modules listed in ``unoformal/compiled.py`` (the engine that interprets the rule table,
+The modules listed in ``unoformal/runtime/compiled.py`` (the engine that interprets the rule table,
 and the explorer's successor function) are compiled to C extensions by mypyc when the build
 has mypy (``pyproject.toml`` asks for it) and a C compiler. Each extension sits beside its
 source and Python imports it in its place. Where either is missing, or with
@@ -22,7 +22,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 # The list lives in the package, which reads it to tell which modules are compiled.
-COMPILED = list(runpy.run_path("unoformal/compiled.py")["COMPILED"])
+COMPILED = list(runpy.run_path("unoformal/runtime/compiled.py")["COMPILED"])
 
 
 def extensions() -> list[Any]:

@@ -15,7 +15,7 @@ import random
 import time
 from typing import Any
 
-from unoformal.conform import Tally
+from unoformal.compare.records import Tally
 from unoformal.engine.game import Game
 from unoformal.engine.record import VERSION
 from unoformal.rulebook.deck import Deck

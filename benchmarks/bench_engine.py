@@ -138,7 +138,7 @@ def child() -> None:
     """Serve workloads, one JSON line in, one out, on the engine this process imports."""
     import unoformal
     try:
-        from unoformal.compiled import build
+        from unoformal.runtime.compiled import build
         built = build()
     except ImportError:  # a baseline from before the compiled build
         built = "pure Python"
@@ -186,7 +186,7 @@ class Worker:
 
 def pure(into: str) -> Path:
     """This tree's package without the compiled engine, under ``into``: pure Python."""
-    from unoformal.compiled import copy_source
+    from unoformal.runtime.compiled import copy_source
 
     dest = Path(into) / "pure"
     copy_source(dest, ROOT)

@@ -229,7 +229,7 @@ def main() -> None:
     if args.child:
         import unoformal
         try:
-            from unoformal.compiled import build
+            from unoformal.runtime.compiled import build
             built = build()
         except ImportError:  # a revision from before the compiled build
             built = "pure Python"

@@ -14,7 +14,7 @@ import json
 import random
 import time
 
-from unoformal.referee import Referee
+from unoformal.compare.live import Referee
 
 
 def session(seed: int) -> int:

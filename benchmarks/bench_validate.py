@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import argparse
 
+from unoformal.compare.relation.run import validate
 from unoformal.rulebook.variants import load_rules
-from unoformal.verification.validate.run import validate
 
 
 def main() -> None:

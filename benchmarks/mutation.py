@@ -307,7 +307,7 @@ class _workdir:
 
 
 def _copy_sources(dest: Path, src: Path = ROOT) -> None:
-    from unoformal.compiled import copy_source
+    from unoformal.runtime.compiled import copy_source
 
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
     # Without the compiled modules (setup.py): Python would import them in place of the

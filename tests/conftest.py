@@ -15,7 +15,7 @@ def scheduler() -> Iterator[str]:
     cluster's scheduler runs on threads of this process, and one full run aborted inside
     Z3 (``Z3_solver_dec_ref`` during a garbage collection, in a later module's
     cross-check) while they were alive; Z3's Python objects are not thread-safe."""
-    from unoformal import campaign
+    from unoformal.runtime import campaign
 
     cluster = campaign.local_cluster(2)
     try:
@@ -30,10 +30,10 @@ COMPILED_HERE = "the explorer is compiled here; tests/test_build.py runs this on
 @pytest.fixture
 def patchable_explorer() -> None:
     """For a test that plants a bug by setting a method on the explorer's game class. The
-    build compiles the explorer (setup.py, unoformal/compiled.py), and a compiled class
+    build compiles the explorer (setup.py, unoformal/runtime/compiled.py), and a compiled class
     takes no new attribute: there the test is skipped here and run by
     ``tests/test_build.py`` on the pure source, which checks that it was not skipped."""
-    from unoformal.compiled import compiled
+    from unoformal.runtime.compiled import compiled
 
     if "unoformal/verification/explore/chance.py" in compiled():
         pytest.skip(COMPILED_HERE)

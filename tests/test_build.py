@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import COMPILED_HERE
 
-from unoformal.compiled import COMPILED, build, copy_source
-from unoformal.compiled import ROOT as INSTALLED
+from unoformal.runtime.compiled import COMPILED, build, copy_source
+from unoformal.runtime.compiled import ROOT as INSTALLED
 
 ROOT = Path(__file__).resolve().parent.parent
 # What the pure-Python fallback runs; the rest of the suite runs on whichever build is
@@ -86,7 +86,7 @@ def _pure_copy(into: Path) -> Path:
 def test_the_pure_python_engine_passes_the_engine_tests(tmp_path: Path) -> None:
     tree = _pure_copy(tmp_path)
     probe = subprocess.run(
-        [sys.executable, "-c", "from unoformal.compiled import build;"
+        [sys.executable, "-c", "from unoformal.runtime.compiled import build;"
          "from unoformal.engine import game; print(build(), game.__file__)"],
         cwd=tree, capture_output=True, text=True, check=True)
     assert probe.stdout.split()[:2] == ["pure", "Python"], probe.stdout

@@ -1,4 +1,4 @@
-"""Campaigns (``unoformal.campaign``): the same output on one worker (in this process) and
+"""Campaigns (``unoformal.runtime.campaign``): the same output on one worker (in this process) and
 on two (a Dask cluster), byte for byte; task errors reported on one line; bad options
 refused with exit 2. The cluster is the session's ``scheduler`` fixture (tests/conftest.py),
 started once; one test starts its own local cluster through ``--workers 2``."""
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from unoformal import campaign
-from unoformal import conform as conform_module
-from unoformal.cli import main
-from unoformal.conform import Tally, records_in
-from unoformal.simulate import Config, SimulationError, chunks, play_games
+from unoformal.commands.cli import main
+from unoformal.compare import records as conform_module
+from unoformal.compare.records import Tally, records_in
+from unoformal.playing.simulate import Config, SimulationError, chunks, play_games
+from unoformal.runtime import campaign
 
 
 def _out(capsys: pytest.CaptureFixture[str], *argv: str, code: int = 0) -> str:

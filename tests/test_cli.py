@@ -11,15 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from unoformal.cli import main, version
-from unoformal.compiled import build
+from unoformal.commands.cli import main, version
+from unoformal.runtime.compiled import build
 
 RECORD = Path(__file__).parent / "records" / "seed002_whole_game.json"
 
 # Runs a command in a fresh interpreter and prints which heavy modules it loaded.
 PROBE = """
 import json, sys
-from unoformal.cli import main
+from unoformal.commands.cli import main
 code = main(sys.argv[1:])
 heavy = ("z3", "networkx", "pydot", "matplotlib", "dask", "distributed")
 print(json.dumps({"code": code, "loaded": [m for m in heavy if m in sys.modules]}),

@@ -190,7 +190,7 @@ def test_replay_ends_on_ctrl_c_while_it_waits_for_its_record(tmp_path: Path) -> 
 
 LOST = """
 import gc, signal, sys, time
-from unoformal import interrupts
+from unoformal.runtime import interrupts
 # As the command's entry point does (unoformal.__main__ and cli.main): Ctrl-C handled
 # whatever this process inherited. A process started in the background by a
 # non-interactive shell (a CI job run with `&`) inherits SIGINT ignored, and there
@@ -227,7 +227,7 @@ def test_a_ctrl_c_lost_in_a_finalizer_is_raised_again() -> None:
 
 HALF_BUILT = """
 import sys
-from unoformal import cli
+from unoformal.commands import cli
 
 class HalfBuilt:  # as a Z3 term whose constructor Ctrl-C cut short: no context to free
     def __del__(self):

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
-from unoformal.play import Table, parse, play, sit
+from unoformal.playing.session import Table, parse, play, sit
 from unoformal.rulebook.table import CLASSIC
 
 SEED = 3  # Ada, then Bo, play first; You hold R8 Y8 YS G8 B8 W W+4 on Y5

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from unoformal.cli import main
-from unoformal.plots import wilson
-from unoformal.simulate import Config, simulate
+from unoformal.commands.cli import main
+from unoformal.playing.plots import wilson
+from unoformal.playing.simulate import Config, simulate
 
 
 def _roots(wins: int, games: int, z: float = 1.959964) -> tuple[float, float]:

@@ -10,14 +10,14 @@ import select
 import subprocess
 import sys
 
+from unoformal.compare.successors import crosscheck
 from unoformal.rulebook.table import CLASSIC
-from unoformal.verification.crosscheck import crosscheck
 from unoformal.verification.z3.properties import property_named
 from unoformal.verification.z3.prover import check_suite
 
 VERIFY = ["-m", "unoformal", "verify", "--players", "2,3", "--property", "penalties",
           "--no-witness"]
-CROSSCHECK = ["-m", "unoformal.verification.crosscheck", "micro"]
+CROSSCHECK = ["-m", "unoformal.compare.successors", "micro"]
 
 
 def _on_a_terminal(args: list[str]) -> tuple[int, str]:

@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from unoformal.bots import PENALTY_ACTIONS, Bot, GreedyBot, PublicGame, RandomBot, Seat
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game, PlayerView
 from unoformal.engine.record import replay, to_record
 from unoformal.errors import InvalidInputError
+from unoformal.playing.bots import PENALTY_ACTIONS, Bot, GreedyBot, PublicGame, RandomBot, Seat
+from unoformal.playing.simulate import Config, SimulationError, play_game, play_one, simulate
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import derive, load_rules
-from unoformal.simulate import Config, SimulationError, play_game, play_one, simulate
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:

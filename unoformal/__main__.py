@@ -13,11 +13,11 @@ def _before_main(signum: int, frame: object) -> None:
     os._exit(128 + signal.SIGINT)
 
 
-signal.signal(signal.SIGINT, _before_main)  # unoformal.cli.main ends this guard
+signal.signal(signal.SIGINT, _before_main)  # unoformal.commands.cli.main ends this guard
 
 
 def run() -> int:
-    """The entry point: :func:`unoformal.cli.main`, loaded under the guard.
+    """The entry point: :func:`unoformal.commands.cli.main`, loaded under the guard.
 
     Once it has returned, Ctrl-C is ignored: the exit code is decided. After an
     interruption the process ends here, its output flushed, without Python's shutdown:
@@ -28,7 +28,7 @@ def run() -> int:
     process sending SIGINT to itself after printing "interrupted"). Everything a command
     started (a Dask cluster, its workers) is shut down before it returns.
     """
-    from unoformal.cli import EXIT_INTERRUPTED, main
+    from unoformal.commands.cli import EXIT_INTERRUPTED, main
 
     try:
         code = main()

@@ -1,4 +1,4 @@
-"""Which modules are compiled where the package is installed (``unoformal.compiled``), and
+"""Which modules are compiled where the package is installed (``unoformal.runtime.compiled``), and
 compiled ones older than their source in a checkout: read from the files beside the
 sources, as Python's import picks them."""
 
@@ -8,7 +8,7 @@ import os
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
-from unoformal.compiled import COMPILED, build, compiled, stale
+from unoformal.runtime.compiled import COMPILED, build, compiled, stale
 
 
 def _tree(root: Path, built: tuple[str, ...]) -> dict[str, Path]:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import load_record, replay, to_record

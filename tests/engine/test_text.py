@@ -8,7 +8,7 @@ from typing import Any, cast
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError

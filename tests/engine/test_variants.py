@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.engine.record import replay
 from unoformal.errors import IllegalActionError
 from unoformal.rulebook.table import CLASSIC, NextDealer

@@ -27,7 +27,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
 from unoformal.engine.record import load_record, replay, to_record

@@ -19,9 +19,9 @@ from typing import Any
 from hypothesis import strategies as st
 
 from unoformal.commands.referee import _answer
-from unoformal.conform import Tally
+from unoformal.compare.live import Referee
+from unoformal.compare.records import Tally
 from unoformal.inputs import read_lines
-from unoformal.referee import Referee
 
 from .families import BASE_RECORDS, HOSTILE, check_clean, hostile_text, json_values, run_cli
 

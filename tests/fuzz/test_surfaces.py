@@ -163,7 +163,7 @@ def test_outputs_that_cannot_be_written_are_refused_in_one_line(tmp_path: Path,
 
 @pytest.mark.parametrize("name", ["classic", "seed004", "stacking"])
 def test_a_variant_of_ones_own_cannot_take_a_shipped_name(tmp_path: Path, name: str) -> None:
-    from unoformal.referee import Referee
+    from unoformal.compare.live import Referee
 
     mine = {"name": name, "base": "classic", "rules": {"UNO-1": {"penalty": 1}}}
     answer = Referee().handle({"cmd": "new", "players": ["Ann", "Bob"], "rules": mine})
@@ -191,7 +191,7 @@ def _session_record(seed: int, moves: int, deal: dict[str, Any] | None = None,
     reshuffles."""
     import random
 
-    from unoformal.referee import Referee
+    from unoformal.compare.live import Referee
 
     referee, rng = Referee(), random.Random(seed)
     setup: dict[str, Any] = {"players": ["Ann", "Bob"], "dealer": "Bob", "rules": MINI,
@@ -218,7 +218,7 @@ def _session_record(seed: int, moves: int, deal: dict[str, Any] | None = None,
 
 
 def test_reshuffle_1_a_record_of_the_referees_own_answers_replays_clean() -> None:
-    from unoformal.conform import Tally
+    from unoformal.compare.records import Tally
 
     ann = ["W+4", "R0", "R1"]
     bob = ["R2", "B0", "B1", "B2", "RR", "BR", "R+2", "B+2"]

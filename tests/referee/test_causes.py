@@ -90,7 +90,7 @@ def test_the_cause_follows_the_table() -> None:
 def test_replay_json_shows_rule_and_causes(capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
-    from unoformal.cli import main
+    from unoformal.commands.cli import main
 
     assert main(["replay", "tests/records/rlcard_two_1.json", "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.referee.helpers import record
-from unoformal.cli import main
+from unoformal.commands.cli import main
 
 P0, P1 = "P0", "P1"
 

@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz.families import json_values
+from unoformal.compare.live import FIELDS, Referee
 from unoformal.engine.record import replay
-from unoformal.referee import FIELDS, Referee
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "referee.md"
 COMMAND = [sys.executable, "-m", "unoformal", "referee"]
@@ -221,7 +221,7 @@ def test_lines_not_utf8_or_too_long_get_errors_and_the_session_goes_on(
 
     from unoformal import inputs
     from unoformal.commands import referee as command
-    from unoformal.referee import Referee
+    from unoformal.compare.live import Referee
 
     monkeypatch.setattr(inputs, "MAX_FILE_BYTES", 64)
     data = b'\xff\xfe{"cmd": "state"}\n' + b"x" * 200 + b"\n" + b'{"cmd": "quit"}\n'
@@ -268,7 +268,7 @@ def test_hostile_messages_get_answers_and_refusals_change_nothing(messages: list
 
 
 def test_the_referee_loads_neither_z3_nor_networkx() -> None:
-    probe = ("import json, sys\nfrom unoformal.cli import main\ncode = main(['referee'])\n"
+    probe = ("import json, sys\nfrom unoformal.commands.cli import main\ncode = main(['referee'])\n"
              "print(json.dumps([m for m in ('z3', 'networkx') if m in sys.modules]), "
              "file=sys.stderr)\nsys.exit(code)")
     done = subprocess.run([sys.executable, "-c", probe], input=_new() + "\n",

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from unoformal.conform import Tally
+from unoformal.compare.records import Tally
 from unoformal.engine.record import replay
 from unoformal.rulebook.variants import load_rules
 

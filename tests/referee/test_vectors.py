@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
+from unoformal.compare.vectors import game_vectors, preset_vectors
 from unoformal.engine.actions import Action
 from unoformal.engine.chance import StatedChance
 from unoformal.engine.game import Game
 from unoformal.engine.record import apply_stated, embedded_rules
 from unoformal.rulebook.variants import load_rules
-from unoformal.vectors import game_vectors, preset_vectors
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "vectors.md"
 Check = Callable[[list[str], Any], list[str]]

@@ -56,7 +56,7 @@ from typing import Any
 from tests.reference.engine_v1 import game as frozen_game
 from tests.reference.engine_v1 import record as frozen_record
 from tests.reference.engine_v1 import vectors as frozen_vectors
-from unoformal import vectors as live_vectors
+from unoformal.compare import vectors as live_vectors
 from unoformal.engine import game as live_game
 from unoformal.engine import record as live_record
 from unoformal.engine.actions import Action, ActionType

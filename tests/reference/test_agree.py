@@ -17,11 +17,11 @@ import pytest
 from tests.reference import agree
 from tests.reference.engine_v1 import game as frozen_game
 from tests.reference.engine_v1 import record as frozen_record
-from unoformal.compiled import compiled
 from unoformal.engine import game as live_game
 from unoformal.engine import record as live_record
 from unoformal.engine.actions import Action, ActionType
 from unoformal.rulebook.variants import VARIANTS
+from unoformal.runtime.compiled import compiled
 
 # What each variant can do at all: RLCard's rules have no challenge, no UNO and no
 # penalty decision (WD4-2, D2-1 resolve at once), and no color chosen at the start.

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
+from unoformal.rulebook.document import COMMAND, expand, render
 from unoformal.rulebook.table import CLASSIC, Rule
 from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.rulebook.words import TemplateError, fill, placeholders
-from unoformal.rulesdoc import COMMAND, expand, render
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules.md"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.errors import VariantError
 from unoformal.rulebook.table import Expect
 from unoformal.rulebook.variants import MAX_BASES, MAX_BYTES, load_rules

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SEED002 = ROOT / "tests" / "records" / "seed002_whole_game.json"

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
+from unoformal.compare.relation.check import Finding
+from unoformal.compare.relation.records import write_mismatch
+from unoformal.compare.relation.run import Mismatch
 from unoformal.engine.record import load_record
 from unoformal.rulebook.table import CLASSIC
-from unoformal.verification.validate.check import Finding
-from unoformal.verification.validate.records import write_mismatch
-from unoformal.verification.validate.run import Mismatch
 
 from .helpers import SEED002, page_data, seat_cards, tokens, view_as, write_page
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.show.page import embed, render
 
 from .helpers import SEED002, page_data, write_page

@@ -17,6 +17,7 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError
 from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.document import render
 from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.rules import play as card_play
@@ -36,7 +37,6 @@ from unoformal.rules.commands import (
     Who,
 )
 from unoformal.rules.uno import out_of_turn
-from unoformal.rulesdoc import render
 from unoformal.verification.z3 import prover
 from unoformal.verification.z3.actions import Spec
 from unoformal.verification.z3.properties import PROPERTIES

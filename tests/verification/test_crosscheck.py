@@ -1,7 +1,7 @@
 """Cross-check of the two semantics of the rule table: on small presets, for every
 reachable state, the engine's successors (the explorer's chance-branching successor
 function) and the Z3 transition relation's successors (``next_relation``) are the same
-set, on the projection both define (``unoformal.verification.crosscheck``)."""
+set, on the projection both define (``unoformal.compare.successors``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import json
 from functools import cache
 from pathlib import Path
 
-from unoformal.rulebook.variants import derive
-from unoformal.verification.crosscheck import (
+from unoformal.compare.successors import (
     Summary,
     crosscheck,
     project,
@@ -18,12 +17,13 @@ from unoformal.verification.crosscheck import (
     sym_projection,
     to_sym,
 )
+from unoformal.rulebook.variants import derive
 from unoformal.verification.explore.graph import preset_config
 from unoformal.verification.explore.presets import PRESETS
 
 DATA = Path(__file__).parent.parent / "data"
 # duel has ~2,000 non-final states at ~0.1 s each: the test checks a fixed sample of
-# them (the whole preset is run by `python -m unoformal.verification.crosscheck duel`).
+# them (the whole preset is run by `python -m unoformal.compare.successors duel`).
 DUEL_SAMPLE = 60
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.verification.explore.presets import PRESETS
 
 

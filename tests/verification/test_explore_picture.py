@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.errors import InvalidInputError
 from unoformal.verification.explore.analysis import Findings, analyse
 from unoformal.verification.explore.graph import Config, StateGraph, explore, preset_config

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from unoformal.compare.successors import crosscheck, preset_config
 from unoformal.rulebook.schema import table_document, validate
 from unoformal.rulebook.table import CLASSIC, breaches
 from unoformal.rulebook.variants import derive
-from unoformal.verification.crosscheck import crosscheck, preset_config
 from unoformal.verification.explore.presets import PRESETS, small_rules
 from unoformal.verification.z3.manifest import mutants as manifest_mutants
 from unoformal.verification.z3.mutants import candidates, mutants, refused

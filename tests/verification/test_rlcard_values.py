@@ -182,8 +182,8 @@ def test_wd4_1_playable_card_another_wild_draw_four_does_not_count() -> None:
 # ------------------------------------------------------------ the explorer agrees
 
 def test_explorer_branches_over_a_random_start_color_as_z3_does() -> None:
+    from unoformal.compare.successors import crosscheck
     from unoformal.rulebook.variants import VARIANTS
-    from unoformal.verification.crosscheck import crosscheck
 
     rlcard = VARIANTS["rlcard"][1]
     summary = crosscheck("tiny", sample=20, overrides=rlcard)  # tiny has a Wild
@@ -192,8 +192,8 @@ def test_explorer_branches_over_a_random_start_color_as_z3_does() -> None:
 
 def test_the_start_color_check_fails_on_the_planted_bug(monkeypatch: pytest.MonkeyPatch,
                                                         patchable_explorer: None) -> None:
+    from unoformal.compare.successors import crosscheck
     from unoformal.rulebook.variants import VARIANTS
-    from unoformal.verification.crosscheck import crosscheck
     from unoformal.verification.explore.chance import Enumerate
 
     rlcard = VARIANTS["rlcard"][1]

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
+from unoformal.compare.relation.model import Model, post_terms, projection_of
+from unoformal.compare.successors import project, to_sym
 from unoformal.engine.game import Game
 from unoformal.engine.text import KEYS
 from unoformal.rulebook.cards import Kind
 from unoformal.rules import state as schema
 from unoformal.rules.state import FIELDS, PHASED, PHASES, ROUND, SYMBOLIC, Domain
-from unoformal.verification.crosscheck import project, to_sym
 from unoformal.verification.explore.keys import Keyer
-from unoformal.verification.validate.model import Model, post_terms, projection_of
 from unoformal.verification.z3.state import STATE_FIELDS
 
 # What the engine holds besides the state: the game's set-up and lookups, its chance

@@ -5,9 +5,9 @@ cards again, and holds no forgotten UNO (no "uno" to say, nobody to catch)."""
 from __future__ import annotations
 
 from tests.engine.helpers import make_game, play
+from unoformal.compare.successors import Successors, to_sym
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
-from unoformal.verification.crosscheck import Successors, to_sym
 from unoformal.verification.z3.state import NONE
 
 ABC = ("A", "B", "C")

@@ -11,17 +11,17 @@ from typing import Any
 import pytest
 import z3
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
+from unoformal.compare.relation import run as validate_run
+from unoformal.compare.relation import validate
+from unoformal.compare.relation.compile import compile_terms
+from unoformal.compare.relation.engine_side import TracedGame
+from unoformal.compare.relation.model import Model
+from unoformal.compare.relation.run import required, unreachable
 from unoformal.engine.game import Game
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import VARIANTS, load_rules
-from unoformal.verification.validate import run as validate_run
-from unoformal.verification.validate import validate
-from unoformal.verification.validate.compile import compile_terms
-from unoformal.verification.validate.engine_side import TracedGame
-from unoformal.verification.validate.model import Model
-from unoformal.verification.validate.run import required, unreachable
 
 
 def test_compiled_terms_agree_with_z3() -> None:

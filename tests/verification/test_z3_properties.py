@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from unoformal import campaign
 from unoformal.rulebook.variants import load_rules
+from unoformal.runtime import campaign
 from unoformal.verification.z3.manifest import expected
 from unoformal.verification.z3.properties import property_named
 from unoformal.verification.z3.prover import (

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from unoformal.cli import main
 from unoformal.commands import verify
+from unoformal.commands.cli import main
 from unoformal.rulebook.table import CLASSIC, Expect, RuleTable
 from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.verification.z3.manifest import (

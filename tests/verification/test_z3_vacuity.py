@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import z3
 
-from unoformal.cli import main
+from unoformal.commands.cli import main
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 from unoformal.verification.z3 import properties, prover

@@ -10,11 +10,11 @@ import json
 import sys
 from typing import Any
 
-from unoformal import campaign
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_GAMES, atomic_output, load_rules_arg
+from unoformal.runtime import campaign
 
 ENGINES = ("rlcard",)
 
@@ -51,7 +51,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from unoformal.conform import Tally, conform
+    from unoformal.compare.records import Tally, conform
 
     try:
         rules = load_rules_arg(args.rules, "--rules") if args.rules is not None else None
@@ -90,7 +90,7 @@ def _counts(text: str) -> list[int]:
 
 def _engine(args: argparse.Namespace, rules: Any) -> Any:
     from unoformal.adapters.rlcard import available, play
-    from unoformal.conform import Tally
+    from unoformal.compare.records import Tally
     from unoformal.rulebook.variants import load_rules
 
     available()

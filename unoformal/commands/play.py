@@ -1,4 +1,4 @@
-"""``unoformal play``: a game in the terminal against the bots (see :mod:`unoformal.play`)."""
+"""``unoformal play``: a game in a terminal against the bots (unoformal.playing.session)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, Any
 
-from unoformal.bots import BOTS
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.engine.game import Game
 from unoformal.engine.record import to_record
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import MAX_PLAYERS, decode_line, load_rules_arg, read_lines, write_text
-from unoformal.play import Table, play, sit
+from unoformal.playing.bots import BOTS
+from unoformal.playing.session import Table, play, sit
 
 BOT_NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
 

@@ -1,5 +1,5 @@
 """``unoformal referee``: the live referee protocol on stdin and stdout (JSON lines; see
-``docs/referee.md`` and :mod:`unoformal.referee`)."""
+``docs/referee.md`` and :mod:`unoformal.compare.live`)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from unoformal.errors import InvalidInputError
 from unoformal.inputs import decode_line, is_empty, read_lines
 
 if TYPE_CHECKING:  # loaded by run only, to keep start-up short
-    from unoformal.referee import Referee
+    from unoformal.compare.live import Referee
 
 
 def register(sub: Any) -> None:
@@ -29,7 +29,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from unoformal.referee import Referee
+    from unoformal.compare.live import Referee
 
     referee = Referee()
     for number, raw in enumerate(read_lines(sys.stdin.buffer), start=1):

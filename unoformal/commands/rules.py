@@ -72,6 +72,6 @@ def render_table(table: RuleTable) -> Table:
 
 def render_markdown(table: RuleTable) -> str:
     """The rules document (``docs/rules.md`` for classic); imports Z3 to list its steps."""
-    from unoformal.rulesdoc import render
+    from unoformal.rulebook.document import render
 
     return render(table).rstrip("\n")

@@ -11,13 +11,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from unoformal import campaign
-from unoformal.bots import BOTS
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS, load_rules_arg
-from unoformal.simulate import (
+from unoformal.playing.bots import BOTS
+from unoformal.playing.simulate import (
     MAX_ACTIONS,
     SMALL,
     Config,
@@ -28,6 +27,7 @@ from unoformal.simulate import (
     play_games,
     simulate,
 )
+from unoformal.runtime import campaign
 
 DEFAULT_BOTS = "random,greedy"
 
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         config = _config(args)
         where = campaign.options(args, bar=not args.json)
         if args.plot is not None:
-            from unoformal.plots import check_path
+            from unoformal.playing.plots import check_path
 
             check_path(args.plot)
     except UnoError as err:
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
 def _plot(summary: Summary, path: str | None, console: Console) -> int:
     if path is None:
         return 0
-    from unoformal.plots import plot  # matplotlib only when asked for
+    from unoformal.playing.plots import plot  # matplotlib only when asked for
 
     try:
         plot(summary, path)
@@ -134,7 +134,7 @@ def _plot(summary: Summary, path: str | None, console: Console) -> int:
 
 def _campaign(config: Config, where: campaign.Options, console: Console,
               done: list[GameResult]) -> Summary:
-    """The games as campaign tasks (:func:`unoformal.simulate.chunks`), or game by game
+    """The games as campaign tasks (:func:`unoformal.playing.simulate.chunks`), or game by game
     in this process when the campaign would run here (so a Ctrl-C keeps every game
     finished); ``done`` fills as they end (what an interrupted run reports). The same
     results either way: each game's seeds come from (seed, index) alone."""

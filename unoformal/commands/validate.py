@@ -9,11 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from unoformal import campaign
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_dir, rules_and_counts, seed, whole
 from unoformal.commands.verify import _player_counts
 from unoformal.errors import InvalidInputError
+from unoformal.runtime import campaign
 
 MAX_STEPS = 10_000_000
 
@@ -40,7 +40,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from unoformal.verification.validate.run import DEFAULT_PLAYERS, validate
+    from unoformal.compare.relation.run import DEFAULT_PLAYERS, validate
 
     try:
         rules, players = rules_and_counts(
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_records(mismatches: Any, folder: Path, rules: Any) -> list[str]:
-    from unoformal.verification.validate.records import write_mismatch
+    from unoformal.compare.relation.records import write_mismatch
 
     folder.mkdir(parents=True, exist_ok=True)
     return [str(write_mismatch(m, folder / f"mismatch-{i}", rules))

@@ -1,5 +1,5 @@
 """``unoformal vectors``: test vectors for other engines, one JSON line per state (see
-``docs/vectors.md`` and :mod:`unoformal.vectors`)."""
+``docs/vectors.md`` and :mod:`unoformal.compare.vectors`)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _lines(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
-    from unoformal import vectors
+    from unoformal.compare import vectors
 
     rules = load_rules_arg(args.rules, "--rules")
     if args.preset is not None:

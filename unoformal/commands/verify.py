@@ -22,12 +22,12 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from unoformal import campaign, interrupts
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import rules_and_counts, whole
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_JOBS, MAX_PLAYERS, MAX_TIMEOUT_MS, ascii_int, show
 from unoformal.rulebook.table import RuleTable
+from unoformal.runtime import campaign, interrupts
 from unoformal.verification.z3 import mutants as mutation
 from unoformal.verification.z3.manifest import (
     INHERITED,
@@ -101,7 +101,7 @@ def register(sub: Any) -> None:
 
 
 def _interruptible() -> None:
-    """Ctrl-C stops a query at once (see :mod:`unoformal.interrupts`), rather than Z3
+    """Ctrl-C stops a query at once (see :mod:`unoformal.runtime.interrupts`), rather than Z3
     catching it and calling the verdict "unknown"."""
     z3.set_param("ctrl_c", False)
     interrupts.on_interrupt(_interrupt_z3)

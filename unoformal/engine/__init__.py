@@ -2,7 +2,6 @@
 
 import warnings
 
-from unoformal.compiled import stale
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game, PlayerView
 from unoformal.engine.record import (
@@ -13,6 +12,7 @@ from unoformal.engine.record import (
     replay,
     to_record,
 )
+from unoformal.runtime.compiled import stale
 
 # An edit of a compiled module in a checkout has no effect until it is built again: say so.
 _stale = stale()

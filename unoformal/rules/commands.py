@@ -276,7 +276,7 @@ def _unread(node: object, method: str, reading: str) -> TypeError:
 
 
 # The node bases are plain classes, not abc.ABC: the build compiles this module with mypyc
-# (unoformal/compiled.py), whose native classes cannot take ABCMeta. A node class that
+# (unoformal/runtime/compiled.py), whose native classes cannot take ABCMeta. A node class that
 # leaves a reading out is refused when that reading is asked for, naming the class and the
 # reading (tests/verification/test_commands.py).
 # A user's own conditions and effects subclass these in Python (docs/how-a-rule-is-written.md).

@@ -18,7 +18,7 @@ engine's attribute and the Z3 state's field both carry, and says:
 Readers: :mod:`unoformal.engine.text` (the canonical text, both ways),
 :mod:`unoformal.verification.explore.keys` (the explorer's key),
 :mod:`unoformal.verification.z3.state` (the symbolic state's fields) and
-:mod:`unoformal.verification.validate.model` (validate's projection). The engine's own
+:mod:`unoformal.compare.relation.model` (validate's projection). The engine's own
 fields are checked against it (``tests/verification/test_state_schema.py``).
 """
 

@@ -1,1 +1,2 @@
-"""Verification: the same rule table compiled to Z3, and explored as state graphs."""
+"""Verification of the rule table itself: the commands as a Z3 relation (``z3``) and small
+decks explored as state graphs (``explore``)."""

@@ -8,7 +8,7 @@ drives both in lockstep, ``tests/reference/test_agree.py`` runs it on a small bu
 
 Frozen from commit ``ed011c437587181f89c5ffab7c7df077b48d22a0`` (branch ``frozen-engine``):
 copies of ``unoformal/engine/game.py``, ``text.py``, ``chance.py`` and ``record.py``, and of
-``unoformal/vectors.py`` (without ``preset_vectors``, which walks the live explorer), each
+``unoformal/compare/vectors.py`` (without ``preset_vectors``, which walks the live explorer), each
 with its imports of engine modules rewritten to point at the copies here, and without
 ``mypyc_attr`` (this copy is never compiled).
 

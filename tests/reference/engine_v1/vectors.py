@@ -1,4 +1,4 @@
-"""FROZEN COPY of ``unoformal/vectors.py`` (see ``tests/reference/engine_v1/__init__.py``):
+"""FROZEN COPY of ``unoformal/compare/vectors.py`` (see ``tests/reference/engine_v1/__init__.py``):
 today's engine, kept only to check the new one against. Do not edit it to follow the live
 engine; imports of engine modules point at the frozen copies.
 

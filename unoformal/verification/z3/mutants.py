@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from unoformal import campaign
 from unoformal.rulebook.schema import settable
 from unoformal.rulebook.table import RuleTable
 from unoformal.rulebook.variants import VariantError, derive
+from unoformal.runtime import campaign
 from unoformal.verification.z3.manifest import equivalents, expected
 from unoformal.verification.z3.properties import PROPERTIES, STEPS_ENABLED, Property, Query
 from unoformal.verification.z3.prover import REFUTED, actions_read, check
@@ -110,7 +110,7 @@ def run(base: RuleTable, players: tuple[int, ...] = (2, 3), timeout_ms: int = 30
         check_equivalents: bool = False,
         where: campaign.Options | None = None) -> list[Outcome]:
     """Run every property on every mutant until one kills it, each mutant one campaign
-    task (:mod:`unoformal.campaign`; ``where`` None: in this process), the outcomes in
+    task (:mod:`unoformal.runtime.campaign`; ``where`` None: in this process), the outcomes in
     the order of :func:`mutants`. Mutants the manifest explains as equivalent are
     reported without running (each would cost a whole suite) unless
     ``check_equivalents``."""

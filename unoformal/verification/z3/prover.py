@@ -24,8 +24,8 @@ from typing import Any
 
 import z3
 
-from unoformal import campaign
 from unoformal.rulebook.table import RuleTable
+from unoformal.runtime import campaign
 from unoformal.verification.z3.actions import Spec, Step, wanted
 from unoformal.verification.z3.properties import (
     STEPS_ENABLED,
@@ -543,7 +543,7 @@ def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[in
                 vacuity: bool = True, progress: Progress | None = None,
                 where: campaign.Options | None = None) -> list[Result]:
     """``check_together`` for every player count, as ``jobs`` campaign tasks
-    (:mod:`unoformal.campaign`), each with its ``shares`` of the counts, on ``where``
+    (:mod:`unoformal.runtime.campaign`), each with its ``shares`` of the counts, on ``where``
     (default: ``jobs`` local worker processes). Results come back in the order of
     ``counts`` then ``props``. A worker cannot send a Z3 model back: a refutation from a
     worker has its counterexample as text (``Result.shown``) and no model. The same

@@ -432,7 +432,7 @@ def _deals(preset: str, by_hands: dict[tuple[tuple[int, ...], ...], list[Explore
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m unoformal.verification.crosscheck micro duel [--sample N]``"""
+    """``python -m unoformal.compare.successors micro duel [--sample N]``"""
     import argparse
     import json
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)

@@ -20,7 +20,7 @@ from pathlib import Path
 from unoformal.rulebook.table import Rule, RuleTable
 from unoformal.rulebook.words import show
 
-PACKAGE = Path(__file__).resolve().parent
+PACKAGE = Path(__file__).resolve().parent.parent  # unoformal/
 ROOT = PACKAGE.parent  # the repository, when the package is used from a clone
 COMMAND = "unoformal rules --markdown > docs/rules.md"
 FINDINGS = "What the tools found in the rulebook"

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from unoformal import campaign
 from unoformal.engine.record import replay
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import decode_line, is_empty, parse_json, read_lines, read_text
 from unoformal.rulebook.table import RuleTable
+from unoformal.runtime import campaign
 
 MAX_MALFORMED_SHOWN = 5
 

@@ -18,11 +18,11 @@ from typing import Any
 
 import z3
 
+from unoformal.compare.relation.compile import Compiled, Env, compile_terms
 from unoformal.engine.actions import Action, ActionType
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.state import PHASED, Domain
-from unoformal.verification.validate.compile import Compiled, Env, compile_terms
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.state import (
     DEALT,

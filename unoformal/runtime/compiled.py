@@ -21,7 +21,7 @@ COMPILED = (
     "unoformal/verification/explore/graph.py",
     "unoformal/verification/explore/keys.py",
 )
-ROOT = Path(__file__).resolve().parent.parent  # the directory that holds the package
+ROOT = Path(__file__).resolve().parent.parent.parent  # the directory that holds the package
 
 
 def _binary(source: Path) -> Path | None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import atomic_path
-from unoformal.simulate import Summary
+from unoformal.playing.simulate import Summary
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -17,19 +17,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from unoformal.engine.actions import Action
-from unoformal.engine.game import Game
-from unoformal.errors import UnoError
-from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import CardEffect
-from unoformal.verification.validate.compile import Env
-from unoformal.verification.validate.engine_side import (
+from unoformal.compare.relation.compile import Env
+from unoformal.compare.relation.engine_side import (
     TracedGame,
     counts,
     dealt_values,
     values,
 )
-from unoformal.verification.validate.model import (
+from unoformal.compare.relation.model import (
     Family,
     Model,
     Variant,
@@ -37,6 +32,11 @@ from unoformal.verification.validate.model import (
     describe,
     projection_of,
 )
+from unoformal.engine.actions import Action
+from unoformal.engine.game import Game
+from unoformal.errors import UnoError
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import CardEffect
 from unoformal.verification.z3.state import DRAWN, NONE, OVER, RESPOND
 
 Enabled = dict[Action, list[tuple[Family, dict[str, int]]]]

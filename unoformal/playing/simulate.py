@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from unoformal.bots import Bot, Seat, make_bot
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import InvalidInputError, UnoError
+from unoformal.playing.bots import Bot, Seat, make_bot
 from unoformal.rulebook.table import CLASSIC, RuleTable
 
 # A cap on actions per game, far above what play needs (tens of thousands at most, with
@@ -143,7 +143,7 @@ def simulate(config: Config,
     return Summary(config, tuple(results))
 
 
-# Games per campaign task (unoformal.campaign): fixed by the number of games alone, so the
+# Games per campaign task (unoformal.runtime.campaign): fixed by the number of games alone, so the
 # same run splits the same way on any number of workers; a task of 100 games of 4 players
 # takes about a quarter of a second, far above Dask's few milliseconds per task. A huge run
 # gets larger tasks rather than more than MAX_TASKS of them: releasing 10,000 futures on

@@ -15,9 +15,9 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from unoformal import interrupts
 from unoformal.commands import SUMMARY
 from unoformal.errors import InvalidInputError, UnoError, one_line
+from unoformal.runtime import interrupts
 
 COMMANDS = tuple(SUMMARY)
 EXIT_INTERRUPTED = 128 + signal.SIGINT
@@ -71,7 +71,7 @@ class _Version(argparse.Action):
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: object, option_string: str | None = None) -> None:
-        from unoformal.compiled import build
+        from unoformal.runtime.compiled import build
 
         print(f"unoformal {version()} (engine: {build()})")
         parser.exit()

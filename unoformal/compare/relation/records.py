@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from unoformal.compare.relation.run import Mismatch
 from unoformal.inputs import write_text
 from unoformal.rulebook.table import RuleTable
 from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.verification.explore.witness import rules_toml
-from unoformal.verification.validate.run import Mismatch
 
 
 def write_mismatch(mismatch: Mismatch, folder: Path, rules: RuleTable) -> Path:

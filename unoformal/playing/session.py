@@ -1,6 +1,6 @@
 """A game in the terminal: one human seat against the bots.
 
-The human sees only that seat's view (HIDDEN-1, through :class:`~unoformal.bots.Seat`)
+The human sees only that seat's view (HIDDEN-1, through :class:`~unoformal.playing.bots.Seat`)
 and the actions everyone takes; moves are chosen by number from the legal ones, or
 typed in the canonical text form without the player's name (``play R5``, ``draw``,
 ``uno``, ``catch Ada``). Out of turn, when the seat may say UNO or catch a player who
@@ -17,12 +17,12 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from unoformal.bots import Bot, Seat, make_bot
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game, PlayerView
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import JSON_WHITESPACE, is_empty, show
-from unoformal.simulate import derived_seed
+from unoformal.playing.bots import Bot, Seat, make_bot
+from unoformal.playing.simulate import derived_seed
 
 QUIT = "quit"
 # An empty line (JSON white space only, as everywhere: inputs.is_empty), out of turn,

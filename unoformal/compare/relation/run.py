@@ -26,12 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from unoformal import campaign
-from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.record import to_record
-from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import RuleTable
-from unoformal.verification.validate.check import (
+from unoformal.compare.relation.check import (
     WD4_ALONE,
     WD4_WITH_WD4,
     Checker,
@@ -40,8 +35,13 @@ from unoformal.verification.validate.check import (
     pre_branches,
     went_out_with,
 )
-from unoformal.verification.validate.engine_side import TracedGame, values
-from unoformal.verification.validate.model import Model
+from unoformal.compare.relation.engine_side import TracedGame, values
+from unoformal.compare.relation.model import Model
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.record import to_record
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import RuleTable
+from unoformal.runtime import campaign
 
 UNREACHABLE = Path(__file__).with_name("unreachable.toml")
 DEFAULT_PLAYERS = (2, 3, 4, 10)
@@ -422,7 +422,7 @@ def validate(rules: RuleTable, players: Sequence[int] = DEFAULT_PLAYERS,
              where: campaign.Options | None = None) -> Report:
     """Validate the engine against the relation compiled from ``rules`` at each player
     count: ``steps`` checked steps each, or (None) until every reachable branch is hit
-    (at most ``DEFAULT_CAP``). Each count is one campaign task (:mod:`unoformal.campaign`;
+    (at most ``DEFAULT_CAP``). Each count is one campaign task (:mod:`unoformal.runtime.campaign`;
     ``where`` None: in this process): its games depend on the coverage its own earlier
     games reached, so a count is not split further, and the report is the same on any
     number of workers."""
