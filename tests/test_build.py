@@ -27,10 +27,10 @@ PURE_TESTS = ["tests/engine", "tests/rulebook",
               "tests/verification/test_explore_graph.py",
               "tests/verification/test_explore_extensions.py",
               "tests/verification/test_explore_chance.py",
-              "tests/verification/test_crosscheck.py::"
+              "tests/compare/test_successors.py::"
               "test_engine_and_z3_successors_agree_on_every_micro_state_and_deal",
-              "tests/verification/test_validate.py::test_compiled_terms_agree_with_z3",
-              "tests/verification/test_validate.py::test_classic_agrees[2]",
+              "tests/compare/test_relation.py::test_compiled_terms_agree_with_z3",
+              "tests/compare/test_relation.py::test_classic_agrees[2]",
               # the planted explorer bugs, which need the explorer's classes patchable
               "tests/verification/test_explore_gc.py",
               "tests/verification/test_rlcard_values.py::"

@@ -25,7 +25,7 @@ RUN_IN_ORDER = [DOCS / "how-a-rule-is-written.md"]
 # Pages whose ``python`` blocks are not examples to paste, and where they are checked.
 NOT_RUN = {
     "tutorial.md": "doctests, run by tests/test_tutorial.py",
-    "vectors.md": "the json-only checker, run against this engine by tests/referee/test_vectors.py",
+    "vectors.md": "the json-only checker, run against this engine by tests/compare/test_vectors.py",
     "rule-language.md": "an excerpt of the rule language's source, not a program",
 }
 FENCE = re.compile(r"```python\n(.*?)```", flags=re.DOTALL)

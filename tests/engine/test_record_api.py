@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.referee.helpers import record
+from tests.compare.helpers import record
 from unoformal.engine import record as record_module
 from unoformal.engine.actions import Action
 from unoformal.engine.record import Record, record_actions, replay, rules_json

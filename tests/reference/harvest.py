@@ -3,7 +3,7 @@ agreement check (``tests/reference/agree.py``: each replays alike in both engine
 
 Run it over the tests that build records (the engine's and the referee's)::
 
-    python -m pytest tests/engine tests/referee -p tests.reference.harvest -q
+    python -m pytest tests/engine tests/compare -p tests.reference.harvest -q
 
 It writes ``tests/reference/suite_records.jsonl.gz``, one record a line, deduplicated:
 

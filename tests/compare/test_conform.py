@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.referee.helpers import record
+from tests.compare.helpers import record
 from unoformal.commands.cli import main
 
 P0, P1 = "P0", "P1"

@@ -5,7 +5,7 @@ engine's logs showed, each pinned with the rule and the words a user reads.
   END-1, not DRAW-1: the draws that ran say who drew under which rule, and the action
   ended the round.
 - A start card that stays but is stated as reshuffled names its own start rule (a Wild:
-  START-WILD), not START-WD4 (tests/referee/test_chance_refusals.py pins those).
+  START-WILD), not START-WD4 (tests/compare/test_chance_refusals.py pins those).
 - A player refused as not to move right after a catch is told that the catch did not
   change whose turn it is, and the catch's rule (UNO-1) is the first cause.
 - A catch refused says why.

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.referee.helpers import deal, record
+from tests.compare.helpers import deal, record
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay

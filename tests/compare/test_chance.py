@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.referee.helpers import record
+from tests.compare.helpers import record
 from unoformal.engine.chance import ChanceError
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay, to_record

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.referee.helpers import deal, record, rest_of_deck
+from tests.compare.helpers import deal, record, rest_of_deck
 from unoformal.engine.chance import ChanceError, StatedGame
 from unoformal.engine.game import Game
 from unoformal.engine.record import embedded_rules, record_actions, replay
