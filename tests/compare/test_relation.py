@@ -128,8 +128,16 @@ BUGS = {
 def test_a_planted_engine_bug_is_caught(bug: str, monkeypatch: pytest.MonkeyPatch) -> None:
     name, fn = BUGS[bug]
     _planted(monkeypatch, name, fn)
-    report = validate(CLASSIC, [2, 4], steps=4000)
+    report = validate(CLASSIC, [2, 4], steps=4000, first=True)
     assert report.mismatches, f"{bug} was not caught"
+
+
+def test_first_stops_a_count_at_its_first_mismatch_and_only_there(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert validate(CLASSIC, [2], steps=600, first=True).steps == 600  # nothing found
+    _planted(monkeypatch, *BUGS["WD4-1 counts number cards only"])
+    caught = validate(CLASSIC, [2, 4], steps=4000, first=True)
+    assert caught.mismatches and caught.steps < 2 * 4000
 
 
 # ------------------------------------------------------------------------ the CLI

@@ -419,15 +419,16 @@ class _Run:
 
 def validate(rules: RuleTable, players: Sequence[int] = DEFAULT_PLAYERS,
              steps: int | None = None, seed: int = 0, refusals: bool = True,
-             where: campaign.Options | None = None) -> Report:
+             where: campaign.Options | None = None, first: bool = False) -> Report:
     """Validate the engine against the relation compiled from ``rules`` at each player
     count: ``steps`` checked steps each, or (None) until every reachable branch is hit
     (at most ``DEFAULT_CAP``). Each count is one campaign task (:mod:`unoformal.runtime.campaign`;
     ``where`` None: in this process): its games depend on the coverage its own earlier
     games reached, so a count is not split further, and the report is the same on any
-    number of workers."""
+    number of workers. ``first``: a count stops after the first game with a mismatch
+    (a planted bug's test needs one, not the whole budget)."""
     started = time.perf_counter()
-    jobs = [(rules, n, steps, seed, refusals) for n in players]
+    jobs = [(rules, n, steps, seed, refusals, first) for n in players]
     parts = campaign.run(validate_count, jobs, where or campaign.Options(workers=1, bar=False),
                          label="validate", unit="player counts")
     report = Report(rules.name, list(players))
@@ -437,9 +438,9 @@ def validate(rules: RuleTable, players: Sequence[int] = DEFAULT_PLAYERS,
     return report
 
 
-def validate_count(job: tuple[RuleTable, int, int | None, int, bool]) -> Report:
+def validate_count(job: tuple[RuleTable, int, int | None, int, bool, bool]) -> Report:
     """A campaign task: validation at one player count, from its own seed."""
-    rules, n, steps, seed, refusals = job
+    rules, n, steps, seed, refusals, first = job
     started, cpu0 = time.perf_counter(), time.process_time()
     report = Report(rules.name, [n])
     skip = unreachable(rules)
@@ -453,7 +454,10 @@ def validate_count(job: tuple[RuleTable, int, int | None, int, bool]) -> Report:
         index += 1
         if run.steps == before and index > 50:
             break  # games that end before any step (a stuck start): nothing more to learn
-    run.deals(need, DEAL_CAP)
+        if first and run.findings:
+            break
+    if not (first and run.findings):
+        run.deals(need, DEAL_CAP)
     report.steps, report.games = run.steps, run.games
     report.coverage[str(n)] = dict(sorted(run.hits.items()))
     report.uncovered[str(n)] = [b for b in need if not run.hits[b]]
