@@ -94,9 +94,8 @@ def ours(players: int, policy: str, seeds: list[int], push: bool,
     asks for the same decisions as one of RLCard's games)."""
     from unoformal.engine.actions import ActionType
     from unoformal.engine.game import Game
-    from unoformal.rulebook.variants import load_rules
 
-    rules = load_rules(rules_name)
+    rules = _module("rulebook.variants", "spec.variants").load_rules(rules_name)
 
     choose = _uniform if policy == "uniform" else _ours_play_first(ActionType.PLAY)
     names = [f"P{i + 1}" for i in range(players)]
@@ -134,12 +133,27 @@ def rlcard(players: int, policy: str, games: int, seed: int) -> Run:
     return Run(steps, games, time.process_time() - start)
 
 
+def _module(*names: str) -> Any:
+    """The first of ``names`` (under ``unoformal.``) that the imported package holds: a
+    baseline revision may be from before a module moved (``spec/`` became ``rulebook/``,
+    ``compiled`` went into ``runtime/``). Only the package's own folder counts, so that an
+    editable install of this tree cannot lend a baseline a module of today's."""
+    import importlib
+
+    import unoformal
+    home = Path(unoformal.__file__).parent
+    for name in names:
+        parts = name.split(".")
+        if (home.joinpath(*parts[:-1]) / f"{parts[-1]}.py").exists():
+            return importlib.import_module(f"unoformal.{name}")
+    raise ImportError(f"none of {names} in {home}")
+
+
 def child() -> None:
     """Serve workloads, one JSON line in, one out, on the engine this process imports."""
     import unoformal
     try:
-        from unoformal.runtime.compiled import build
-        built = build()
+        built = _module("runtime.compiled", "compiled").build()
     except ImportError:  # a baseline from before the compiled build
         built = "pure Python"
     print(json.dumps({"engine": unoformal.__file__, "build": built}), flush=True)
