@@ -32,6 +32,7 @@ from unoformal.rules.commands import (
     Fixed,
     GoesOut,
     NoteOut,
+    OpenWindow,
     Take,
     When,
     Who,
@@ -273,9 +274,11 @@ def test_the_properties_catch_a_last_card_that_ends_the_round_at_once(
         if kind is not Kind.DRAW_TWO:
             return command
         common = tuple(e for e in command.effect if not isinstance(e, NoteOut))
-        rest = common[3:]  # after Clear, PlaceCard, OpenWindow
+        cut = 1 + next(i for i, e in enumerate(common) if isinstance(e, OpenWindow))
+        rest = common[cut:]  # after the card is placed and the UNO window opened
         return dataclasses.replace(command, effect=(
-            *common[:3], When(GoesOut(), (EndRound(),), rest, ("goes_out", "takes_effect"))))
+            *common[:cut], When(GoesOut(), (EndRound(),), rest,
+                                ("goes_out", "takes_effect"))))
 
     monkeypatch.setattr(card_play, "play", at_once)
     prover._setup.cache_clear()

@@ -23,7 +23,8 @@ from unoformal.verification.z3.state import STATE_FIELDS
 # What the engine holds besides the state: the game's set-up and lookups, its chance
 # player, and what it remembers of how the state came about (records, refusals' causes).
 BOOKKEEPING = {"deck", "n", "t", "f_kind", "f_color", "f_rank", "f_effect", "chance",
-               "history", "dealer_draws", "origin", "cause", "_legal"}
+               "history", "dealer_draws", "origin", "cause", "_legal",
+               "ran"}  # coverage counted while a move runs (Game.ran), never state
 
 
 def _played(seed: int = 11, steps: int = 60) -> Game:

@@ -12,10 +12,11 @@ those values; rule IDs in comments name the entry being interpreted.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -212,6 +213,10 @@ class Game:
     # The actions legal_actions() last listed for this very state (None once anything
     # changed): apply() accepts one of them without deriving its legality again.
     _legal: tuple[Action, ...] | None = None
+    # Coverage: while a list, every move appends the (rule, branch) labels of what ran in
+    # it (the commands' Shows, Sorts and When; a reshuffle, a short draw). None: not
+    # counted, and a copy starts so. The explorer and the step-by-step page set it.
+    ran: list[tuple[str, str]] | None = None
 
     def __init__(self, players: Sequence[str], seed: Checked = 0, rules: Checked = CLASSIC,
                  dealer: Checked = None, deal: Checked = None, chance: Checked = None) -> None:
@@ -884,6 +889,9 @@ class Game:
         if taken and self.uno_window == p:
             self.uno_window = None  # UNO-1: a hand grown back holds no forgotten UNO
         chance.end_draw(self, p, count, taken, rule)
+        ran = self.ran
+        if ran is not None and taken < count:
+            ran.append((self.rules.draw_what_is_left.id, "draw-what-is-left"))
 
     def _reshuffle(self) -> None:
         """RESHUFFLE-1: keep the top discard, shuffle the rest into a new pile."""
@@ -892,6 +900,9 @@ class Game:
         self.discard = self.discard[-1:] if keep else []
         self.chance.reshuffle(self, rest, self.rules.reshuffle.id)
         self.pile = rest
+        ran = self.ran
+        if ran is not None:
+            ran.append((self.rules.reshuffle.id, "reshuffle"))
 
     def _do(self, kind: ActionType, p: int, face: int | None, color: int | None,
             target: int | None, uno: bool) -> None:
@@ -920,10 +931,20 @@ class Game:
             assert kind is _ADVISE, kind  # check_action admits only the ten types
             self._do_advise(p)
 
+    def _run(self) -> _Lookups:
+        """The lookups whose commands a move runs: without coverage labels, unless
+        ``ran`` counts them."""
+        t = self.t
+        if self.ran is None:
+            return t
+        counted = t.counted
+        assert counted is not None  # set where the lookups are built
+        return counted
+
     def _do_play(self, p: int, face: int | None, color: int | None, uno: bool) -> None:
         """PLAY-1 and the card's effect: the play command of its kind (unoformal.rules.play)."""
         assert face is not None
-        self.t.play[face].run(self, Binding(p, None, None, face, color, uno))
+        self._run().play[face].run(self, Binding(p, None, None, face, color, uno))
 
     def _place(self, p: int, face: int, color: int | None, judges: bool,
                names_color: bool) -> None:
@@ -945,19 +966,20 @@ class Game:
 
     def _do_draw(self, p: int) -> None:
         """DRAW-1: the ``draw`` command (unoformal.rules.turn)."""
-        self.t.turn.draw.run(self, Binding(p))
+        self._run().turn.draw.run(self, Binding(p))
 
     def _do_pass(self, p: int) -> None:
         """DRAW-1 / EXT-PASS: the ``keep`` or ``pass_nothing_to_draw`` command."""
-        self._command(_PASS).run(self, Binding(p))
+        turn = self._run().turn
+        (turn.keep if self.phase == DRAWN else turn.pass_nothing_to_draw).run(self, Binding(p))
 
     def _do_accept(self, p: int) -> None:
         """WD4-2 / D2-1 under stacking: the ``accept`` command (unoformal.rules.respond)."""
-        self.t.responses.accept.run(self, Binding(p, None, self.offender))
+        self._run().responses.accept.run(self, Binding(p, None, self.offender))
 
     def _do_challenge(self, p: int) -> None:
         """CHAL-1..4: the ``challenge`` command (unoformal.rules.respond)."""
-        self.t.responses.challenge.run(self, Binding(p, None, self.offender))
+        self._run().responses.challenge.run(self, Binding(p, None, self.offender))
 
     def _pending_rule(self) -> str:
         """The rule of the draw card being answered (D2-1, WD4-2): what its draw is under."""
@@ -989,22 +1011,22 @@ class Game:
         self._round_end_check()
 
     def _do_uno(self, p: int) -> None:
-        self.t.out_of_turn.say_uno.run(self, Binding(p))
+        self._run().out_of_turn.say_uno.run(self, Binding(p))
 
     def _do_catch(self, p: int, target: int | None) -> None:
         assert target is not None
-        self.t.out_of_turn.catch.run(self, Binding(p, target))
+        self._run().out_of_turn.catch.run(self, Binding(p, target))
 
     def _do_choose_color(self, p: int, color: int | None) -> None:
         """START-WILD: the ``choose_color`` command (unoformal.rules.turn)."""
-        self.t.turn.choose_color.run(self, Binding(p, color=color))
+        self._run().turn.choose_color.run(self, Binding(p, color=color))
 
     def _do_misplay(self, p: int, face: int | None) -> None:
         """MISPLAY-1: the ``misplay`` command (unoformal.rules.turn)."""
-        self.t.turn.misplay.run(self, Binding(p, card=face))
+        self._run().turn.misplay.run(self, Binding(p, card=face))
 
     def _do_advise(self, p: int) -> None:
-        self.t.out_of_turn.advise.run(self, Binding(p))
+        self._run().out_of_turn.advise.run(self, Binding(p))
 
     # ----------------------------------------------------------- round's end
 
@@ -1145,6 +1167,7 @@ class Game:
         new.cause = self.cause
         new.chance = self.chance.fork()
         new._legal = None  # a copy checks its first action itself
+        new.ran = None  # and counts no coverage until asked
         return new
 
     def __repr__(self) -> str:
@@ -1192,9 +1215,20 @@ class _Lookups:
     play: list[Command]  # per face: the play of its kind (PLAY-1 ..., unoformal.rules.play)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
+    # The same lookups with the commands as stated, coverage labels and all: what a move
+    # runs while Game.ran counts. These lookups' own commands are without them.
+    counted: _Lookups | None = None
 
 
 _LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
+
+_Section = TypeVar("_Section", OutOfTurn, Responses, Turn)
+
+
+def _bare(section: _Section) -> _Section:
+    """A section's commands without what coverage counts (``Command.uncounted``)."""
+    return dataclasses.replace(section, **{f.name: getattr(section, f.name).uncounted()
+                                           for f in dataclasses.fields(section)})
 
 
 def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
@@ -1240,6 +1274,13 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         responses=responses(rules), turn=turn(rules),
         play=[cards_played.commands[f.kind] for f in faces],
         playable=[cards_played.playable[f.kind] for f in faces])
+    table.counted = counted = dataclasses.replace(table)
+    counted.counted = counted
+    table.out_of_turn = _bare(table.out_of_turn)
+    table.responses = _bare(table.responses)
+    table.turn = _bare(table.turn)
+    bare = {k: c.uncounted() for k, c in cards_played.commands.items()}
+    table.play = [bare[f.kind] for f in faces]
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

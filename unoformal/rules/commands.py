@@ -121,6 +121,12 @@ class Concrete(Protocol):
     pending: int
     pending_kind: Kind | None
     offender: int | None
+    prev_color: int | None
+    f_kind: list[Kind]
+    f_color: list[int | None]
+    # Coverage: the labels of what ran are appended here while it is a list (None: not
+    # counted, the engine's default; see :class:`Shows`)
+    ran: list[tuple[str, str]] | None
 
     @property
     def wd4_legal(self) -> bool: ...
@@ -848,6 +854,10 @@ class Effect:
         """This primitive and those under it, in order."""
         return (self,)
 
+    def counted(self) -> tuple[Label, ...]:
+        """What coverage may count of this primitive itself (not of those under it)."""
+        return ()
+
     def replaced(self, change: Callable[[Effect], Effect]) -> Effect:
         """This primitive, and those under it, as ``change`` makes them (a planted bug)."""
         return change(self)
@@ -1247,10 +1257,18 @@ class When(Effect):
     otherwise: tuple[Effect, ...]
     labels: tuple[str, str]
     part: str = ""
+    # what coverage counts of each way (None: nothing)
+    covers: tuple[Label | None, Label | None] = (None, None)
 
     def run(self, game: Concrete, b: Binding) -> None:
-        for step in self.then if self.cond.holds(game, b) else self.otherwise:
+        holds = self.cond.holds(game, b)
+        if game.ran is not None:
+            _count(game, self.covers[0] if holds else self.covers[1])
+        for step in self.then if holds else self.otherwise:
             step.run(game, b)
+
+    def counted(self) -> tuple[Label, ...]:
+        return tuple(x for x in self.covers if x is not None)
 
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
         cond = self.cond.encode(spec, s, b)
@@ -1291,6 +1309,197 @@ class Branch:
     when: Cond
     guard: tuple[Conjunct, ...]
     effect: tuple[Effect, ...]
+
+
+# -------------------------------------------------------------------- coverage
+
+
+@dataclass(frozen=True)
+class Label:
+    """A branch of a rule that coverage counts when it runs: ``rule``'s ``branch``, what it
+    is in words, and the kinds of card it needs (none dealt: it is dead "by deck")."""
+
+    rule: str
+    branch: str
+    text: str
+    kinds: tuple[Kind, ...] = ()
+
+
+def _count(game: Concrete, label: Label | None) -> None:
+    ran = game.ran
+    if ran is not None and label is not None:
+        ran.append((label.rule, label.branch))
+
+
+@dataclass(frozen=True)
+class Shows(Effect):
+    """Coverage: this point of the effect ran, and it is ``label``. No state changes, so
+    the relation reads it as none; the engine notes it only while coverage is counted
+    (``ran`` a list), one test of a field otherwise."""
+
+    label: Label
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        _count(game, self.label)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return s, []
+
+    def text(self) -> str:
+        return f"it counts as `{self.label.rule} {self.label.branch}`"
+
+    def lines(self) -> list[str]:
+        return []  # the rules document lists what coverage counts apart
+
+    def counted(self) -> tuple[Label, ...]:
+        return (self.label,)
+
+
+@dataclass(frozen=True)
+class Sorts(Effect):
+    """Coverage: which of two labels this point of the effect is, by ``cond`` on the state
+    here (``yes`` when it holds; None: no label). ``cond`` is asked only while coverage is
+    counted, and only of the concrete game: the relation reads this as no change."""
+
+    cond: Cond
+    yes: Label | None
+    no: Label | None = None
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        if game.ran is not None:
+            _count(game, self.yes if self.cond.holds(game, b) else self.no)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return s, []
+
+    def text(self) -> str:
+        said = [f"`{x.rule} {x.branch}`" for x in (self.yes, self.no) if x is not None]
+        return f"it counts as {' or '.join(said)}, by whether {self.cond.text()}"
+
+    def lines(self) -> list[str]:
+        return []
+
+    def counted(self) -> tuple[Label, ...]:
+        return tuple(x for x in (self.yes, self.no) if x is not None)
+
+
+@dataclass(frozen=True)
+class Both(Cond):
+    """Every one of ``parts`` holds (coverage's conditions: read on the engine only)."""
+
+    parts: tuple[Cond, ...]
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return all(part.holds(game, b) for part in self.parts)
+
+    def text(self) -> str:
+        return " and ".join(part.text() for part in self.parts)
+
+
+@dataclass(frozen=True)
+class Unless(Cond):
+    """``part`` does not hold."""
+
+    part: Cond
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return not self.part.holds(game, b)
+
+    def text(self) -> str:
+        return f"not ({self.part.text()})"
+
+
+@dataclass(frozen=True)
+class SaysUno(Cond):
+    """The move says UNO with its card (UNO-1)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(b.uno)
+
+    def text(self) -> str:
+        return "the player says UNO with the card"
+
+
+@dataclass(frozen=True)
+class CardOfColor(Cond):
+    """The move's card is of the current color."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(game.f_color[b.card] == game.color)
+
+    def text(self) -> str:
+        return "the card is of the current color"
+
+
+@dataclass(frozen=True)
+class NamesCurrent(Cond):
+    """The color the move names is the current one (WILD-1)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(b.color == game.color)
+
+    def text(self) -> str:
+        return "the color named is the current color"
+
+
+@dataclass(frozen=True)
+class OnOtherColor(Cond):
+    """The discard's top is a card of ``kind`` of another color than the move's card."""
+
+    kind: Kind
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        top = game.top
+        return top is not None and game.f_kind[top] is self.kind \
+            and game.f_color[top] != game.f_color[b.card]
+
+    def text(self) -> str:
+        return f"the top of the discard is a {KIND_NAMES[self.kind]} of another color"
+
+
+@dataclass(frozen=True)
+class HoldsUnanswerable(Cond):
+    """The actor holds a draw card (of ``kinds``: the table's) they may not answer the one
+    waiting with (NOSTACK-1)."""
+
+    kinds: tuple[Kind, ...]
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        kinds = game.f_kind
+        return any(kinds[face] in self.kinds and not game._can_answer(face)
+                   for face in game.hands[b.actor])
+
+    def text(self) -> str:
+        return "the actor holds a draw card they may not answer with"
+
+
+@dataclass(frozen=True)
+class ColorKept(Cond):
+    """The color before the Wild Draw Four is the one its player named (CHAL-4)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game.prev_color == game.color
+
+    def text(self) -> str:
+        return "the color before the Wild Draw Four is the one named"
+
+
+def _uncounted(steps: tuple[Effect, ...]) -> tuple[Effect, ...]:
+    out: list[Effect] = []
+    for step in steps:
+        if isinstance(step, (Shows, Sorts)):
+            continue
+        if isinstance(step, When):
+            step = dataclasses.replace(step, then=_uncounted(step.then),
+                                       otherwise=_uncounted(step.otherwise))
+        out.append(step)
+    return tuple(out)
+
+
+def labels_of(command: Command) -> list[Label]:
+    """What coverage may count of ``command``, in the order of its effect."""
+    steps = command.effect + tuple(s for branch in command.branches for s in branch.effect)
+    return [label for step in steps for node in step.walk() for label in node.counted()]
 
 
 # -------------------------------------------------------------------- commands
@@ -1347,6 +1556,14 @@ class Command:
         for step in branch.effect:
             step.run(game, b)
         return branch.label
+
+    def uncounted(self) -> Command:
+        """The command without what coverage counts (``Shows``, ``Sorts``): what the
+        engine runs while nobody counts, so that a label costs nothing in play."""
+        return dataclasses.replace(
+            self, effect=_uncounted(self.effect),
+            branches=tuple(dataclasses.replace(b, effect=_uncounted(b.effect))
+                           for b in self.branches))
 
     def encode_guard(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         return spec.both([part.cond.encode(spec, s, b) for part in self.guard])

@@ -25,12 +25,14 @@ from unoformal.rules.commands import (
     EndRound,
     FlipDirection,
     GoesOut,
+    Label,
     Mark,
     NoteEffect,
     NoteOut,
     PassTurn,
     ReverseSkips,
     SetPhase,
+    Shows,
     Take,
     When,
     Who,
@@ -70,7 +72,11 @@ def _turn(table: RuleTable, effect: CardEffect) -> tuple[Effect, ...]:
     return (When(ReverseSkips(),
                  _moves(table, effect, effect.skips + 1, table.two_players.id),
                  (FlipDirection(), *_moves(table, effect, effect.skips, cause)),
-                 ("reverse_skips", "reverse_flips"), part=".rev"),)
+                 ("reverse_skips", "reverse_flips"), part=".rev",
+                 covers=(Label(table.two_players.id, "reverse-acts-as-skip",
+                               "two players: a Reverse gives the turn back", (effect.kind,)),
+                         Label(effect.id, "direction-flips", "the direction of play flips",
+                               (effect.kind,)))),)
 
 
 def _moves(table: RuleTable, effect: CardEffect, skips: int,
@@ -79,11 +85,19 @@ def _moves(table: RuleTable, effect: CardEffect, skips: int,
     stacking), or past the victim's draw and ``skips`` more seats."""
     draws = effect.victim_draws
     if not draws:
-        return NoteEffect(cause), PassTurn(1 + skips), SetPhase(PLAY), EndIfOut()
+        moved: tuple[Effect, ...] = (NoteEffect(cause), PassTurn(1 + skips), SetPhase(PLAY),
+                                     EndIfOut())
+        if skips and cause == effect.id:  # the card's own skip (not TWO-1's Reverse)
+            return (Shows(Label(effect.id, "skip", "the next player loses the turn",
+                                (effect.kind,))), *moved)
+        return moved
     stack = table.no_stacking
     if effect.victim_may_challenge or (stack.victim_may_answer
                                        and effect.kind in stack.answers):
         return (NoteEffect(effect.id), AddPending(draws, effect.kind),
                 Mark("offender", Who.ACTOR), PassTurn(1), SetPhase(RESPOND))
-    return (NoteEffect(effect.id), Take(Who.NEXT, draws, effect.id, part=".victim"),
+    return (NoteEffect(effect.id),
+            Shows(Label(effect.id, "victim-draws", "the next player draws and loses the turn",
+                        (effect.kind,))),
+            Take(Who.NEXT, draws, effect.id, part=".victim"),
             PassTurn(1 + skips), SetPhase(PLAY), EndIfOut())

@@ -29,26 +29,51 @@ from unoformal.rules.commands import (
     PENDING_RULE,
     Actor,
     Answers,
+    Both,
     CanEffect,
-    Clear,
+    CardOfColor,
     Command,
     Conjunct,
     DrawnOnly,
     Effect,
     HoldsCard,
+    Label,
+    Legal,
     Matches,
+    NamesCurrent,
     OffenderHolds,
+    OnOtherColor,
     OpenWindow,
     PhaseIn,
+    PhaseIs,
     PlaceCard,
+    SaysUno,
+    Shows,
+    Sorts,
     Unanswering,
     UnoCall,
     Wd4Legal,
     Who,
 )
 from unoformal.rules.effects import card_effect, stacks_last_card
-from unoformal.rules.state import DRAWN, PLAY, RESPOND
-from unoformal.rules.turn import color_first
+from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND
+from unoformal.rules.turn import color_first, turn_begins
+
+_K = Kind
+# What coverage counts of a play (unoformal.rules.commands.Shows): PLAY-1's match, read
+# before the card is placed, and what the card then does.
+BY_COLOR = Label("PLAY-1", "by-color", "a card played on the current color")
+BY_NUMBER = Label("PLAY-1", "by-number", "a number played on the same number, other color",
+                  (_K.NUMBER,))
+BY_SYMBOL = Label("PLAY-1", "by-symbol", "an action card played on the same symbol, other "
+                  "color", (_K.SKIP, _K.REVERSE, _K.DRAW_TWO))
+WILD_PLAYED = Label("PLAY-1", "wild", "a wild card played", (_K.WILD, _K.WILD_DRAW_FOUR))
+NUMBER_PLAYED = Label("PLAY-1", "number", "a number card played: the turn passes on",
+                      (_K.NUMBER,))
+SAID_WITH_CARD = Label("UNO-1", "said-with-card", "UNO said with the next-to-last card")
+LAST_CARD = Label("END-1", "last-card", "the last card played ends the round")
+LAST_DRAW_CARD = Label("END-1", "last-draw-card-resolved", "a last Draw Two / Wild Draw Four "
+                       "resolved first, then the round ends", (_K.DRAW_TWO, _K.WILD_DRAW_FOUR))
 
 
 def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
@@ -89,11 +114,20 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None)
     uno = table.uno
     allowed = uno.say_with_card and uno.enabled
     steps: list[Effect] = [
-        Clear("uno_window"),  # UNO-1: the turn begins, any window closes
+        *turn_begins(table),
+        *_matched(table, kind),
         PlaceCard(kind, effect.victim_may_challenge, effect.chooses_color)]
+    if kind is Kind.WILD_DRAW_FOUR:
+        steps.append(Sorts(Legal(True), Label(table.wd4_legality.id, "legal",
+                                              "a Wild Draw Four played holding no card of "
+                                              "the current color", (kind,)),
+                           Label(table.wd4_legality.id, "bluff", "a Wild Draw Four played "
+                                 "holding the current color", (kind,))))
     if uno.enabled:  # UNO-1 off: no call, so no window
         steps.append(OpenWindow(uno.cards_left))
     steps += card_effect(table, kind)
+    steps += (Sorts(SaysUno(), SAID_WITH_CARD),
+              Sorts(PhaseIs(OVER), LAST_DRAW_CARD if effect.victim_draws else LAST_CARD))
     choices = (Who.CARD, Who.COLOR) if effect.chooses_color else (Who.CARD,)
     return Command(
         f"play_{kind.name.lower()}", tuple(dict.fromkeys(("PLAY-1", effect.id))),
@@ -106,6 +140,35 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None)
          *(playable(table, kind) if able is None else able)),
         tuple(steps),
         "the player to move plays a card from their hand onto the discard pile")
+
+
+def _matched(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
+    """What coverage counts of the play before the card is placed: DRAW-1's drawn card,
+    how PLAY-1 matched, NOSTACK-1's Draw Two on a Draw Two, WILD-1's color named."""
+    steps: list[Effect] = [Sorts(PhaseIs(DRAWN), Label(table.draw.id, "play-drawn",
+                                                       "the drawn card played at once"))]
+    if kind.is_wild:
+        steps.append(Shows(WILD_PLAYED))
+    else:
+        steps.append(Sorts(CardOfColor(), BY_COLOR,
+                           BY_NUMBER if kind is Kind.NUMBER else BY_SYMBOL))
+    if kind is Kind.NUMBER:
+        steps.append(Shows(NUMBER_PLAYED))
+    elif kind is Kind.DRAW_TWO:
+        steps.append(Sorts(Both((PhaseIs(PLAY), OnOtherColor(kind))),
+                           Label(table.no_stacking.id, "draw-two-on-draw-two", "a Draw Two "
+                                 "on a Draw Two by symbol on a normal turn", (kind,))))
+    elif kind is Kind.WILD:
+        rule = table.effect(kind).id
+        steps.append(Sorts(NamesCurrent(),
+                           Label(rule, "names-current-color", "a Wild naming the current "
+                                 "color", (kind,)),
+                           Label(rule, "names-another-color", "a Wild naming another color",
+                                 (kind,))))
+    elif kind is Kind.WILD_DRAW_FOUR:
+        steps.append(Shows(Label(table.effect(kind).id, "names-color", "a Wild Draw Four "
+                                 "played, its player names the color", (kind,))))
+    return tuple(steps)
 
 
 @dataclass(frozen=True)

@@ -13,29 +13,58 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import ChallengeOutcome, RuleTable
 from unoformal.rules.commands import (
     Actor,
+    Both,
     Branch,
     CanDraw,
     CanDrawPending,
+    CardsLeft,
     Caused,
+    ColorKept,
     Command,
     Conjunct,
     Copy,
     Effect,
+    HandIs,
+    HoldsUnanswerable,
+    Label,
     Legal,
+    OffenderHolds,
     Offends,
     PendingIn,
     PhaseIs,
     Resolve,
     Reveal,
+    Shows,
+    Sorts,
     Take,
     TakePending,
+    Unless,
     Who,
 )
-from unoformal.rules.state import RESPOND
+from unoformal.rules.effects import stacks_last_card
+from unoformal.rules.state import OVER, RESPOND
 from unoformal.rules.turn import color_first
+
+_DRAWS = (Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR)
+_WD4 = (Kind.WILD_DRAW_FOUR,)
+# What coverage counts of an answer once it is settled: the round ended (END-1).
+_RESOLVED = Sorts(PhaseIs(OVER), Label("END-1", "last-draw-card-resolved", "a last Draw Two "
+                                       "/ Wild Draw Four resolved first, then the round ends",
+                                       _DRAWS))
+_SENDS_BACK = Label("END-1", "challenge-sends-cards-back", "the challenge sends cards back to "
+                    "the player who went out: the round goes on", _WD4)
+
+
+def _holding(table: RuleTable) -> Sorts:
+    """Coverage: the victim answers otherwise, holding a draw card NOSTACK-1 (or its
+    variant) does not let them answer with."""
+    return Sorts(HoldsUnanswerable(tuple(table.drawing_kinds())),
+                 Label(table.no_stacking.id, "victim-holds-draw-card", "the victim of a draw "
+                       "card holds a draw card it may not answer with", _DRAWS))
 
 
 def accept(table: RuleTable) -> Command:
@@ -45,18 +74,48 @@ def accept(table: RuleTable) -> Command:
         (color_first(table), Conjunct(PhaseIs(RESPOND), "WD4-2", "nothing to accept now"),
          Conjunct(CanDrawPending(), table.draw_what_is_left.id,
                   "{pending} cards are not left to draw")),
-        (TakePending(Who.ACTOR), Caused(None), Resolve(keeps_turn=False)),
+        (*_accepted(table), TakePending(Who.ACTOR), Caused(None), Resolve(keeps_turn=False),
+         _RESOLVED),
         "the victim of a draw card draws the cards pending")
+
+
+def _accepted(table: RuleTable) -> tuple[Effect, ...]:
+    """What coverage counts of an accept: whose draw it is (WD4-2, or D2-1 under
+    stacking), and EXT-LAST's last draw card drawn without an answer."""
+    wd4, d2 = table.wild_draw_four.id, table.effect(Kind.DRAW_TWO).id
+    steps: list[Effect] = [
+        _holding(table),
+        Sorts(PendingIn(_WD4), Label(wd4, "accept", "the victim accepts: draws and loses the "
+                                     "turn", _WD4),
+              Label(d2, "victim-draws", "the next player draws and loses the turn",
+                    (Kind.DRAW_TWO,)))]
+    drawn = tuple(k for k in table.drawing_kinds() if stacks_last_card(table, k) is False)
+    if drawn:
+        steps.append(Sorts(Both((PendingIn(drawn), Unless(OffenderHolds()))),
+                           Label(table.last_draw_card_drawn.id, "drawn-not-answered",
+                                 "a last draw card stacking could answer is drawn by the "
+                                 "next player, and the round ends", drawn)))
+    return tuple(steps)
 
 
 def _outcome(table: RuleTable, label: str, legal: bool,
              outcome: ChallengeOutcome) -> Branch:
     effect: list[Effect] = [
+        Shows(Label(outcome.id, label.removeprefix("challenge_"), _SAID[label], _WD4))]
+    if outcome.offender_draws:
+        # END-1: the offender went out with the card, and the penalty deals them cards
+        # back (at least one is left to draw): the round goes on
+        effect.append(Sorts(Both((HandIs(Who.OFFENDER, 0), CardsLeft(1))), _SENDS_BACK))
+    effect += [
         Take(Who.OFFENDER, outcome.offender_draws, outcome.id, ".offender"),
         Take(Who.ACTOR, outcome.challenger_draws, outcome.id, ".challenger")]
-    if not table.challenge_color.named_color_stays:
-        effect.append(Copy("prev_color", "color"))
-    effect += [Caused(outcome.id), Resolve(outcome.challenger_keeps_turn)]
+    stays = Label(table.challenge_color.id, "named-color-stays", "after a challenge the named "
+                  "color stays", _WD4)
+    if table.challenge_color.named_color_stays:
+        effect.append(Shows(stays))
+    else:
+        effect += [Sorts(ColorKept(), stays), Copy("prev_color", "color")]
+    effect += [Caused(outcome.id), Resolve(outcome.challenger_keeps_turn), _RESOLVED]
     most = max(outcome.offender_draws, outcome.challenger_draws)
     return Branch(
         label, (outcome.id, table.challenge_color.id), Legal(legal),
@@ -65,10 +124,21 @@ def _outcome(table: RuleTable, label: str, legal: bool,
         tuple(effect))
 
 
+_SAID = {"challenge_upheld": "challenge upheld: the offender draws, the challenger keeps "
+                             "the turn",
+         "challenge_failed": "challenge failed: the challenger draws more, loses the turn"}
+
+
 def challenge(table: RuleTable) -> Command:
     """CHAL-1..4: the victim challenges a Wild Draw Four; its legality decides who draws."""
     kinds = tuple(k for k in table.drawing_kinds() if table.effect(k).victim_may_challenge)
-    shown = (Reveal(),) if table.hidden.challenge_shows_hand_to_challenger else ()
+    shown: tuple[Effect, ...] = (
+        _holding(table), Shows(Label("CHAL-1", "challenge", "a challenge: the hand is shown",
+                                     _WD4)))
+    if table.hidden.challenge_shows_hand_to_challenger:
+        shown += (Reveal(), Shows(Label(table.hidden.id, "challenger-sees-hand", "the "
+                                        "challenged hand is shown to the challenger only",
+                                        _WD4)))
     return Command(
         "challenge", (table.wild_draw_four.id,), Actor.ON_TURN, (),
         (color_first(table), Conjunct(PhaseIs(RESPOND), "WD4-2", "nothing to challenge now"),

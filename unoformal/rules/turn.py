@@ -17,10 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.commands import (
     PENDING_RULE,
     Actor,
+    Both,
     CanDraw,
     CanPlay,
     CardPlayable,
@@ -32,6 +34,7 @@ from unoformal.rules.commands import (
     Effect,
     Fixed,
     HoldsCard,
+    Label,
     NoteCause,
     PassTurn,
     PhaseIn,
@@ -39,8 +42,13 @@ from unoformal.rules.commands import (
     PhaseNot,
     SetColor,
     SetPhase,
+    Shows,
+    SomeWindow,
+    Sorts,
     Take,
+    Unless,
     Who,
+    WindowOf,
 )
 from unoformal.rules.state import COLOR, DRAWN, PLAY, RESPOND
 
@@ -63,6 +71,15 @@ def waiting(table: RuleTable) -> tuple[Conjunct, ...]:
     return color_first(table), ANSWER_FIRST
 
 
+def turn_begins(table: RuleTable) -> tuple[Effect, ...]:
+    """UNO-1: a turn begins (a play, a draw, a misplay) and any UNO window closes; coverage
+    counts it when the window was another player's, whose missed UNO is now safe."""
+    closes = Label(table.uno.id, "window-closes", "the next turn begins: the missed UNO is "
+                   "safe")
+    return (Sorts(Both((SomeWindow(), Unless(WindowOf(Who.ACTOR)))), closes),
+            Clear("uno_window"))
+
+
 # The turn moves on, and no earlier move decides it any more (a draw's or a misplay's
 # end of turn).
 _TURN_ENDS: tuple[Effect, ...] = (SetPhase(PLAY), PassTurn(1))
@@ -81,7 +98,7 @@ def draw(table: RuleTable) -> Command:
                               "a player able to play may not draw in these rules"))
     return Command(
         "draw", (rule.id,), Actor.ON_TURN, (), tuple(guard),
-        (Clear("uno_window"),  # UNO-1: the turn begins, any window closes
+        (*turn_begins(table), Shows(Label(rule.id, "draw", "a player draws")),
          Take(Who.ACTOR, rule.cards, rule.id, keeps=True), SetPhase(DRAWN),
          NoteCause(rule.id)),
         "the player to move draws from the pile instead of playing")
@@ -96,7 +113,8 @@ def keep(table: RuleTable) -> Command:
                               "{actor} may not keep the drawn card", caused=True))
     return Command(
         "keep", (rule.id,), Actor.ON_TURN, (), tuple(guard),
-        (NoteCause(None), Clear("drawn"), *_TURN_ENDS),
+        (Shows(Label(rule.id, "keep-drawn", "the drawn card kept: the turn ends")),
+         NoteCause(None), Clear("drawn"), *_TURN_ENDS),
         "a player who drew keeps the card and passes")
 
 
@@ -110,7 +128,8 @@ def pass_nothing_to_draw(table: RuleTable) -> Command:
                   PASS_AFTER_DRAWING),
          Conjunct(PhaseIs(PLAY), table.draw.id, PASS_AFTER_DRAWING),
          Conjunct(CardsLeft(1, False), table.draw.id, PASS_AFTER_DRAWING)),
-        (NoteCause(None), Clear("drawn"), *_TURN_ENDS),
+        (Shows(Label(rule.id, "pass", "nothing to draw: the player passes")),
+         NoteCause(None), Clear("drawn"), *_TURN_ENDS),
         "a player who cannot play and finds nothing left to draw passes")
 
 
@@ -118,8 +137,10 @@ def misplay(table: RuleTable) -> Command:
     """MISPLAY-1: a card that may not be played is shown, taken back, and the penalty
     drawn; the table says whether the turn passes."""
     rule = table.misplay
-    effect: list[Effect] = [Clear("uno_window"), Take(Who.ACTOR, rule.cards, rule.id),
-                            Clear("drawn")]
+    effect: list[Effect] = [
+        *turn_begins(table),
+        Shows(Label(rule.id, "misplay", "an incorrect card taken back, penalty, turn passes")),
+        Take(Who.ACTOR, rule.cards, rule.id), Clear("drawn")]
     if rule.turn_passes:
         effect += [*_TURN_ENDS, NoteCause(rule.id)]
     return Command(
@@ -140,7 +161,9 @@ def choose_color(table: RuleTable) -> Command:
     return Command(
         "choose_color", (rule.id,), Actor.ON_TURN, (Who.COLOR,),
         (ANSWER_FIRST, Conjunct(PhaseIs(COLOR), rule.id, "nothing to choose_color now")),
-        (SetColor(), SetPhase(PLAY)),
+        (Shows(Label(rule.id, "choose-color", "the first player names the color",
+                     (Kind.WILD,))),
+         SetColor(), SetPhase(PLAY)),
         "the first player names the color of the Wild turned up to start")
 
 

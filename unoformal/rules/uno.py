@@ -22,6 +22,8 @@ from unoformal.rules.commands import (
     Differ,
     Fixed,
     HandIs,
+    Label,
+    Shows,
     SomeWindow,
     Take,
     Who,
@@ -41,7 +43,8 @@ def say_uno(table: RuleTable) -> Command:
         (Conjunct(Fixed(allowed, "UNO may be said after the card, before a catch"),
                   uno.id, late),
          Conjunct(WindowOf(Who.ACTOR), uno.id, late)),
-        (Clear("uno_window"),),
+        (Shows(Label(uno.id, "said-afterwards", "UNO said afterwards, before an accusation")),
+         Clear("uno_window")),
         "a player who played their next-to-last card without saying UNO says it before "
         "anyone catches them")
 
@@ -65,7 +68,9 @@ def catch(table: RuleTable) -> Command:
     guard.append(Conjunct(CanDraw(uno.penalty), table.draw_what_is_left.id, SHORT))
     return Command(
         "catch", (uno.id,), Actor.ANYONE, (Who.TARGET,), tuple(guard),
-        (Take(Who.TARGET, uno.penalty, uno.id), Clear("uno_window")),
+        (Shows(Label(uno.id, "caught", "a player caught with one card and no UNO draws the "
+                     "penalty")),
+         Take(Who.TARGET, uno.penalty, uno.id), Clear("uno_window")),
         "a player catches another who played their next-to-last card without saying UNO")
 
 
@@ -77,7 +82,8 @@ def advise(table: RuleTable) -> Command:
         (Conjunct(Fixed(advice.enabled, "advice is a penalty in these rules"), advice.id,
                   "advice is not a penalty in these rules"),
          Conjunct(CanDraw(advice.cards), table.draw_what_is_left.id, SHORT)),
-        (Take(Who.ACTOR, advice.cards, advice.id),),
+        (Shows(Label(advice.id, "advise", "a player who advises draws the penalty")),
+         Take(Who.ACTOR, advice.cards, advice.id)),
         "a player who advises another on their play is penalised")
 
 

@@ -102,8 +102,7 @@ def _parent(graph: StateGraph, known: dict[int, ExploreGame], sid: int) -> list[
     if parent < 0:
         return [-1, None, trace.initial_labels(known[sid]), None]
     action, child = _edge(graph, known[parent], sid)
-    labels = [trace.label(r, b) for r, b in
-              Labeler(known[parent]).edge(known[parent], action, child, child.events)]
+    labels = [trace.label(r, b, child.rules) for r, b in Labeler(child).edge(child)]
     return [parent, str(action), labels, trace.reveal(child, action)]
 
 
@@ -111,7 +110,7 @@ def _edge(graph: StateGraph, game: ExploreGame, sid: int) -> tuple[Action, Explo
     """The action and outcome that lead from ``game`` to state ``sid``."""
     want = graph.keys[sid]
     for action in game.legal_actions(penalties=graph.config.penalties):
-        for _, child in outcomes(game, action):
+        for _, child in outcomes(game, action, True):
             if graph.keyer.key(child) == want:
                 return action, child
     raise AssertionError(f"no successor of #{graph.parent[sid]} is #{sid}")

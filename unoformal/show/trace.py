@@ -10,6 +10,7 @@ so the page shows what the engine did and cites what the table says.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from unoformal.engine.actions import Action, ActionType
@@ -23,12 +24,11 @@ from unoformal.engine.record import (
 )
 from unoformal.errors import UnoError
 from unoformal.rulebook.table import CLASSIC, RuleTable
-from unoformal.verification.explore.coverage import BRANCHES, Labeler
+from unoformal.verification.explore.coverage import Labeler, text_of
 
 Json = dict[str, Any]
-BRANCH_TEXT = {(b.rule, b.name): b.text for b in BRANCHES}
 # Between rounds, which the explorer's labels (one round) do not cover.
-BRANCH_TEXT["END-2", "next-round"] = "the round is over: everything is shuffled and dealt again"
+NEXT_ROUND = "the round is over: everything is shuffled and dealt again"
 # The state_json fields a page shows (the canonical text is left out: it names every
 # hand, and a "view as" page must not carry it in its visible text).
 STATE_KEYS = ("round", "dealer", "to_play", "phase", "direction", "color", "top", "hands",
@@ -46,24 +46,27 @@ def snapshot(game: Game) -> Json:
     return out
 
 
-def label(rule_id: str, branch: str) -> list[str]:
-    return [rule_id, branch, BRANCH_TEXT.get((rule_id, branch), "")]
+@cache
+def _texts(rules: RuleTable) -> dict[tuple[str, str], str]:
+    return {**text_of(rules), ("END-2", "next-round"): NEXT_ROUND}
+
+
+def label(rule_id: str, branch: str, rules: RuleTable) -> list[str]:
+    return [rule_id, branch, _texts(rules).get((rule_id, branch), "")]
 
 
 def initial_labels(game: Game) -> list[list[str]]:
     """DEAL-2 and the start card's rule (DEAL-3, START-*) of a freshly dealt round."""
-    return [label(r, b) for r, b in Labeler(game).initial(game, 0)]
+    return [label(r, b, game.rules) for r, b in Labeler(game).initial(game, 0)]
 
 
-def edge_labels(before: Game, action: Action, after: Game) -> list[list[str]]:
-    """The rules and branches one action exercised (the explorer's labeller; a reshuffle
-    is seen in the game's count of shuffles, since a replay reports no chance events)."""
-    labels = list(Labeler(before).edge(before, action, after, 0))
-    if after.shuffles > before.shuffles and after.round == before.round:
-        labels.insert(0, ("RESHUFFLE-1", "reshuffle"))
+def edge_labels(after: Game) -> list[list[str]]:
+    """The rules and branches one action ran (``after.ran``, counted while it ran: the
+    explorer's labels), and the score of a round it ended."""
+    labels = list(Labeler(after).edge(after))
     if after.phase == "over" and after.winner is not None:
         labels += sorted(set(Labeler(after).over(after)))
-    return [label(r, b) for r, b in labels]
+    return [label(r, b, after.rules) for r, b in labels]
 
 
 def reveal(game: Game, action: Action) -> Json | None:
@@ -97,16 +100,17 @@ def record_steps(record: Json, rules: RuleTable | None = None) -> tuple[Game, li
     for i, action in enumerate(record_actions(record)):
         if game.round_over and not game.game_over:
             game.next_round()
-            steps.append(step(game, None, [label("END-2", "next-round"),
+            steps.append(step(game, None, [label("END-2", "next-round", game.rules),
                                            *initial_labels(game)]))
         before = game.copy()
+        game.ran = []
         try:
             _apply(game, action, raw[i])
         except UnoError as err:
             steps.append(step(before, action, [], refused=refusal(err)))
             return before, steps
-        steps.append(step(game, action, edge_labels(before, action, game),
-                          reveal(game, action)))
+        steps.append(step(game, action, edge_labels(game), reveal(game, action)))
+        game.ran = None
     return game, steps
 
 

@@ -23,7 +23,9 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Chance, Game
 from unoformal.rulebook.table import RuleTable
 
-# Events the coverage analysis reads (bit flags set while an action runs).
+# What the chance nodes did while an action or a deal ran (bit flags). Coverage reads
+# START_AGAIN of a deal; a move's labels come from the engine (Game.ran), and the other two
+# are what the frozen labeller of tests/reference/coverage_agree.py is checked on.
 RESHUFFLED = 1  # RESHUFFLE-1 happened
 SHORT = 2  # a draw found no card left (EXT-SHORT: the rest is forgiven)
 START_AGAIN = 4  # START-WD4: the start card went back and another was turned
@@ -199,10 +201,11 @@ def _explored(game: Game) -> ExploreGame:
 ENUMERATE: Final = Enumerate()
 
 
-def outcomes(game: ExploreGame, action: Action) -> Iterator[tuple[tuple[int, ...],
-                                                                  ExploreGame]]:
+def outcomes(game: ExploreGame, action: Action, count: bool = False) -> Iterator[
+        tuple[tuple[int, ...], ExploreGame]]:
     """Every outcome of a legal ``action`` (on copies), one per script of chance choices,
-    in the lexicographic order of the scripts.
+    in the lexicographic order of the scripts. ``count``: each outcome's ``ran`` holds
+    the coverage labels of what ran in it.
 
     Each run takes the first option at every choice its script does not make and notes
     the others; their scripts are run next, deepest choice first. So every run is an
@@ -213,6 +216,8 @@ def outcomes(game: ExploreGame, action: Action) -> Iterator[tuple[tuple[int, ...
         new.script, new.pos, new.events = stack.pop(), 0, 0
         branches: list[tuple[int, list[int]]] = []
         new.branches = branches
+        if count:
+            new.ran = []
         try:
             new.push(action)
             done = True

@@ -263,7 +263,7 @@ class Explorer:
             # (tests/engine/test_stateful.py), so only this action's outcomes can repeat a
             # target: a short list, where a set per action cost an allocation each.
             targets: list[int] = []
-            for _, child in outcomes(game, action):
+            for _, child in outcomes(game, action, True):
                 key = key_of(child)
                 cid = index.get(key)
                 if cid is None:
@@ -281,7 +281,7 @@ class Explorer:
                 dst.append(cid)
                 act.append(code)
                 by_action[kind] = by_action.get(kind, 0) + 1
-                for label in labeler.edge(game, action, child, child.events):
+                for label in labeler.edge(child):
                     if label not in covered:
                         covered[label] = (sid, action, cid)
         graph.expanded[sid] = 1
