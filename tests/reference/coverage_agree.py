@@ -28,7 +28,7 @@ from unoformal.verification.explore.chance import (
     first_outcome,
     outcomes,
 )
-from unoformal.verification.explore.coverage import catalogue
+from unoformal.verification.explore.coverage import Labeler, catalogue
 from unoformal.verification.explore.graph import Explorer
 from unoformal.verification.explore.presets import PRESETS, small_rules
 
@@ -55,6 +55,7 @@ DECIDED: dict[Label, str] = {
 class Tally:
     edges: int = 0
     states: int = 0
+    deals: int = 0
     agree: int = 0
     decided: Counter[Label] = field(default_factory=Counter)
     disagreements: list[str] = field(default_factory=list)
@@ -84,6 +85,7 @@ def compare(preset: str, variant: str, limit: int | None = None) -> Tally:
     seen: set[object] = set()
     frontier = []
     for game in _games(explorer):
+        _dealt(tally, game)
         key = explorer.keyer.key(game)
         if key not in seen:
             seen.add(key)
@@ -102,6 +104,18 @@ def compare(preset: str, variant: str, limit: int | None = None) -> Tally:
                         nxt.append(child)
         frontier = nxt
     return tally
+
+
+def _dealt(tally: Tally, game: ExploreGame) -> None:
+    """A deal's labels: the start command's, against the frozen labeller's reading of
+    the dealt state and the chance events."""
+    tally.deals += 1
+    was = set(OldLabeler(game).initial(game, game.events))
+    now = set(Labeler(game).initial(game))
+    tally.old_covered |= was
+    tally.new_covered |= now
+    if was != now:
+        tally.disagreements.append(f"deal {game.to_text()}: old {sorted(was)} new {sorted(now)}")
 
 
 def _edge(tally: Tally, old: OldLabeler, game: ExploreGame, action: Action,
@@ -151,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
         for preset in args.presets.split(","):
             t = compare(preset, variant, args.limit)
             lost = t.old_covered - t.new_covered - set(DECIDED)
-            print(f"{variant:10} {preset:10} states {t.states:>7,} edges {t.edges:>8,} "
+            print(f"{variant:10} {preset:10} deals {t.deals:>6,} states {t.states:>7,} "
+                  f"edges {t.edges:>8,} "
                   f"agree {t.agree:>8,} decided {dict(t.decided)} "
                   f"disagree {len(t.disagreements)} covered old {len(t.old_covered)} "
                   f"new {len(t.new_covered)}{' LOST ' + str(sorted(lost)) if lost else ''}")

@@ -188,8 +188,8 @@ def test_an_unknown_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda self, formulas: (z3.unknown, "timeout"))
     report = _classic()
     # Every query Z3 is asked fails: the planted reading, and the commands, whose terms
-    # differ from the frozen ones (unoformal.rules.play, .turn, .respond, .uno) but mean
-    # the same.
+    # differ from the frozen ones (unoformal.rules.play, .turn, .respond, .uno, .deal, and
+    # of the start commands the one that draws, start_draw_two) but mean the same.
     found = [(d.action, d.part, d.words) for d in report.differences]
     assert any(action == "play_wild_draw_four" and "post.wd4_legal" in part
                for action, part, _ in found)
@@ -197,7 +197,8 @@ def test_an_unknown_is_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     plays = {f"play_{kind.name.lower()}" for kind in Kind}
     assert {action.split("[")[0] for action, _, _ in found} == plays | {
         "draw", "keep", "pass_nothing_to_draw", "misplay", "choose_color", "uno", "catch",
-        "advise", "accept", "challenge_failed", "challenge_upheld"}
+        "advise", "accept", "challenge_failed", "challenge_upheld", "start_draw_two",
+        "next_deal"}
     assert not report.ok
 
 

@@ -20,7 +20,9 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.document import render
 from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.rulebook.variants import VARIANTS, load_rules
+from unoformal.rules import deal as deal_commands
 from unoformal.rules import play as card_play
+from unoformal.rules import start as start_commands
 from unoformal.rules import turn, uno
 from unoformal.rules.book import commands
 from unoformal.rules.commands import (
@@ -365,3 +367,61 @@ def test_a_node_written_without_a_reading_is_refused_by_name() -> None:
     with pytest.raises(TypeError, match=r"Nothing has no reading for the Z3 relation"):
         Nothing().encode(Spec(CLASSIC, 3), fresh(3, Spec(CLASSIC, 3).deck), Binding(0), "t")
     assert OnlyWords().text() == "a condition with words only"
+
+
+def test_the_properties_catch_a_start_draw_two_that_draws_three(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # START-D2's first player draws 2 (the rulebook's number in the property): the plant
+    # in the start command makes both backends draw 3, and the property refutes it.
+    # Unplanted it holds; "vacuous" is the manifest's verdict (a start Draw Two never
+    # needs the reshuffle: its variant of the step is never enabled).
+    assert check(CLASSIC, _property("start-card"), 3).verdict == "vacuous"
+    _planted(monkeypatch, "start", _changed("Take", only="start_draw_two", cards=3),
+             start_commands)
+    result = check(CLASSIC, _property("start-card"), 3)
+    assert result.verdict == "refuted" and "start_draw_two" in (result.label or "")
+
+
+def test_the_properties_catch_a_start_skip_that_skips_nobody(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # START-SKIP: the first player loses the turn. Planted: the start command's PassOn
+    # goes no seat on.
+    _planted(monkeypatch, "start", _changed("PassOn", only="start_skip", steps=0),
+             start_commands)
+    result = check(CLASSIC, _property("start-card"), 3)
+    assert result.verdict == "refuted" and "start_skip" in (result.label or "")
+
+
+def test_the_start_commands_are_the_engine_s_start() -> None:
+    # The engine turns its start card through the same commands (a Draw Two start card:
+    # the first player, left of the dealer, draws 2 and loses the turn; START-D2 is the
+    # cause the first refusal names).
+    game = make_game(["A", "B", "C"], "C", {"A": ["R1"], "B": ["B1"]}, ["G+2"])
+    assert len(game.hands[0]) == 3 and game.to_play == "B"
+    assert game.started == (("START-D2", "start"),)
+    with pytest.raises(IllegalActionError, match="START-D2"):
+        game.apply(Action.parse("A play R1"))
+
+
+def test_the_properties_catch_a_next_deal_of_eight_cards_to_the_winner(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # END-2 and DEAL-2 in the rulebook's numbers: 7 cards each, the dealer passes left.
+    # Planted in the next_deal command, each is refuted.
+    assert check(CLASSIC, _property("next-deal"), 3).verdict == "proved"
+    _planted(monkeypatch, "next_deal", _changed("Deal", cards=8), deal_commands)
+    assert check(CLASSIC, _property("next-deal"), 3).verdict == "refuted"
+    monkeypatch.undo()
+    _planted(monkeypatch, "next_deal", _changed("PassDeal", to_winner=True), deal_commands)
+    assert check(CLASSIC, _property("next-deal"), 3).verdict == "refuted"
+
+
+def test_the_next_deal_is_refused_by_its_command_in_the_table_s_words() -> None:
+    game = make_game(["A", "B", "C"], "C", {"A": ["R1"], "B": ["B1"]}, ["R5"])
+    before = game.to_text()
+    with pytest.raises(IllegalActionError, match="the round is not over") as info:
+        game.next_round()
+    assert info.value.rule_id == "END-2" and game.to_text() == before
+    play(game, "A play R1")  # A goes out
+    dealer = game.dealer
+    game.next_round()
+    assert game.dealer == (dealer + 1) % 3 and all(len(h) == 7 for h in game.hands)

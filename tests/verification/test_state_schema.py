@@ -24,7 +24,7 @@ from unoformal.verification.z3.state import STATE_FIELDS
 # player, and what it remembers of how the state came about (records, refusals' causes).
 BOOKKEEPING = {"deck", "n", "t", "f_kind", "f_color", "f_rank", "f_effect", "chance",
                "history", "dealer_draws", "origin", "cause", "_legal",
-               "ran"}  # coverage counted while a move runs (Game.ran), never state
+               "ran", "started"}  # coverage counted as a move, or the deal, runs
 
 
 def _played(seed: int = 11, steps: int = 60) -> Game:

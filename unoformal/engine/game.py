@@ -26,13 +26,15 @@ from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_seed, show
 from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
-from unoformal.rulebook.table import CLASSIC, CardEffect, NextDealer, RuleTable
+from unoformal.rulebook.table import CLASSIC, CardEffect, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks
 from unoformal.rules.commands import Binding, Command, Conjunct
+from unoformal.rules.deal import dealing
 from unoformal.rules.lang import Said
 from unoformal.rules.play import plays as card_plays
 from unoformal.rules.respond import Responses, responses
+from unoformal.rules.start import starts
 from unoformal.rules.state import (
     COLOR,
     DRAWN,
@@ -217,6 +219,8 @@ class Game:
     # it (the commands' Shows, Sorts and When; a reshuffle, a short draw). None: not
     # counted, and a copy starts so. The explorer and the step-by-step page set it.
     ran: list[tuple[str, str]] | None = None
+    # Coverage of this round's deal: what turning the start card ran (START-*, DEAL-3 ...).
+    started: tuple[tuple[str, str], ...] = ()
 
     def __init__(self, players: Sequence[str], seed: Checked = 0, rules: Checked = CLASSIC,
                  dealer: Checked = None, deal: Checked = None, chance: Checked = None) -> None:
@@ -293,6 +297,15 @@ class Game:
         return rank if rank is not None else symbol_value
 
     def _start_round(self, deal: dict[str, Any] | None) -> None:
+        """DEAL-2: a round dealt (as given, or shuffled), then its start card turned."""
+        self._reset_round()
+        if deal is not None:
+            self._deal_given(deal)
+        else:
+            self._deal_shuffled(self.rules.deal.hand_size)
+        self._turn_start_card()
+
+    def _reset_round(self) -> None:
         self._legal = None
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
         self.discard: list[int] = []
@@ -312,15 +325,18 @@ class Game:
         self.winner: int | None = None
         self.round_points = 0
         self.cause = None
-        if deal is not None:
-            self._deal_given(deal)
-        else:
-            self._deal_shuffled()
-        self._turn_start_card()
 
-    def _deal_shuffled(self) -> None:
-        """DEAL-2: shuffle, hand_size cards each, one at a time from the dealer's left."""
-        size = self.rules.deal.hand_size
+    def _deal_next(self, cards: int) -> None:
+        """The ``Deal`` primitive (END-2's next round): everything shuffled and dealt."""
+        self.round += 1
+        self._reset_round()
+        self._deal_shuffled(cards)
+
+    def _deck_size(self) -> int:
+        return len(self.t.cards)
+
+    def _deal_shuffled(self, size: int) -> None:
+        """DEAL-2: shuffle, ``size`` cards each, one at a time from the dealer's left."""
         cards = list(self.t.cards)
         if len(cards) <= size * self.n:
             raise InvalidInputError(f"{self.n} hands of {size} need more than the deck's "
@@ -373,46 +389,50 @@ class Game:
         return out
 
     def _turn_start_card(self) -> None:
-        """DEAL-2/3 and START-*: turn the start card and apply its start rule."""
+        """DEAL-2/3 and START-*: turn the start card and apply its start rule. What that
+        ran is always counted (``started``: once a round, so it costs nothing)."""
         self.chance.dealt(self)
-        self._start_card()
+        ran, self.ran = self.ran, []
+        try:
+            self._start_card()
+        finally:
+            started, self.ran = self.ran, ran
+        self.started = tuple(started)
+        if ran is not None:
+            ran.extend(started)
         self.chance.close(self, self.rules.deal.id)
 
     def _start_card(self) -> None:
-        rules = self.rules
-        while True:
-            card = self.pile.pop()
-            self.discard.append(card)
-            start = rules.start_rule(self.f_kind[card])
-            if start is None or not start.turn_another_card:
-                break
-            if all(rules.start_rule(self.f_kind[c]) == start for c in self.pile):
-                if not rules.start_with_only_wd4_left.enabled:
-                    self.phase = START  # EXT-START off: no rule says what to do
-                    return
-                start = rules.start_wild  # EXT-START
-                break
-            self.pile.append(self.discard.pop())
-            self.chance.turn_again(self, self.pile, start.id)
-        first_turn = rules.first_turn
-        seat_offset, direction = first_turn.first_seat, first_turn.direction
-        if start is not None:
-            seat_offset, direction = start.first_seat, start.direction
-        self.direction = direction.step
-        first = (self.dealer + seat_offset) % self.n
-        self.color = self.f_color[card]
-        self.turn = first
-        if start is None:
-            return
-        self.cause = (start.id, self.dealer, card, first, False)
-        if start.color_at_random:
-            self.color = self.chance.color(self, start.id)
-        if start.first_player_draws:
-            self._take(first, start.first_player_draws, start.id)
-        if start.first_player_loses_turn:
-            self.turn = self._next(first)
-        if start.first_player_chooses_color:
-            self.phase = COLOR
+        """DEAL-2/3, START-* and EXT-START: the start command of the kind on top of the
+        pile (unoformal.rules.start), made again while it sends the card back (START-WD4
+        turns another card)."""
+        starts = self._run().starts
+        while not self.discard:
+            card = self.pile[-1]
+            starts[self.f_kind[card]].run(self, Binding(self.dealer, card=card))
+
+    def _turn_up(self, face: int) -> None:
+        """The ``TurnUp`` primitive: the top of the pile onto the discard."""
+        card = self.pile.pop()
+        assert card == face, "the start command is made for the card on top of the pile"
+        self.discard.append(card)
+
+    def _turn_again(self, rule: str) -> None:
+        """The ``TurnAgain`` primitive: the pile, the card on top, shuffled by chance."""
+        self.chance.turn_again(self, self.pile, rule)
+
+    def _start_at(self, seats: int, direction: int, face: int) -> None:
+        """The ``StartAt`` primitive: who plays first, which way, on which color."""
+        self.direction = direction
+        self.turn = (self.dealer + seats) % self.n
+        self.color = self.f_color[face]
+        self.phase = PLAY
+
+    def _note_start(self, rule: str, face: int) -> None:
+        self.cause = (rule, self.dealer, face, self.turn, False)
+
+    def _random_color(self, rule: str) -> None:
+        self.color = self.chance.color(self, rule)
 
     # ------------------------------------------------------------- inspection
 
@@ -1051,18 +1071,14 @@ class Game:
         self.uno_window = None
 
     def next_round(self) -> None:
-        """END-2: shuffle everything and deal again; the table says who deals."""
-        if self.phase != OVER:
-            raise IllegalActionError("the round is not over", "END-2", self.to_text())
-        if self.game_over:
-            raise IllegalActionError("the game is over", "SCORE-2", self.to_text())
-        assert self.winner is not None
-        if self.rules.next_round.next_dealer is NextDealer.WINNER:
-            self.dealer = self.winner
-        else:
-            self.dealer = (self.dealer + 1) % self.n
-        self.round += 1
-        self._start_round(None)
+        """END-2 and DEAL-2: the ``next_deal`` command (unoformal.rules.deal), refused by
+        its first failing conjunct; then the start card is turned."""
+        command, b = self.t.deal, Binding(self.dealer)
+        refusal = command.refusal(self, b)
+        if refusal is not None:
+            raise IllegalActionError(refusal[1], refusal[0], self.to_text())
+        command.run(self, b)
+        self._turn_start_card()
 
     # ------------------------------------------------------------------- views
 
@@ -1168,6 +1184,7 @@ class Game:
         new.chance = self.chance.fork()
         new._legal = None  # a copy checks its first action itself
         new.ran = None  # and counts no coverage until asked
+        new.started = self.started
         return new
 
     def __repr__(self) -> str:
@@ -1213,6 +1230,8 @@ class _Lookups:
     responses: Responses  # WD4-2 and CHAL-1..4's answers to a draw card, as commands
     turn: Turn  # DRAW-1, EXT-PASS, MISPLAY-1 and START-WILD's moves, as commands
     play: list[Command]  # per face: the play of its kind (PLAY-1 ..., unoformal.rules.play)
+    starts: dict[Kind, Command]  # per kind: the start card of it turned (unoformal.rules.start)
+    deal: Command  # END-2 and DEAL-2: the next deal (unoformal.rules.deal)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
     # The same lookups with the commands as stated, coverage labels and all: what a move
@@ -1273,6 +1292,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
         responses=responses(rules), turn=turn(rules),
         play=[cards_played.commands[f.kind] for f in faces],
+        starts=dict(starts(rules).commands), deal=dealing(rules),
         playable=[cards_played.playable[f.kind] for f in faces])
     table.counted = counted = dataclasses.replace(table)
     counted.counted = counted
@@ -1281,6 +1301,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     table.turn = _bare(table.turn)
     bare = {k: c.uncounted() for k, c in cards_played.commands.items()}
     table.play = [bare[f.kind] for f in faces]
+    table.starts = {k: c.uncounted() for k, c in table.starts.items()}
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)

@@ -55,6 +55,7 @@ class Who(Enum):
     CARD = "card"  # the card a move names (a face of the deck), not a seat
     COLOR = "color"  # the color a move names (an index of the deck's colors)
     NEXT = "next player"  # the seat after the actor's in the direction of play (the state's)
+    TO_MOVE = "player to move"  # the state's turn (the first player, once a start card says)
 
 
 class Actor(Enum):
@@ -62,6 +63,7 @@ class Actor(Enum):
 
     ON_TURN = "the player to move"
     ANYONE = "any player, in turn or not"
+    DEALER = "the dealer (the order of the cards is chance's)"
 
 
 class Binding:
@@ -173,6 +175,28 @@ class Concrete(Protocol):
 
     def _end_round(self, winner: int) -> None: ...
 
+    pile: list[int]
+
+    def _turn_up(self, face: int) -> None: ...
+
+    def _turn_again(self, rule: str) -> None: ...
+
+    def _start_at(self, seats: int, direction: int, face: int) -> None: ...
+
+    def _note_start(self, rule: str, face: int) -> None: ...
+
+    def _random_color(self, rule: str) -> None: ...
+
+    dealer: int
+    n: int
+
+    @property
+    def game_over(self) -> bool: ...
+
+    def _deal_next(self, cards: int) -> None: ...
+
+    def _deck_size(self) -> int: ...
+
 
 class Symbolic(Protocol):
     """What the symbolic backend offers (z3/actions.py's Spec)."""
@@ -260,16 +284,37 @@ class Symbolic(Protocol):
 
     def round_end_check(self, s: Any) -> Any: ...
 
+    def turned_up(self, s: Any, face: Term, kind: Kind) -> Any: ...
+
+    def started_at(self, s: Any, dealer: Term, seats: int, direction: int, face: Term,
+                   kind: Kind) -> Any: ...
+
+    def random_color(self, s: Any, tag: str) -> tuple[Any, Term]: ...
+
+    def only_kinds_left(self, s: Any, kinds: tuple[Kind, ...]) -> Term: ...
+
+    def game_over(self, s: Any) -> Term: ...
+
+    def deck_fits(self, cards: int) -> Term: ...
+
+    def dealer_passed(self, s: Any, to_winner: bool) -> Any: ...
+
+    def dealt_anew(self, s: Any, cards: int, tag: str) -> tuple[Any, Term]: ...
+
 
 def seat_of(game: Concrete, b: Binding, who: Who) -> Any:
     """The seat ``who`` names on a concrete game: a choice of the move, or the player after
     the actor in the direction of play (read from the state when the step runs)."""
-    return game._next(b.actor) if who is Who.NEXT else b.of(who)
+    if who is Who.NEXT:
+        return game._next(b.actor)
+    return game.turn if who is Who.TO_MOVE else b.of(who)
 
 
 def seat_term(spec: Symbolic, s: Any, b: Binding, who: Who) -> Term:
     """The seat ``who`` names over the symbolic state ``s``."""
-    return spec.next_seat(s, b.actor) if who is Who.NEXT else b.of(who)
+    if who is Who.NEXT:
+        return spec.next_seat(s, b.actor)
+    return s.turn if who is Who.TO_MOVE else b.of(who)
 
 
 # ------------------------------------------------------------------ conditions
@@ -1311,6 +1356,211 @@ class Branch:
     effect: tuple[Effect, ...]
 
 
+# ------------------------------------------------------------------ the start card
+
+
+@dataclass(frozen=True)
+class OnlyKindsLeft(Cond):
+    """Every card left in the pile is of ``kinds`` (those of one start rule: START-WD4's
+    card turned again finds no other, EXT-START)."""
+
+    kinds: tuple[Kind, ...]
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        kinds = game.f_kind
+        return all(kinds[c] in self.kinds for c in game.pile)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.only_kinds_left(s, self.kinds)
+
+    def text(self) -> str:
+        return "every card left in the pile is a " + " or a ".join(
+            KIND_NAMES[k] for k in self.kinds)
+
+
+@dataclass(frozen=True)
+class TurnUp(Effect):
+    """DEAL-2: the card on top of the pile (the move's card, a ``kind``: chance's) is
+    turned onto the discard."""
+
+    kind: Kind
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._turn_up(b.card)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.turned_up(s, b.card, self.kind), []
+
+    def text(self) -> str:
+        return "the card on top of the pile is turned onto the discard"
+
+
+@dataclass(frozen=True)
+class TurnAgain(Effect):
+    """START-WD4: the card goes back into the pile, shuffled, and another is turned: a
+    chance node (the pile's new order), under ``rule``. The state is the dealt one again,
+    so the relation reads it as no change."""
+
+    rule: str
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._turn_again(self.rule)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return s, []
+
+    def text(self) -> str:
+        return "the card goes back into the pile, which is shuffled, and another is turned"
+
+
+@dataclass(frozen=True)
+class StartAt(Effect):
+    """DEAL-3 or the start rule: the player ``seats`` to the dealer's left plays first, in
+    ``direction`` (+1 to the left), on the color of the card turned (a ``kind``)."""
+
+    seats: int
+    direction: int
+    kind: Kind
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._start_at(self.seats, self.direction, b.card)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.started_at(s, b.actor, self.seats, self.direction, b.card, self.kind), []
+
+    def text(self) -> str:
+        who = "the dealer" if self.seats == 0 else f"the player {self.seats} to the " \
+            "dealer's left"
+        way = "to the left" if self.direction == 1 else "to the right"
+        return f"{who} plays first, {way}, on the card's color"
+
+
+@dataclass(frozen=True)
+class NoteStart(Effect):
+    """The start card is named, under ``rule``, as what decided who moves first (the
+    refusals that follow name it). Bookkeeping of the engine, no state."""
+
+    rule: str
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._note_start(self.rule, b.card)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return s, []
+
+    def text(self) -> str:
+        return f"{self.rule} is named as the cause"
+
+
+@dataclass(frozen=True)
+class RandomColor(Effect):
+    """The current color is chance's, each of the deck's colors alike (a start Wild under
+    ``color_at_random``), under ``rule``."""
+
+    rule: str
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._random_color(self.rule)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        post, cons = spec.random_color(s, tag)
+        return post, [cons]
+
+    def text(self) -> str:
+        return "the color is drawn at random, each color alike"
+
+
+@dataclass(frozen=True)
+class PassOn(Effect):
+    """The turn goes ``steps`` seats on from the player to move (a start card's first
+    player loses their turn)."""
+
+    steps: int = 1
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game.turn = game._next(game.turn, self.steps)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.turn_passed(s, s.turn, self.steps), []
+
+    def text(self) -> str:
+        return "the player to move loses the turn"
+
+
+# -------------------------------------------------------------------- the deal
+
+
+@dataclass(frozen=True)
+class GameOver(Cond):
+    """Someone has reached the target score (SCORE-2)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game.game_over
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.game_over(s)
+
+    def text(self) -> str:
+        return "someone has reached the target score"
+
+
+@dataclass(frozen=True)
+class DeckFits(Cond):
+    """The deck holds more cards than a hand of ``cards`` for every player (DEAL-2: one
+    is left to turn)."""
+
+    cards: int
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return game._deck_size() > self.cards * game.n
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.deck_fits(self.cards)
+
+    def text(self) -> str:
+        return f"the deck holds more than {self.cards} cards for each player"
+
+
+@dataclass(frozen=True)
+class PassDeal(Effect):
+    """END-2: the deal passes to the round's winner (``to_winner``), or to the dealer's
+    left."""
+
+    to_winner: bool
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        winner = game.winner
+        if self.to_winner and winner is not None:
+            game.dealer = winner
+        else:
+            game.dealer = (game.dealer + 1) % game.n
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.dealer_passed(s, self.to_winner), []
+
+    def text(self) -> str:
+        return "the round's winner deals" if self.to_winner else \
+            "the player to the dealer's left deals"
+
+
+@dataclass(frozen=True)
+class Deal(Effect):
+    """DEAL-2: everything is shuffled and ``cards`` dealt to each player, the rest the
+    pile, the start card not yet turned; the scores stay. A chance node (the shuffle)."""
+
+    cards: int
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._deal_next(self.cards)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        post, cons = spec.dealt_anew(s, self.cards, tag)
+        return post, [cons]
+
+    def text(self) -> str:
+        return f"everything is shuffled and {self.cards} cards are dealt to each player"
+
+
 # -------------------------------------------------------------------- coverage
 
 
@@ -1385,12 +1635,15 @@ class Sorts(Effect):
 
 @dataclass(frozen=True)
 class Both(Cond):
-    """Every one of ``parts`` holds (coverage's conditions: read on the engine only)."""
+    """Every one of ``parts`` holds."""
 
     parts: tuple[Cond, ...]
 
     def holds(self, game: Concrete, b: Binding) -> bool:
         return all(part.holds(game, b) for part in self.parts)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.both([part.encode(spec, s, b) for part in self.parts])
 
     def text(self) -> str:
         return " and ".join(part.text() for part in self.parts)
@@ -1404,6 +1657,9 @@ class Unless(Cond):
 
     def holds(self, game: Concrete, b: Binding) -> bool:
         return not self.part.holds(game, b)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.negated(self.part.encode(spec, s, b))
 
     def text(self) -> str:
         return f"not ({self.part.text()})"

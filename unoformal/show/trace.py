@@ -57,7 +57,7 @@ def label(rule_id: str, branch: str, rules: RuleTable) -> list[str]:
 
 def initial_labels(game: Game) -> list[list[str]]:
     """DEAL-2 and the start card's rule (DEAL-3, START-*) of a freshly dealt round."""
-    return [label(r, b, game.rules) for r, b in Labeler(game).initial(game, 0)]
+    return [label(r, b, game.rules) for r, b in Labeler(game).initial(game)]
 
 
 def edge_labels(after: Game) -> list[list[str]]:

@@ -5,8 +5,8 @@ the (rule ID, branch) pairs that ran. A move's labels are the commands' own
 (:class:`~unoformal.rules.commands.Shows`, ``Sorts`` and a ``When``'s two ways, and the
 engine's reshuffle and short draw): the engine appends them to ``Game.ran`` while the
 move runs, so a label names what ran, never a guess made from the states afterwards. The
-deal, the start card and the score are not commands yet: their labels are read here from
-the dealt and the finished state.
+deal's start card is a command too (``Game.started`` holds what it ran); the score is not
+yet, and its labels are read here from the finished state.
 
 The catalogue of what may be covered is built the same way: the labels of the table's
 commands, and the branches below that no command states. A branch never labelled in a
@@ -24,8 +24,6 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.book import commands
 from unoformal.rules.commands import labels_of
-from unoformal.rules.state import START
-from unoformal.verification.explore.chance import START_AGAIN
 
 Label = tuple[str, str]
 
@@ -39,20 +37,10 @@ class Branch:
 
 
 _K = Kind
-# What no command states: the deal and the start card (DEAL-2/3, START-*, EXT-START), the
-# chance of a draw (RESHUFFLE-1, EXT-SHORT: the engine's draw labels them) and the score.
+# What no command states: the deal itself (DEAL-2), the chance of a draw (RESHUFFLE-1,
+# EXT-SHORT: the engine's draw labels them) and the score (SCORE-1).
 OUTSIDE_COMMANDS: tuple[Branch, ...] = (
     Branch("DEAL-2", "deal", "hands dealt, the start card turned"),
-    Branch("DEAL-3", "number-start", "a number start card: the dealer's left plays first"),
-    Branch("START-D2", "start", "Draw Two start: the first player draws and is skipped",
-           (_K.DRAW_TWO,)),
-    Branch("START-SKIP", "start", "Skip start: the first player is skipped", (_K.SKIP,)),
-    Branch("START-REV", "start", "Reverse start: the dealer plays first, to the right",
-           (_K.REVERSE,)),
-    Branch("START-WILD", "start", "Wild start: the first player chooses the color",
-           (_K.WILD,)),
-    Branch("START-WD4", "turned-again", "Wild Draw Four start: back in the deck, another "
-           "card turned", (_K.WILD_DRAW_FOUR,)),
     Branch("RESHUFFLE-1", "reshuffle", "the discard pile below the top becomes the pile"),
     Branch("SCORE-1", "numbers", "number cards left in a hand score face value",
            (_K.NUMBER,)),
@@ -62,8 +50,6 @@ OUTSIDE_COMMANDS: tuple[Branch, ...] = (
            (_K.WILD, _K.WILD_DRAW_FOUR)),
     Branch("EXT-SHORT", "draw-what-is-left", "fewer cards left than named: what is left "
            "is drawn"),
-    Branch("EXT-START", "wd4-stays", "only Wild Draw Fours left: the start card stays as a "
-           "Wild", (_K.WILD_DRAW_FOUR,)),
 )
 
 
@@ -85,8 +71,7 @@ def catalogue(rules: RuleTable) -> list[Branch]:
     for _, rule in rules.entries():
         if rule.enabled:
             order.setdefault(rule.id, len(order))
-    found = [b for b in (*OUTSIDE_COMMANDS[:7], *stated(rules), *OUTSIDE_COMMANDS[7:])
-             if b.rule in order]
+    found = [b for b in (*OUTSIDE_COMMANDS, *stated(rules)) if b.rule in order]
     return sorted(found, key=lambda b: order[b.rule])
 
 
@@ -109,10 +94,9 @@ OUTSIDE: dict[str, str] = {
 }
 
 
-# The kinds the labels of a deal and a score test, as constants: compiled (setup.py),
-# reading a member of a Python enum class costs a lookup through the class each time.
+# The kind the labels of a score test, as a constant: compiled (setup.py), reading a
+# member of a Python enum class costs a lookup through the class each time.
 NUMBER: Final = Kind.NUMBER
-WILD_DRAW_FOUR: Final = Kind.WILD_DRAW_FOUR
 
 
 class Labeler:
@@ -121,20 +105,9 @@ class Labeler:
     def __init__(self, game: Game) -> None:
         self.kind = game.f_kind
 
-    def initial(self, g: Game, events: int) -> Iterator[Label]:
-        yield ("DEAL-2", "deal")
-        if events & START_AGAIN:
-            yield ("START-WD4", "turned-again")
-        if g.phase == START or not g.discard:
-            return
-        kind = self.kind[g.discard[-1]]
-        rule = g.rules.start_rule(kind)
-        if kind is WILD_DRAW_FOUR:
-            yield ("EXT-START", "wd4-stays")
-        elif rule is None:
-            yield ("DEAL-3", "number-start")
-        else:
-            yield (rule.id, "start")
+    def initial(self, g: Game) -> list[Label]:
+        """DEAL-2, and what turning the start card ran (``Game.started``)."""
+        return [("DEAL-2", "deal"), *g.started]
 
     def over(self, g: Game) -> Iterator[Label]:
         """SCORE-1: what the cards left in the losers' hands score."""

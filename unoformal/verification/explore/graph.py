@@ -224,7 +224,7 @@ class Explorer:
                     sid = graph.add(key, -1, 0, game)
                     graph.roots[sid] = Root(deal.json, script)
                     frontier.append((sid, game))
-                for label in labeler.initial(game, game.events):
+                for label in labeler.initial(game):
                     graph.covered.setdefault(label, (-1, None, sid))
         self.labeler = labeler
         return frontier

@@ -30,18 +30,18 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import (
     CardEffect,
-    NextDealer,
     Rule,
     RuleTable,
     StartRule,
 )
+from unoformal.rules import deal as deal_commands
 from unoformal.rules import play as card_play
 from unoformal.rules import respond, turn
+from unoformal.rules import start as start_commands
 from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
 from unoformal.rules.commands import Binding, Command
 from unoformal.verification.z3.state import (
-    COLOR,
     DEALT,
     KINDS,
     NONE,
@@ -774,79 +774,88 @@ class Spec:
                     in_next=False)
 
     def start_card(self, s: Sym, kind: Kind, dealer: int) -> list[Step]:
-        """Engine ``_turn_start_card`` (DEAL-2, DEAL-3, START-*, EXT-START) for a start card
-        of ``kind``: one action, or two when the table turns another card. One step per
-        dealer seat, so the first player is a known seat: the symmetry reduction fixes the
-        player to move, not the dealer, and a symbolic first player made the start card
-        that draws (START-D2) the slowest query of the suite."""
+        """The ``start_<kind>`` command (DEAL-2, DEAL-3, START-*, EXT-START,
+        ``unoformal.rules.start``) for a start card of ``kind``: one action, or two when the
+        table turns another card (its branches). One step per dealer seat, so the first
+        player is a known seat: the symmetry reduction fixes the player to move, not the
+        dealer, and a symbolic first player made the start card that draws (START-D2)
+        the slowest query of the suite. The card is chance's: any face of the kind the pile
+        holds."""
         tag = fresh_tag(f"start.{kind.name.lower()}")
         rules = self.rules
         domain = self.faces_of(kind)
         t = z3.Int(f"{tag}.face")
         base = fand(feq(s.phase, DEALT), feq(s.dealer, dealer), f_or([feq(t, g) for g in domain]),
                     fge(self.select(s.pile, t, domain), 1))
-        pile = [fsub(s.pile[g], one_if(feq(t, g))) if g in domain else s.pile[g]
-                for g in range(self.nfaces)]
+        command = start_commands.start(rules, kind)  # through the view: its reads are noted
+        b = Binding(ival(dealer), card=t)
         start = rules.start_rule(kind)
-        name = f"start_{kind.name.lower()}"
         ids = (start.id,) if start is not None else (rules.first_turn.id,)
-        if start is None or not start.turn_another_card:
-            post, cons = self._started(s.evolve(pile=pile, top=t), t, kind, start, tag, dealer)
-            return [Step(name, ("DEAL-2", *ids), s, base, post, s.dealer, t,
-                         _start_choices(t, start, post), draws=cons, variant=f"dealer {dealer}")]
-        # Only cards with this same start rule left: EXT-START decides (engine loop).
-        same = [g for g in range(self.nfaces)
-                if rules.start_rule(self.deck.faces[g].kind) == start]
-        only_same = fsum([pile[g] for g in range(self.nfaces) if g not in same]) == 0
-        again = Step(name, ("DEAL-2", *ids), s, fand(base, z3.Not(only_same)), s, s.dealer,
-                     t, {"face": t}, variant=f"dealer {dealer}")
+        variant = f"dealer {dealer}"
+        if not command.branches:
+            post, cons = command.encode_effect(self, s, b, tag)
+            return [Step(command.name, ("DEAL-2", *ids), s, base, post, s.dealer, t,
+                         _start_choices(t, start, post), draws=fand(*cons), variant=variant)]
+        again, left = command.branches
+        post, _ = command.encode_effect(self, s, b, tag, again)  # the dealt state again
+        out = [Step(command.name, ("DEAL-2", *ids), s, fand(base, again.when.encode(self, s, b)),
+                    post, s.dealer, t, {"face": t}, variant=variant)]
         ext = rules.start_with_only_wd4_left
-        if ext.enabled:
-            post, cons = self._started(s.evolve(pile=pile, top=t), t, kind, rules.start_wild,
-                                       tag, dealer)
-        else:
-            post, cons = s.evolve(pile=pile, top=t, phase=ival(STUCK)), z3.BoolVal(True)
+        post, cons = command.encode_effect(self, s, b, tag, left)
         chosen = _start_choices(t, rules.start_wild if ext.enabled else None, post)
-        left = Step(f"{name}_only_left", ("DEAL-2", ext.id), s, fand(base, only_same),
-                    post, s.dealer, t, chosen, draws=cons, variant=f"dealer {dealer}")
-        return [again, left]
+        out.append(Step(left.label, ("DEAL-2", ext.id), s, fand(base, left.when.encode(self, s, b)),
+                        post, s.dealer, t, chosen, draws=fand(*cons), variant=variant))
+        return out
 
-    def _started(self, s: Sym, t: Expr, kind: Kind, start: object, tag: str,
-                 dealer: int) -> tuple[Sym, Expr]:
-        rules = self.rules
-        first_turn = rules.first_turn
-        rule = start if start is not None else None
-        offset = getattr(rule, "first_seat", first_turn.first_seat)
-        direction = ival(getattr(rule, "direction", first_turn.direction).step)
-        first = self.seat_after(ival(dealer), ival(1), offset)
-        s = s.evolve(direction=direction, turn=first, phase=ival(PLAY),
-                     color=self.lookup(self.fcolor, t, self.faces_of(kind)))
-        if rule is None:
-            return s, z3.BoolVal(True)
-        s, cons = self._start_color(s, rule, tag)
-        draws = int(getattr(rule, "first_player_draws", 0))
-        if draws:
-            s, took, _ = self.take(s, first, draws, tag)
-            cons = fand(cons, took)
-        if getattr(rule, "first_player_loses_turn", False):
-            s = s.evolve(turn=self.seat_after(first, direction, 1))
-        if getattr(rule, "first_player_chooses_color", False):
-            s = s.evolve(phase=ival(COLOR))
-        return s, cons
+    # The start card's primitives (unoformal.rules.start), in the engine's own words.
 
-    def _start_color(self, s: Sym, rule: object, tag: str) -> tuple[Sym, Expr]:
-        """Engine ``_start_color``: with ``color_at_random`` the start card's color is a
-        chance outcome, any of the deck's colors (``Step.choices['color']``)."""
-        if not getattr(rule, "color_at_random", False):
-            return s, z3.BoolVal(True)
+    def turned_up(self, s: Sym, face: Expr, kind: Kind) -> Sym:
+        """Engine ``_turn_up``: the card (of ``kind``) from the pile onto the discard."""
+        domain = self.faces_of(kind)
+        pile = [fsub(s.pile[g], one_if(feq(face, g))) if g in domain else s.pile[g]
+                for g in range(self.nfaces)]
+        return s.evolve(pile=pile, top=face)
+
+    def started_at(self, s: Sym, dealer: Expr, seats: int, direction: int, face: Expr,
+                   kind: Kind) -> Sym:
+        """Engine ``_start_at``: who plays first, which way, on the card's color."""
+        return s.evolve(direction=ival(direction), turn=self.seat_after(dealer, ival(1), seats),
+                        phase=ival(PLAY),
+                        color=self.lookup(self.fcolor, face, self.faces_of(kind)))
+
+    def random_color(self, s: Sym, tag: str) -> tuple[Sym, Expr]:
+        """Engine ``_random_color``: the color is chance's, any of the deck's
+        (``Step.choices['color']``, which validation binds from the engine)."""
         c = z3.Int(f"{tag}.color")
         return s.evolve(color=c), fand(c >= 0, c < len(self.deck.colors))
 
+    def only_kinds_left(self, s: Sym, kinds: tuple[Kind, ...]) -> Expr:
+        return fsum([s.pile[g] for g in range(self.nfaces)
+                     if self.deck.faces[g].kind not in kinds]) == 0
+
     def next_deal(self, s: Sym) -> Step:
-        """Engine ``next_round`` / ``_deal_shuffled`` (END-2, DEAL-2): a new deal of
-        hand_size cards each; the dealer role moves as the table says."""
+        """The ``next_deal`` command (END-2, DEAL-2, ``unoformal.rules.deal``): a new deal
+        of hand_size cards each; the dealer role moves as the table says."""
         tag = fresh_tag("deal")
-        size = self.rules.deal.hand_size
+        command = deal_commands.next_deal(self.rules)  # through the view: reads noted
+        b = Binding(s.dealer)
+        post, cons = command.encode_effect(self, s, b, tag)
+        return Step(command.name, command.cites, s, command.encode_guard(self, s, b), post,
+                    s.dealer, draws=fand(*cons), dealt=tuple(tuple(h) for h in post.hands))
+
+    # The next deal's primitives (unoformal.rules.deal), in the engine's own words.
+
+    def deck_fits(self, cards: int) -> Expr:
+        """Engine ``_deal_shuffled``'s check: the deck holds more than the hands."""
+        return self.count_in([c for c in self.counts if self.deck.size > cards * c])
+
+    def dealer_passed(self, s: Sym, to_winner: bool) -> Sym:
+        """Engine ``PassDeal``: to the winner, or to the seat to the dealer's left."""
+        return s.evolve(dealer=s.winner if to_winner else self.seat_after(s.dealer, ival(1), 1))
+
+    def dealt_anew(self, s: Sym, cards: int, tag: str) -> tuple[Sym, Expr]:
+        """Engine ``_deal_next``: ``cards`` each from the whole deck, the rest the pile (the
+        hands are chance's: Z3 constants, ``Step.dealt``); the scores stay."""
         faces = range(self.nfaces)
         hands = [[z3.Int(f"{tag}.hand{p}.{self.deck.code(g)}") for g in faces]
                  for p in range(self.n)]
@@ -854,17 +863,9 @@ class Spec:
         copies = self.deck.copies
         cons = fand(
             *[x >= 0 for h in hands for x in h],
-            *[fsum(h) == self.when_seated(p, size, 0) for p, h in enumerate(hands)],
+            *[fsum(h) == self.when_seated(p, cards, 0) for p, h in enumerate(hands)],
             *[held[g] <= copies[g] for g in faces])
-        fits = self.count_in([c for c in self.counts if self.deck.size > size * c])
-        if self.rules.next_round.next_dealer is NextDealer.WINNER:
-            dealer = s.winner
-        else:  # the seat to the dealer's left (engine: dealer + 1)
-            dealer = self.seat_after(s.dealer, ival(1), 1)
-        post = dealt(hands, [copies[g] - held[g] for g in faces], dealer, s.scores)
-        guard = fand(s.phase == OVER, z3.Not(self.game_over(s)), fits)
-        return Step("next_deal", (self.rules.next_round.id, self.rules.deal.id), s, guard, post,
-                    s.dealer, draws=cons, dealt=tuple(tuple(h) for h in hands))
+        return dealt(hands, [copies[g] - held[g] for g in faces], s.dealer, s.scores), cons
 
     # --------------------------------------------------------------- next
 

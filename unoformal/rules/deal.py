@@ -1,0 +1,47 @@
+"""The next deal, stated once as a guarded command (:mod:`unoformal.rules.commands`) for a
+table: END-2 (who deals next) and DEAL-2 (everything shuffled and dealt again), once a
+round is over and nobody has reached the target (SCORE-2).
+
+The deal is chance's (the shuffle); the start card is then turned by the start commands
+(:mod:`unoformal.rules.start`), a move of its own in the relation as in the engine.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from unoformal.rulebook.table import NextDealer, RuleTable
+from unoformal.rules.commands import (
+    Actor,
+    Command,
+    Conjunct,
+    Deal,
+    DeckFits,
+    GameOver,
+    PassDeal,
+    PhaseIs,
+    Unless,
+)
+from unoformal.rules.state import OVER
+
+
+def next_deal(table: RuleTable) -> Command:
+    """END-2 and DEAL-2: the round is over and the game goes on; the deal passes and
+    everything is dealt again."""
+    rule, deal = table.next_round, table.deal
+    return Command(
+        "next_deal", (rule.id, deal.id), Actor.DEALER, (),
+        (Conjunct(PhaseIs(OVER), rule.id, "the round is not over"),
+         Conjunct(Unless(GameOver()), table.target.id, "the game is over"),
+         Conjunct(DeckFits(deal.hand_size), deal.id,
+                  f"the deck does not hold {deal.hand_size} cards for each player and a "
+                  "start card")),
+        (PassDeal(rule.next_dealer is NextDealer.WINNER), Deal(deal.hand_size)),
+        "the round is over and nobody has reached the target: the next dealer shuffles "
+        "everything and deals again")
+
+
+@cache
+def dealing(table: RuleTable) -> Command:
+    """The next deal of ``table`` (built once per table)."""
+    return next_deal(table)
