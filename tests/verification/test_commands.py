@@ -425,3 +425,14 @@ def test_the_next_deal_is_refused_by_its_command_in_the_table_s_words() -> None:
     dealer = game.dealer
     game.next_round()
     assert game.dealer == (dealer + 1) % 3 and all(len(h) == 7 for h in game.hands)
+
+
+def test_the_rules_document_lists_what_coverage_counts_under_each_rule() -> None:
+    # The words of the branches the commands state, under their rule: the names the
+    # explorer's coverage report and the step-by-step page use.
+    text = render(CLASSIC)
+    play = text[text.index("\n## PLAY-1\n"):text.index("\n## ", text.index("\n## PLAY-1\n") + 1)]
+    assert "  - `by-color`: a card played on the current color" in play
+    chal = text[text.index("\n## CHAL-2\n"):text.index("\n## ", text.index("\n## CHAL-2\n") + 1)]
+    assert "  - `upheld`: challenge upheld: the offender draws, the challenger keeps the turn" \
+        in chal

@@ -32,6 +32,7 @@ class Sites:
 
     statement: dict[str, list[str]] = field(default_factory=dict)  # rules/ file -> functions
     commands: list[list[str]] = field(default_factory=list)  # its moves' commands, in words
+    branches: dict[str, str] = field(default_factory=dict)  # what coverage counts: its words
     engine: dict[str, list[str]] = field(default_factory=dict)  # file -> functions
     steps: set[str] = field(default_factory=set)  # Z3 steps citing it
     read_by: set[str] = field(default_factory=set)  # Z3 steps reading its entry
@@ -115,6 +116,7 @@ def _where(where: Sites) -> list[str]:
     return [
         f"- Stated in the rule language: {statement or 'not yet (engine and Z3 by hand)'}",
         *_played(where.commands),
+        *_counted(where.branches),
         f"- Engine: {engine or 'no function cites it'}",
         f"- Z3 steps citing it: {_list(sorted(where.steps))}",
         f"- Z3 steps reading its entry: {_list(reading)}",
@@ -129,12 +131,25 @@ def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
     """Each guarded command in words, under every rule it cites: the same statement the
     engine runs and the relation encodes (``unoformal.rules.commands``)."""
     from unoformal.rules.book import commands
+    from unoformal.rules.commands import labels_of
 
     for command in commands(table):
         cited = command.cites + tuple(c for b in command.branches for c in b.cites)
         for rid in dict.fromkeys(cited):
             if rid in sites:
                 sites[rid].commands.append(command.text())
+        for label in labels_of(command):
+            if label.rule in sites:
+                sites[label.rule].branches.setdefault(label.branch, label.text)
+
+
+def _counted(branches: dict[str, str]) -> list[str]:
+    """The branches the commands state for the explorer's coverage (``Shows``, ``Sorts``,
+    a ``When``'s ways), as its report and the step-by-step page name them."""
+    if not branches:
+        return []
+    return ["- Coverage counts (the branches its commands state):",
+            *(f"  - `{name}`: {text}" for name, text in branches.items())]
 
 
 def _played(commands: list[list[str]]) -> list[str]:
