@@ -593,7 +593,8 @@ def _text(report: Report) -> str:
         "with timeouts counted as caught: " + (f"{detected:.2%}" if detected is not None
                                                else "n/a"),
         *([f"of the {len(report.status) - c['not_checked']} checked (the run was cut short): "
-           f"{report.checked_score():.2%}"] if c["not_checked"] else []),
+           + (f"{checked:.2%}" if (checked := report.checked_score()) is not None
+              else "none yet")] if c["not_checked"] else []),
         f"wall time: {report.wall_s:.1f} s",
     ]
     for name in report.not_killed():
