@@ -1,0 +1,60 @@
+"""Each chance node is named by the rule that calls for it (docs/api.md, "Chance is a
+player"): the start card's nodes and the next deal's, now that they are commands, name
+START-WD4, START-D2, START-WILD and DEAL-2 as the hand-written code did."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.engine.helpers import full_deal, play
+from unoformal.engine.game import Chance, Game
+from unoformal.rulebook.table import CLASSIC, RuleTable
+from unoformal.rulebook.variants import load_rules
+
+
+class Noted(Chance):
+    """The seeded chance player, noting each node and the rule it is asked under."""
+
+    def __init__(self) -> None:
+        self.nodes: list[tuple[str, str]] = []
+
+    def shuffle(self, game: Game, cards: list[int], rule: str) -> None:
+        self.nodes.append(("shuffle", rule))
+        super().shuffle(game, cards, rule)
+
+    def turn_again(self, game: Game, pile: list[int], rule: str) -> None:
+        self.nodes.append(("turn_again", rule))
+        super().turn_again(game, pile, rule)
+
+    def draw(self, game: Game, seat: int, rule: str) -> int:
+        self.nodes.append(("draw", rule))
+        return super().draw(game, seat, rule)
+
+    def color(self, game: Game, rule: str) -> int:
+        self.nodes.append(("color", rule))
+        return super().color(game, rule)
+
+
+def _dealt(pile: list[str], rules: RuleTable = CLASSIC) -> tuple[Game, Noted]:
+    noted = Noted()
+    deal = full_deal({"A": ["R1"], "B": ["B1"]}, pile, rules=rules)
+    return Game(["A", "B", "C"], rules=rules, dealer="C", deal=deal, chance=noted), noted
+
+
+@pytest.mark.parametrize(("pile", "variant", "node"), [
+    (["W+4", "R5"], "classic", ("turn_again", "START-WD4")),  # back in the pile
+    (["G+2"], "classic", ("draw", "START-D2")),  # the first player draws
+    (["W"], "rlcard", ("color", "START-WILD")),  # the color drawn at random
+])
+def test_start_the_start_card_s_chance_nodes_name_its_rule(
+        pile: list[str], variant: str, node: tuple[str, str]) -> None:
+    _, noted = _dealt(pile, load_rules(variant))
+    assert node in noted.nodes, noted.nodes
+
+
+def test_end_2_the_next_deal_shuffles_under_deal_2() -> None:
+    game, noted = _dealt(["R5"])
+    play(game, "A play R1")  # A goes out
+    noted.nodes.clear()
+    game.next_round()
+    assert noted.nodes[0] == ("shuffle", "DEAL-2")
