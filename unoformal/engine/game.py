@@ -332,9 +332,6 @@ class Game:
         self._reset_round()
         self._deal_shuffled(cards)
 
-    def _deck_size(self) -> int:
-        return len(self.t.cards)
-
     def _deal_shuffled(self, size: int) -> None:
         """DEAL-2: shuffle, ``size`` cards each, one at a time from the dealer's left."""
         cards = list(self.t.cards)

@@ -195,8 +195,6 @@ class Concrete(Protocol):
 
     def _deal_next(self, cards: int) -> None: ...
 
-    def _deck_size(self) -> int: ...
-
 
 class Symbolic(Protocol):
     """What the symbolic backend offers (z3/actions.py's Spec)."""
@@ -294,8 +292,6 @@ class Symbolic(Protocol):
     def only_kinds_left(self, s: Any, kinds: tuple[Kind, ...]) -> Term: ...
 
     def game_over(self, s: Any) -> Term: ...
-
-    def deck_fits(self, cards: int) -> Term: ...
 
     def dealer_passed(self, s: Any, to_winner: bool) -> Any: ...
 
@@ -1502,23 +1498,6 @@ class GameOver(Cond):
 
     def text(self) -> str:
         return "someone has reached the target score"
-
-
-@dataclass(frozen=True)
-class DeckFits(Cond):
-    """The deck holds more cards than a hand of ``cards`` for every player (DEAL-2: one
-    is left to turn)."""
-
-    cards: int
-
-    def holds(self, game: Concrete, b: Binding) -> bool:
-        return game._deck_size() > self.cards * game.n
-
-    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
-        return spec.deck_fits(self.cards)
-
-    def text(self) -> str:
-        return f"the deck holds more than {self.cards} cards for each player"
 
 
 @dataclass(frozen=True)

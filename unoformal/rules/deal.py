@@ -1,6 +1,8 @@
 """The next deal, stated once as a guarded command (:mod:`unoformal.rules.commands`) for a
 table: END-2 (who deals next) and DEAL-2 (everything shuffled and dealt again), once a
-round is over and nobody has reached the target (SCORE-2).
+round is over and nobody has reached the target (SCORE-2). That the deck holds every hand
+and a start card is the table's to say: its schema refuses a hand size that would not
+leave one at 10 players (``hands-leave-a-start-card``, DEAL-2), so no guard here asks it.
 
 The deal is chance's (the shuffle); the start card is then turned by the start commands
 (:mod:`unoformal.rules.start`), a move of its own in the relation as in the engine.
@@ -16,7 +18,6 @@ from unoformal.rules.commands import (
     Command,
     Conjunct,
     Deal,
-    DeckFits,
     GameOver,
     PassDeal,
     PhaseIs,
@@ -32,10 +33,7 @@ def next_deal(table: RuleTable) -> Command:
     return Command(
         "next_deal", (rule.id, deal.id), Actor.DEALER, (),
         (Conjunct(PhaseIs(OVER), rule.id, "the round is not over"),
-         Conjunct(Unless(GameOver()), table.target.id, "the game is over"),
-         Conjunct(DeckFits(deal.hand_size), deal.id,
-                  f"the deck does not hold {deal.hand_size} cards for each player and a "
-                  "start card")),
+         Conjunct(Unless(GameOver()), table.target.id, "the game is over")),
         (PassDeal(rule.next_dealer is NextDealer.WINNER), Deal(deal.hand_size)),
         "the round is over and nobody has reached the target: the next dealer shuffles "
         "everything and deals again")

@@ -845,10 +845,6 @@ class Spec:
 
     # The next deal's primitives (unoformal.rules.deal), in the engine's own words.
 
-    def deck_fits(self, cards: int) -> Expr:
-        """Engine ``_deal_shuffled``'s check: the deck holds more than the hands."""
-        return self.count_in([c for c in self.counts if self.deck.size > cards * c])
-
     def dealer_passed(self, s: Sym, to_winner: bool) -> Sym:
         """Engine ``PassDeal``: to the winner, or to the seat to the dealer's left."""
         return s.evolve(dealer=s.winner if to_winner else self.seat_after(s.dealer, ival(1), 1))
