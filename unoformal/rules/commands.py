@@ -289,7 +289,7 @@ class Symbolic(Protocol):
 
     def random_color(self, s: Any, tag: str) -> tuple[Any, Term]: ...
 
-    def only_kinds_left(self, s: Any, kinds: tuple[Kind, ...]) -> Term: ...
+    def only_kind_left(self, s: Any, kind: Kind) -> Term: ...
 
     def game_over(self, s: Any) -> Term: ...
 
@@ -1356,22 +1356,21 @@ class Branch:
 
 
 @dataclass(frozen=True)
-class OnlyKindsLeft(Cond):
-    """Every card left in the pile is of ``kinds`` (those of one start rule: START-WD4's
-    card turned again finds no other, EXT-START)."""
+class OnlyKindLeft(Cond):
+    """Every card left in the pile is a ``kind`` (START-WD4's card turned again finds no
+    other, EXT-START)."""
 
-    kinds: tuple[Kind, ...]
+    kind: Kind
 
     def holds(self, game: Concrete, b: Binding) -> bool:
         kinds = game.f_kind
-        return all(kinds[c] in self.kinds for c in game.pile)
+        return all(kinds[c] is self.kind for c in game.pile)
 
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
-        return spec.only_kinds_left(s, self.kinds)
+        return spec.only_kind_left(s, self.kind)
 
     def text(self) -> str:
-        return "every card left in the pile is a " + " or a ".join(
-            KIND_NAMES[k] for k in self.kinds)
+        return f"every card left in the pile is a {KIND_NAMES[self.kind]}"
 
 
 @dataclass(frozen=True)

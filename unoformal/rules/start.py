@@ -27,7 +27,7 @@ from unoformal.rules.commands import (
     Effect,
     Label,
     NoteStart,
-    OnlyKindsLeft,
+    OnlyKindLeft,
     PassOn,
     RandomColor,
     SetPhase,
@@ -86,7 +86,6 @@ def start(table: RuleTable, kind: Kind) -> Command:
     if rule is None or not rule.turn_another_card:
         return Command(name, cites, Actor.DEALER, (Who.CARD,), (),
                        (TurnUp(kind), *started(table, kind, rule)), prose)
-    same = tuple(k for k in Kind if table.start_rule(k) == rule)
     ext = table.start_with_only_wd4_left
     if ext.enabled:
         left: tuple[Effect, ...] = (
@@ -97,10 +96,10 @@ def start(table: RuleTable, kind: Kind) -> Command:
         left = (TurnUp(kind), SetPhase(START))  # EXT-START off: stuck, no rule says more
     return Command(
         name, cites, Actor.DEALER, (Who.CARD,), (), (), prose,
-        (Branch(name, (rule.id,), Unless(OnlyKindsLeft(same)), (),
+        (Branch(name, (rule.id,), Unless(OnlyKindLeft(kind)), (),
                 (Shows(Label(rule.id, "turned-again", "Wild Draw Four start: back in the "
                              "deck, another card turned", _WD4)), TurnAgain(rule.id))),
-         Branch(f"{name}_only_left", (ext.id,), OnlyKindsLeft(same), (), left)))
+         Branch(f"{name}_only_left", (ext.id,), OnlyKindLeft(kind), (), left)))
 
 
 @dataclass(frozen=True)

@@ -829,9 +829,9 @@ class Spec:
         c = z3.Int(f"{tag}.color")
         return s.evolve(color=c), fand(c >= 0, c < len(self.deck.colors))
 
-    def only_kinds_left(self, s: Sym, kinds: tuple[Kind, ...]) -> Expr:
+    def only_kind_left(self, s: Sym, kind: Kind) -> Expr:
         return fsum([s.pile[g] for g in range(self.nfaces)
-                     if self.deck.faces[g].kind not in kinds]) == 0
+                     if self.deck.faces[g].kind is not kind]) == 0
 
     def next_deal(self, s: Sym) -> Step:
         """The ``next_deal`` command (END-2, DEAL-2, ``unoformal.rules.deal``): a new deal
