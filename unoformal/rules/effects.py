@@ -39,6 +39,16 @@ from unoformal.rules.commands import (
 )
 from unoformal.rules.state import PLAY, RESPOND
 
+# What coverage counts of a round a draw card ended (the play's, or its answer's).
+LAST_DRAW_CARD = Label("END-1", "last-draw-card-resolved", "a last Draw Two / Wild Draw Four "
+                       "resolved first, then the round ends", (Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR))
+
+
+def victim_draws(effect: CardEffect) -> Label:
+    """What coverage counts where the victim of a card of ``effect`` draws its cards."""
+    return Label(effect.id, "victim-draws", "the next player draws and loses the turn",
+                 (effect.kind,))
+
 
 def card_effect(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
     """The steps of a card of ``kind`` taking effect, then END-1: a player who went out
@@ -97,7 +107,6 @@ def _moves(table: RuleTable, effect: CardEffect, skips: int,
         return (NoteEffect(effect.id), AddPending(draws, effect.kind),
                 Mark("offender", Who.ACTOR), PassTurn(1), SetPhase(RESPOND))
     return (NoteEffect(effect.id),
-            Shows(Label(effect.id, "victim-draws", "the next player draws and loses the turn",
-                        (effect.kind,))),
+            Shows(victim_draws(effect)),
             Take(Who.NEXT, draws, effect.id, part=".victim"),
             PassTurn(1 + skips), SetPhase(PLAY), EndIfOut())

@@ -55,7 +55,7 @@ from unoformal.rules.commands import (
     Wd4Legal,
     Who,
 )
-from unoformal.rules.effects import card_effect, stacks_last_card
+from unoformal.rules.effects import LAST_DRAW_CARD, card_effect, stacks_last_card
 from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND
 from unoformal.rules.turn import color_first, turn_begins
 
@@ -72,8 +72,6 @@ NUMBER_PLAYED = Label("PLAY-1", "number", "a number card played: the turn passes
                       (_K.NUMBER,))
 SAID_WITH_CARD = Label("UNO-1", "said-with-card", "UNO said with the next-to-last card")
 LAST_CARD = Label("END-1", "last-card", "the last card played ends the round")
-LAST_DRAW_CARD = Label("END-1", "last-draw-card-resolved", "a last Draw Two / Wild Draw Four "
-                       "resolved first, then the round ends", (_K.DRAW_TWO, _K.WILD_DRAW_FOUR))
 
 
 def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:

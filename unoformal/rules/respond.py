@@ -45,16 +45,14 @@ from unoformal.rules.commands import (
     Unless,
     Who,
 )
-from unoformal.rules.effects import stacks_last_card
+from unoformal.rules.effects import LAST_DRAW_CARD, stacks_last_card, victim_draws
 from unoformal.rules.state import OVER, RESPOND
 from unoformal.rules.turn import color_first
 
 _DRAWS = (Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR)
 _WD4 = (Kind.WILD_DRAW_FOUR,)
 # What coverage counts of an answer once it is settled: the round ended (END-1).
-_RESOLVED = Sorts(PhaseIs(OVER), Label("END-1", "last-draw-card-resolved", "a last Draw Two "
-                                       "/ Wild Draw Four resolved first, then the round ends",
-                                       _DRAWS))
+_RESOLVED = Sorts(PhaseIs(OVER), LAST_DRAW_CARD)
 _SENDS_BACK = Label("END-1", "challenge-sends-cards-back", "the challenge sends cards back to "
                     "the player who went out: the round goes on", _WD4)
 
@@ -82,13 +80,11 @@ def accept(table: RuleTable) -> Command:
 def _accepted(table: RuleTable) -> tuple[Effect, ...]:
     """What coverage counts of an accept: whose draw it is (WD4-2, or D2-1 under
     stacking), and EXT-LAST's last draw card drawn without an answer."""
-    wd4, d2 = table.wild_draw_four.id, table.effect(Kind.DRAW_TWO).id
     steps: list[Effect] = [
         _holding(table),
-        Sorts(PendingIn(_WD4), Label(wd4, "accept", "the victim accepts: draws and loses the "
-                                     "turn", _WD4),
-              Label(d2, "victim-draws", "the next player draws and loses the turn",
-                    (Kind.DRAW_TWO,)))]
+        Sorts(PendingIn(_WD4), Label(table.wild_draw_four.id, "accept", "the victim accepts: "
+                                     "draws and loses the turn", _WD4),
+              victim_draws(table.effect(Kind.DRAW_TWO)))]
     drawn = tuple(k for k in table.drawing_kinds() if stacks_last_card(table, k) is False)
     if drawn:
         steps.append(Sorts(Both((PendingIn(drawn), Unless(OffenderHolds()))),

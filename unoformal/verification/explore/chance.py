@@ -23,9 +23,9 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Chance, Game
 from unoformal.rulebook.table import RuleTable
 
-# What the chance nodes did while an action or a deal ran (bit flags). Coverage reads
-# START_AGAIN of a deal; a move's labels come from the engine (Game.ran), and the other two
-# are what the frozen labeller of tests/reference/coverage_agree.py is checked on.
+# What the chance nodes did while an action or a deal ran (bit flags). No label is read
+# from them any more (a move's come from Game.ran, a deal's from Game.started): they are
+# what the frozen labeller of tests/reference/coverage_agree.py is checked on.
 RESHUFFLED = 1  # RESHUFFLE-1 happened
 SHORT = 2  # a draw found no card left (EXT-SHORT: the rest is forgiven)
 START_AGAIN = 4  # START-WD4: the start card went back and another was turned

@@ -40,7 +40,7 @@ from unoformal.rules import respond, turn
 from unoformal.rules import start as start_commands
 from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import Binding, Command
+from unoformal.rules.commands import Binding, Command, Effect, RandomColor
 from unoformal.verification.z3.state import (
     DEALT,
     KINDS,
@@ -789,22 +789,20 @@ class Spec:
                     fge(self.select(s.pile, t, domain), 1))
         command = start_commands.start(rules, kind)  # through the view: its reads are noted
         b = Binding(ival(dealer), card=t)
-        start = rules.start_rule(kind)
-        ids = (start.id,) if start is not None else (rules.first_turn.id,)
         variant = f"dealer {dealer}"
         if not command.branches:
             post, cons = command.encode_effect(self, s, b, tag)
-            return [Step(command.name, ("DEAL-2", *ids), s, base, post, s.dealer, t,
-                         _start_choices(t, start, post), draws=fand(*cons), variant=variant)]
-        again, left = command.branches
-        post, _ = command.encode_effect(self, s, b, tag, again)  # the dealt state again
-        out = [Step(command.name, ("DEAL-2", *ids), s, fand(base, again.when.encode(self, s, b)),
-                    post, s.dealer, t, {"face": t}, variant=variant)]
-        ext = rules.start_with_only_wd4_left
-        post, cons = command.encode_effect(self, s, b, tag, left)
-        chosen = _start_choices(t, rules.start_wild if ext.enabled else None, post)
-        out.append(Step(left.label, ("DEAL-2", ext.id), s, fand(base, left.when.encode(self, s, b)),
-                        post, s.dealer, t, chosen, draws=fand(*cons), variant=variant))
+            return [Step(command.name, command.cites, s, base, post, s.dealer, t,
+                         _start_choices(t, command.effect, post), draws=fand(*cons),
+                         variant=variant)]
+        out = []
+        for branch in command.branches:  # START-WD4: turned again, or the only kind left
+            post, cons = command.encode_effect(self, s, b, tag, branch)
+            cites = command.cites if branch.label == command.name else \
+                (rules.deal.id, *branch.cites)
+            out.append(Step(branch.label, cites, s, fand(base, branch.when.encode(self, s, b)),
+                            post, s.dealer, t, _start_choices(t, branch.effect, post),
+                            draws=fand(*cons), variant=variant))
         return out
 
     # The start card's primitives (unoformal.rules.start), in the engine's own words.
@@ -979,10 +977,10 @@ def wanted(s: Sym, named: int | None, chiral: bool) -> bool:
     return seat_ok and (chiral or concrete(s.direction) == 1)
 
 
-def _start_choices(t: Expr, rule: object, post: Sym) -> dict[str, Expr]:
-    """A start step's chance outcomes: the card turned and, when the start rule draws it
-    at random (``color_at_random``), the color (validation binds both from the engine)."""
-    if getattr(rule, "color_at_random", False):
+def _start_choices(t: Expr, steps: tuple[Effect, ...], post: Sym) -> dict[str, Expr]:
+    """A start step's chance outcomes: the card turned and, where its command draws the
+    color at random (``RandomColor``), the color (validation binds both from the engine)."""
+    if any(isinstance(node, RandomColor) for step in steps for node in step.walk()):
         return {"face": t, "color": post.color}
     return {"face": t}
 
