@@ -3,7 +3,11 @@
 An action names its player and, where needed, a card code, a color and a
 target, all as text, so actions are self-contained and round-trip::
 
-    Ada play W+4 green uno      Ada draw          Bo catch Ada
+    Ada play W+4 green uno      Ada draw          Bo catch Ada      Ada play R7 Bo
+
+A play names a target only where its command chooses a seat (a house rule's swap of
+hands); a color's name after the card is read as the color, so a table with such a play
+admits no player named like a color (``Game`` refuses the names).
 """
 
 from __future__ import annotations
@@ -86,10 +90,11 @@ class Action(NamedTuple):
         card = color = target = None
         if kind in _NEEDS_CARD and rest:
             card, *rest = rest
-        if kind in (ActionType.PLAY, ActionType.CHOOSE_COLOR) and rest:
+        if (kind is ActionType.CHOOSE_COLOR and rest) or \
+                (kind is ActionType.PLAY and rest and rest[0] in _COLOR_NAMES):
             color, *rest = rest
-        if kind is ActionType.CATCH and rest:
-            target, *rest = rest
+        if rest and (kind is ActionType.CATCH or (kind is ActionType.PLAY and color is None)):
+            target, *rest = rest  # a play's target: a seat its command chooses
         if rest:
             raise InvalidInputError(f"action {show(text)}: unexpected {show(' '.join(rest))}")
         return check_action(cls(player, kind, card, color, target, uno))

@@ -29,7 +29,7 @@ from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CLASSIC, CardEffect, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import Binding, Command, Conjunct
+from unoformal.rules.commands import Binding, Command, Conjunct, Who
 from unoformal.rules.deal import dealing
 from unoformal.rules.lang import Said
 from unoformal.rules.play import plays as card_plays
@@ -238,7 +238,7 @@ class Game:
         self.chance: Chance = SEEDED if chance is None else chance
         self.rules = rules
         self.deck = Deck.of(rules)
-        self.names = check_names(players, rules)
+        self.names = _targets_named(check_names(players, rules), rules)
         self.n = len(self.names)
         self.seed = check_seed(seed)
         if dealer is not None:
@@ -704,15 +704,28 @@ class Game:
                 kind is ActionType.PLAY and face is not None
                 and self.f_effect[face].chooses_color):
             raise InvalidInputError(f"{action}: name a color", "WILD-1", self.to_text())
-        if kind is ActionType.CATCH:
+        aimed = self._aimed(kind, face)
+        if aimed is not None:
             if action.target is None:
-                raise InvalidInputError(f"{action}: catch needs a target", "UNO-1")
+                raise InvalidInputError(f"{action}: {aimed[0]} needs a target", aimed[1],
+                                        None if face is None else self.to_text())
             target = self.seat(action.target, "target")
         elif action.target is not None:
             raise InvalidInputError(f"{action}: {kind.value} takes no target", "UNO-1")
         if action.uno and kind is not ActionType.PLAY:
             raise InvalidInputError(f"{action}: 'uno' goes with a play", "UNO-1")
         return p, face, color, target
+
+    def _aimed(self, kind: ActionType, face: int | None) -> tuple[str, str] | None:
+        """What an action that names a target seat is called and its rule (None for an
+        action that names none): a catch (UNO-1), or a play whose command chooses a seat."""
+        if kind is ActionType.CATCH:
+            return "catch", "UNO-1"
+        if kind is ActionType.PLAY and face is not None:
+            command = self.t.play[face]
+            if Who.TARGET in command.choices:
+                return f"play {self.deck.code(face)}", command.cites[-1]
+        return None
 
     def _color(self, action: Action) -> int:
         color = Color(action.color)  # check_action: the color's name
@@ -763,7 +776,8 @@ class Game:
     def _play_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
         """The play command of the card's kind (unoformal.rules.play)."""
         assert face is not None
-        return self._guard(self.t.play[face], Binding(p, None, None, face, None, action.uno))
+        target = None if action.target is None else self.seat(action.target, "target")
+        return self._guard(self.t.play[face], Binding(p, target, None, face, None, action.uno))
 
     def _answers_said(self) -> str:
         """What the victim of a pending draw card may do, under the rule of that card
@@ -927,7 +941,7 @@ class Game:
         functions: compiled (setup.py), each handler is then a direct call, where calling a
         function taken from a dict boxed every argument, on every step."""
         if kind is _PLAY:
-            self._do_play(p, face, color, uno)
+            self._do_play(p, face, color, target, uno)
         elif kind is _DRAW:
             self._do_draw(p)
         elif kind is _PASS:
@@ -958,10 +972,11 @@ class Game:
         assert counted is not None  # set where the lookups are built
         return counted
 
-    def _do_play(self, p: int, face: int | None, color: int | None, uno: bool) -> None:
+    def _do_play(self, p: int, face: int | None, color: int | None, target: int | None,
+                 uno: bool) -> None:
         """PLAY-1 and the card's effect: the play command of its kind (unoformal.rules.play)."""
         assert face is not None
-        self._run().play[face].run(self, Binding(p, None, None, face, color, uno))
+        self._run().play[face].run(self, Binding(p, target, None, face, color, uno))
 
     def _place(self, p: int, face: int, color: int | None, judges: bool,
                names_color: bool) -> None:
@@ -1236,6 +1251,20 @@ class _Lookups:
     counted: _Lookups | None = None
 
 
+def _targets_named(names: list[str], rules: RuleTable) -> list[str]:
+    """``names``, refused where a play of these rules names a target seat after its card
+    and a name is also a color's: the action text could not tell the two apart."""
+    for command in card_plays(rules).all():
+        if Who.TARGET in command.choices:
+            for name in names:
+                if name in {c.value for c in Color}:
+                    raise InvalidInputError(
+                        f"player {show(name)}: {command.name} names a player after the "
+                        "card, so no player may be named like a color in these rules",
+                        command.cites[-1], key="players")
+    return names
+
+
 _LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
 
 _Section = TypeVar("_Section", OutOfTurn, Responses, Turn)
@@ -1262,9 +1291,12 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
 
     def plays(name: str, face: int) -> tuple[list[Action], list[Action]]:
         named: list[str | None] = list(colors) if effects[face].chooses_color else [None]
-        one = [Action(name, ActionType.PLAY, codes[face], c) for c in named]
-        two = [Action(name, ActionType.PLAY, codes[face], c, uno=u) for c in named
-               for u in ((False, True) if say_with_card else (False,))]
+        # A play that names a seat (a house rule's swap) names any other player.
+        aimed: list[str | None] = [t for t in names if t != name] \
+            if Who.TARGET in cards_played.of(faces[face]).choices else [None]
+        one = [Action(name, ActionType.PLAY, codes[face], c, t) for c in named for t in aimed]
+        two = [Action(name, ActionType.PLAY, codes[face], c, t, u) for c in named
+               for t in aimed for u in ((False, True) if say_with_card else (False,))]
         return one, two
 
     table = _Lookups(
@@ -1288,7 +1320,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
         responses=responses(rules), turn=turn(rules),
-        play=[cards_played.commands[f.kind] for f in faces],
+        play=[cards_played.of(f) for f in faces],
         starts=dict(starts(rules).commands), deal=dealing(rules),
         playable=[cards_played.playable[f.kind] for f in faces])
     table.counted = counted = dataclasses.replace(table)
@@ -1296,8 +1328,8 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     table.out_of_turn = _bare(table.out_of_turn)
     table.responses = _bare(table.responses)
     table.turn = _bare(table.turn)
-    bare = {k: c.uncounted() for k, c in cards_played.commands.items()}
-    table.play = [bare[f.kind] for f in faces]
+    bare = {c.name: c.uncounted() for c in cards_played.all()}
+    table.play = [bare[c.name] for c in table.play]
     table.starts = {k: c.uncounted() for k, c in table.starts.items()}
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()

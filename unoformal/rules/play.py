@@ -19,10 +19,10 @@ window, and lets the card take effect: the primitives of :mod:`unoformal.rules.e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
-from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.cards import Face, Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.commands import (
@@ -171,19 +171,73 @@ def _matched(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
 
 @dataclass(frozen=True)
 class Plays:
-    """The play of each kind of card, built for one table."""
+    """The play of each kind of card, built for one table. A kind's play may be split by
+    rank (``ranked``): a house rule whose cards of one rank do more than the others of
+    their kind gives that rank a command of its own, with the choices it needs."""
 
     commands: dict[Kind, Command]
     playable: dict[Kind, tuple[Conjunct, ...]]
+    ranked: dict[tuple[Kind, int], Command] = field(default_factory=dict)
 
     def all(self) -> tuple[Command, ...]:
-        return tuple(self.commands.values())
+        """Every play command: the kinds' in rulebook order, each kind's ranks after it."""
+        out: list[Command] = []
+        for kind, command in self.commands.items():
+            out.append(command)
+            out += [c for (k, _), c in sorted(self.ranked.items(), key=_by_rank) if k is kind]
+        return tuple(out)
+
+    def of(self, face: Face) -> Command:
+        """The command that plays ``face``."""
+        if face.rank is not None:
+            command = self.ranked.get((face.kind, face.rank))
+            if command is not None:
+                return command
+        return self.commands[face.kind]
+
+    def faces(self, deck: Deck, name: str) -> list[int]:
+        """The faces of ``deck`` (their indices) that the play command ``name`` plays."""
+        return [i for i, face in enumerate(deck.faces) if self.of(face).name == name]
+
+    def kind(self, name: str) -> Kind:
+        """The kind of card the play command ``name`` plays."""
+        for kind, command in self.commands.items():
+            if command.name == name:
+                return kind
+        for (kind, _), command in self.ranked.items():
+            if command.name == name:
+                return kind
+        raise KeyError(f"no play command {name!r}")
+
+
+def _by_rank(item: tuple[tuple[Kind, int], Command]) -> int:
+    return item[0][1]
 
 
 @cache
 def plays(table: RuleTable) -> Plays:
-    """The plays of ``table``, one per kind of card (built once per table)."""
+    """The plays of ``table``, one per kind of card, and one per rank a house rule gives
+    its own (built once per table)."""
     held = {face.kind for face in Deck.of(table).faces}
     kinds = [k for k in Kind if k in held]  # the deck's kinds, as the relation's actions
     able = {k: playable(table, k) for k in kinds}  # the very conjuncts the plays end with
-    return Plays({k: play(table, k, able[k]) for k in kinds}, able)
+    return Plays({k: play(table, k, able[k]) for k in kinds}, able, ranked(table, able))
+
+
+def ranked(table: RuleTable, able: dict[Kind, tuple[Conjunct, ...]] | None = None
+           ) -> dict[tuple[Kind, int], Command]:
+    """The plays of the ranks a house rule gives a command of their own (none in the
+    rulebook)."""
+    return {}
+
+
+def command(table: RuleTable, name: str) -> Command:
+    """The play command ``name`` built anew for ``table`` (the relation builds it through a
+    view of the table that notes the entries it reads, so it is not taken from a cache)."""
+    for kind in Kind:
+        if name == f"play_{kind.name.lower()}":
+            return play(table, kind)
+    for built in ranked(table).values():
+        if built.name == name:
+            return built
+    raise KeyError(f"no play command {name!r}")

@@ -26,7 +26,6 @@ from unoformal.rules.state import PHASED, Domain
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.state import (
     DEALT,
-    KINDS,
     NONE,
     PHASE_NAMES,
     Sym,
@@ -220,18 +219,16 @@ class Model:
     def _domain(self, step: Step, key: str) -> list[int]:
         if key == "face":
             if step.name.startswith("play_"):
-                kind = next(k for k in KINDS if step.name == f"play_{k.name.lower()}")
-                return self.spec.faces_of(kind)
+                return self.spec.play_faces(step.name)
             return list(range(self.nfaces))
         if key == "color":
-            if step.name.startswith("play_"):
-                kind = next(k for k in KINDS if step.name == f"play_{k.name.lower()}")
-                if not self.rules.effect(kind).chooses_color:
-                    return [NONE]
+            if step.name.startswith("play_") and \
+                    not self.rules.effect(self.spec.play_kind(step.name)).chooses_color:
+                return [NONE]
             return list(range(len(self.deck.colors)))
         if key == "uno":
             return [0, 1]
-        if key == "actor":
+        if key in ("actor", "target"):
             return list(range(self.n))
         raise ValueError(f"{step.name}: unknown choice {key!r}")
 
@@ -265,7 +262,9 @@ class Model:
         actor = values.get("actor", fam.mover if fam.mover is not None else turn)
         name = names[actor]
         if fam.name.startswith("play_"):
-            return Action(name, ActionType.PLAY, card, cname, uno=bool(values.get("uno")))
+            target = values.get("target")
+            return Action(name, ActionType.PLAY, card, cname,
+                          None if target is None else names[target], bool(values.get("uno")))
         if fam.name == "uno":
             return Action(name, ActionType.UNO)
         if fam.name == "catch":

@@ -40,7 +40,7 @@ from unoformal.rules import respond, turn
 from unoformal.rules import start as start_commands
 from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import Binding, Command, Effect, RandomColor
+from unoformal.rules.commands import Binding, Command, Effect, RandomColor, Who
 from unoformal.verification.z3.state import (
     DEALT,
     KINDS,
@@ -602,24 +602,43 @@ class Spec:
 
     # ------------------------------------------------------------ actions
 
-    def play(self, s: Sym, kind: Kind) -> Step:
-        """The play command of ``kind`` (unoformal.rules.play: PLAY-1, DRAW-1, NOSTACK-1,
+    def play_names(self) -> tuple[str, ...]:
+        """The play commands' names, in rulebook order (a kind's, then its ranks')."""
+        return tuple(c.name for c in card_play.plays(self.table).all())
+
+    def play_faces(self, name: str) -> list[int]:
+        """The faces the play command ``name`` plays."""
+        return card_play.plays(self.table).faces(self.deck, name)
+
+    def play_kind(self, name: str) -> Kind:
+        """The kind of card the play command ``name`` plays."""
+        return card_play.plays(self.table).kind(name)
+
+    def play(self, s: Sym, name: str) -> Step:
+        """The play command ``name`` (unoformal.rules.play: PLAY-1, DRAW-1, NOSTACK-1,
         WD4-1, UNO-1, EXT-SHORT), then the card's effect from the table."""
-        tag = fresh_tag(f"play.{kind.name.lower()}")
-        domain = self.faces_of(kind)
+        kind = self.play_kind(name)
+        tag = fresh_tag(name.replace("_", ".", 1))
+        domain = self.play_faces(name)
         effect = self.rules.effect(kind)
         f, c, says = z3.Int(f"{tag}.face"), z3.Int(f"{tag}.color"), z3.Bool(f"{tag}.uno")
-        command = card_play.play(self.rules, kind)  # through the view: its reads are noted
-        b = Binding(s.turn, None, None, f, c, says)
+        command = card_play.command(self.rules, name)  # through the view: its reads are noted
+        choices: dict[str, Expr] = {"face": f, "color": c, "uno": says}
+        target: Expr | None = None
+        target_ok = self.true()
+        if Who.TARGET in command.choices:  # a seat the player chooses (its guard: whom)
+            target = choices["target"] = z3.Int(f"{tag}.target")
+            target_ok = fand(target >= 0, self.seated(target))
+        b = Binding(s.turn, target, None, f, c, says)
         ncolors = len(self.deck.colors)
         color_ok = fand(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
-        # The choices' domains (a face of the kind, a color when it names one), then the
-        # command's guard.
-        guard = fand(f_or([feq(f, g) for g in domain]), color_ok,
+        # The choices' domains (a face of the command, a color when it names one, a seated
+        # target when it names one), then the command's guard.
+        guard = fand(f_or([feq(f, g) for g in domain]), color_ok, target_ok,
                      command.encode_guard(self, s, b))
         post, cons = command.encode_effect(self, s, b, tag)
-        return Step(command.name, command.cites, s, guard, post, s.turn, f,
-                    {"face": f, "color": c, "uno": says}, draws=fand(cons))
+        return Step(command.name, command.cites, s, guard, post, s.turn, f, choices,
+                    draws=fand(cons))
 
     def replaced(self, hands: list[list[Expr]], who: Expr,
                  hand: list[Expr]) -> list[list[Expr]]:
@@ -941,9 +960,8 @@ class Spec:
                      lambda s, k=kind, d=d: self.start_card(s, k, d),  # type: ignore[misc]
                      d, True) for d in range(self.n)]
         out.append(("choose_color", lambda s: [self.choose_color(s)], None, False))
-        for kind in self.kinds:
-            out.append((f"play_{kind.name.lower()}",
-                        lambda s, k=kind: [self.play(s, k)], None, False))  # type: ignore[misc]
+        for name in self.play_names():
+            out.append((name, lambda s, k=name: [self.play(s, k)], None, False))  # type: ignore[misc]
         simple: list[tuple[str, Callable[[Sym], Step]]] = [
             ("draw", self.draw), ("keep", self.keep), ("pass_nothing_to_draw", self.pass_empty),
             ("reshuffle", self.reshuffle), ("accept", self.accept),

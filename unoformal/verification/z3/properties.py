@@ -368,7 +368,7 @@ def _challenge(spec: Spec, s: Sym) -> Iterator[Query]:
 
 def _two_players_same(spec: Spec, s: Sym) -> Iterator[Query]:
     """TWO-1: a Reverse and a Skip of the same color lead to the same turn order."""
-    rev, skip = spec.play(s, Kind.REVERSE), spec.play(s, Kind.SKIP)
+    rev, skip = spec.play(s, "play_reverse"), spec.play(s, "play_skip")
     same_color = (spec.lookup(spec.fcolor, rev.face, spec.faces_of(Kind.REVERSE))
                   == spec.lookup(spec.fcolor, skip.face, spec.faces_of(Kind.SKIP)))
     a, b = rev.post, skip.post
@@ -390,7 +390,7 @@ def _turn_returns(spec: Spec, step: Step) -> Expr:
 
 def _no_stacking(spec: Spec, s: Sym) -> Iterator[Query]:
     """NOSTACK-1: the victim of a draw card has no play, and loses the turn."""
-    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
+    for step in spec.steps(s, spec.play_names()):
         yield across(step, s.phase == RESPOND)
         if step.name == "play_draw_two":
             victim = spec.seat_after(s.turn, s.direction, 1)
@@ -430,9 +430,8 @@ def _after_draw(spec: Spec, s: Sym) -> Iterator[Query]:
         yield Query(step.label + " (allowed)", fand(s.phase == DRAWN, z3.Not(step.guard)),
                     [step], assume=s.phase == DRAWN)
     # "You may play that drawn card at once if it is legal."
-    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
-        faces = [g for g in range(spec.nfaces)
-                 if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
+    for step in spec.steps(s, spec.play_names()):
+        faces = spec.play_faces(step.name)
         wild = spec.deck.faces[faces[0]].kind.is_wild
         match = f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces])
         yield enabled(step.label + " (drawn card)", step, s.phase == DRAWN,
@@ -453,9 +452,8 @@ def _matching(spec: Spec, face: int, s: Sym) -> Expr:
 
 def _play_matches(spec: Spec, s: Sym) -> Iterator[Query]:
     """PLAY-1: exactly the matching cards may be played on a normal turn."""
-    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
-        kind_faces = [g for g in range(spec.nfaces)
-                      if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
+    for step in spec.steps(s, spec.play_names()):
+        kind_faces = spec.play_faces(step.name)
         match = f_or([fand(step.face == g, _matching(spec, g, s)) for g in kind_faces])
         yield across(step, s.phase != RESPOND, z3.Not(match))
         wild = spec.deck.faces[kind_faces[0]].kind.is_wild
@@ -567,7 +565,7 @@ def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
     went out with is never answered (EXT-LAST, where stacking could answer it); a
     challenge never sends cards back to a player who went out (WD4-1 makes that card
     legal)."""
-    plays = tuple(f"play_{k.name.lower()}" for k in spec.kinds)
+    plays = spec.play_names()
     for step in spec.steps(s, (*plays, "challenge_upheld", "accept")):
         t = step.post
         if step.name == "challenge_upheld":
@@ -593,9 +591,9 @@ def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
 def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
     """SKIP-1, REV-1, D2-1, WILD-1, WD4-2, TWO-1 and PLAY-1: what each card does to the
     turn, the direction and the color; nobody but a Draw Two's victim draws."""
-    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
+    for step in spec.steps(s, spec.play_names()):
         t, me, d = step.post, s.turn, s.direction
-        kind = next(k for k in spec.kinds if step.name == f"play_{k.name.lower()}")
+        kind = spec.play_kind(step.name)
         faces = spec.faces_of(kind)
         nxt = spec.seat_after(me, d, 1)
         own = spec.lookup(spec.fcolor, step.face, faces)
@@ -639,14 +637,13 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
     """UNO-1: say UNO with the next-to-last card, or afterwards before an accusation;
     forgetting it opens a window in which the player, holding one card, can be caught.
     ADVICE-1: advising is always possible (and costs the adviser)."""
-    for step in spec.steps(s, tuple(f"play_{k.name.lower()}" for k in spec.kinds)):
+    for step in spec.steps(s, spec.play_names()):
         t, me = step.post, s.turn
         says = step.choices["uno"]
         two = fand(s.seat_total(me) == 2, s.phase != RESPOND, enough(spec, s))
         window = f_or(t.phase == OVER, t.uno_window == z3.If(says, NONE, me))
         yield across(step, two, z3.Not(window))
-        faces = [g for g in range(spec.nfaces)
-                 if step.name == f"play_{spec.deck.faces[g].kind.name.lower()}"]
+        faces = spec.play_faces(step.name)
         wild = spec.deck.faces[faces[0]].kind.is_wild
         free = fand(step.choices["color"] == (0 if wild else NONE))
         yield enabled(step.label + " (say UNO)", step, s.phase == PLAY, two,

@@ -96,8 +96,10 @@ def action_of(spec: Spec, m: z3.ModelRef, step: Step) -> Action | None:
         color = None
         if spec.rules.effect(spec.deck.faces[face].kind).chooses_color:
             color = spec.deck.colors[val(m, step.choices["color"])].value
+        target = step.choices.get("target")
         return Action(player, ActionType.PLAY, spec.deck.code(face), color,
-                      uno=bool(val(m, step.choices["uno"])))
+                      None if target is None else who[val(m, target)],
+                      bool(val(m, step.choices["uno"])))
     simple = {"draw": ActionType.DRAW, "keep": ActionType.PASS, "accept": ActionType.ACCEPT,
               "pass_nothing_to_draw": ActionType.PASS, "challenge_upheld": ActionType.CHALLENGE,
               "challenge_failed": ActionType.CHALLENGE, "uno": ActionType.UNO,
