@@ -53,6 +53,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from tests.reference import FROZEN_VARIANTS
 from tests.reference.engine_v1 import game as frozen_game
 from tests.reference.engine_v1 import record as frozen_record
 from tests.reference.engine_v1 import vectors as frozen_vectors
@@ -63,7 +64,7 @@ from unoformal.engine.actions import Action, ActionType
 from unoformal.errors import UnoError
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
-from unoformal.rulebook.variants import VARIANTS, derive, load_rules
+from unoformal.rulebook.variants import derive, load_rules
 
 HERE = Path(__file__).resolve().parent
 RECORDS = HERE.parent / "records"
@@ -191,7 +192,8 @@ def variant_rules(name: str) -> RuleTable:
 
 
 def known(name: str) -> bool:
-    return name in VARIANTS or (name.endswith(SHORT) and name.removesuffix(SHORT) in VARIANTS)
+    return name in FROZEN_VARIANTS or (name.endswith(SHORT)
+                                       and name.removesuffix(SHORT) in FROZEN_VARIANTS)
 
 
 # ----------------------------------------------------------- action space
@@ -701,7 +703,7 @@ def vectors_agree(seeds: tuple[int, ...] = (0, 1), games: int = 1,
     its own), and explorer presets (states from the live explorer, each line computed by
     each engine's ``vector()``). How many lines, and those that differ."""
     lines, bad = 0, []
-    for variant in variants or list(VARIANTS):
+    for variant in variants or list(FROZEN_VARIANTS):
         rules = load_rules(variant)
         for seed in seeds:
             for k in players:
@@ -815,13 +817,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None,
                         help="a folder for the records of the disagreements")
     args = parser.parse_args(argv)
-    variants = list(VARIANTS) if args.variants == "all" else args.variants.split(",")
+    variants = list(FROZEN_VARIANTS) if args.variants == "all" else args.variants.split(",")
     if args.short:
         variants += [v + SHORT for v in variants if not v.endswith(SHORT)]
     unknown = [v for v in variants if not known(v)]
     if unknown:
         parser.error(f"unknown variant(s) {', '.join(unknown)}; shipped: "
-                     f"{', '.join(VARIANTS)} (each also as <name>{SHORT})")
+                     f"{', '.join(FROZEN_VARIANTS)} (each also as <name>{SHORT})")
     start = time.perf_counter()
     results = run(jobs(variants, _players(args.players), args.steps, args.seed, args.chunk,
                        args.refusals), args.workers,

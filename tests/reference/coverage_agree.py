@@ -17,10 +17,10 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from tests.reference import FROZEN_VARIANTS
 from tests.reference.coverage_v1 import Labeler as OldLabeler
 from tests.reference.coverage_v1 import catalogue as old_catalogue
 from unoformal.engine.actions import Action
-from unoformal.rulebook.variants import VARIANTS
 from unoformal.rules.state import OVER
 from unoformal.verification.explore.chance import (
     ExploreGame,
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     # `large` has no complete graph in this machine's memory (docs/explorer.md)
     parser.add_argument("--presets", default=",".join(p for p in PRESETS if p != "large"))
-    parser.add_argument("--variants", default=",".join(VARIANTS))
+    parser.add_argument("--variants", default=",".join(FROZEN_VARIANTS))
     parser.add_argument("--limit", type=int, default=None, help="states per graph")
     args = parser.parse_args(argv)
     bad = 0

@@ -14,13 +14,12 @@ from typing import Any
 
 import pytest
 
-from tests.reference import agree
+from tests.reference import FROZEN_VARIANTS, agree
 from tests.reference.engine_v1 import game as frozen_game
 from tests.reference.engine_v1 import record as frozen_record
 from unoformal.engine import game as live_game
 from unoformal.engine import record as live_record
 from unoformal.engine.actions import Action, ActionType
-from unoformal.rulebook.variants import VARIANTS
 from unoformal.runtime.compiled import compiled
 
 # What each variant can do at all: RLCard's rules have no challenge, no UNO and no
@@ -73,11 +72,11 @@ def _reproduced(d: agree.Disagreement) -> None:
 
 
 def test_engines_agree_on_every_variant_at_2_3_and_10_players() -> None:
-    results = _run(list(VARIANTS), [2, 3, 10], SMALL)
+    results = _run(list(FROZEN_VARIANTS), [2, 3, 10], SMALL)
     total = _total(results)
     assert total.disagreements == 0, "\n".join(d.line() for d in total.kept)
     assert total.word_diffs == 0, total.words
-    assert total.steps >= SMALL * len(VARIANTS)
+    assert total.steps >= SMALL * len(FROZEN_VARIANTS)
     assert total.refusals > total.steps // 2
     assert total.rounds > total.games and total.games_over > 0  # next_round and game over
     by_variant: dict[str, agree.Tally] = {}
@@ -93,7 +92,7 @@ def test_engines_agree_on_every_variant_at_2_3_and_10_players() -> None:
 
 
 def test_engines_agree_on_short_decks_where_the_pile_runs_out() -> None:
-    short = [v + agree.SHORT for v in VARIANTS]
+    short = [v + agree.SHORT for v in FROZEN_VARIANTS]
     results = _run(short, [2, 3, 7, 10], 3_000)  # 10 is not seated by a short deck
     assert {k for _, k in results} == {2, 3, 7}
     total = _total(results)

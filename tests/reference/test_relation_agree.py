@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 import z3
 
+from tests.reference import FROZEN_VARIANTS
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Holding, RuleTable
-from unoformal.rulebook.variants import VARIANTS, load_rules
+from unoformal.rulebook.variants import load_rules
 from unoformal.rules import play as card_play
 from unoformal.rules.commands import Command, Effect, Take
 from unoformal.rules.lang import All, Not, OfCurrentColor, OfKind, Playable, Said
@@ -28,7 +29,7 @@ from . import relation_agree
 from .relation_agree import FieldsOutOfDate, Report, check, check_fields, main
 
 AGREE = [("classic", 2), ("classic", 3),
-         *[(name, 2) for name in sorted(VARIANTS) if name != "classic"]]
+         *[(name, 2) for name in sorted(FROZEN_VARIANTS) if name != "classic"]]
 
 
 def _classic(players: int = 2) -> Report:

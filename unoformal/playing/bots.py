@@ -145,6 +145,8 @@ class GreedyBot:
     * prefers playing over drawing; among colored cards plays the one worth most
       points (SCORE-1), keeping wilds for last, then a Wild Draw Four before a Wild;
     * names the color it holds most of (ties: the table's color order);
+    * with a card that swaps hands (SEVEN-O), swaps with the player holding the fewest
+      cards (ties: the first in seat order);
     * as the victim of a Wild Draw Four (WD4-2) challenges when the odds that the
       offender held the previous color make the expected cards saved (CHAL-2)
       exceed the expected extra cards (CHAL-3), reading both from the table.
@@ -206,6 +208,9 @@ class GreedyBot:
         chosen = [a for a in plays if a.card == card]
         if any(a.uno for a in chosen):  # UNO-1: say it with the next-to-last card
             chosen = [a for a in chosen if a.uno]
+        if chosen[0].target is not None:  # SEVEN-O: swap with the smallest hand
+            sizes = game.view(player).hand_sizes
+            return min(chosen, key=lambda a: (sizes[a.target or ""], chosen.index(a)))
         if len(chosen) == 1 or chosen[0].color is None:
             return chosen[0]
         rest = list(game.view(player).hand)  # the view only when a color is to be named

@@ -33,6 +33,7 @@ class Sites:
     statement: dict[str, list[str]] = field(default_factory=dict)  # rules/ file -> functions
     commands: list[list[str]] = field(default_factory=list)  # its moves' commands, in words
     branches: dict[str, str] = field(default_factory=dict)  # what coverage counts: its words
+    switched_on: bool = False  # a house rule off in the table: commands from it switched on
     engine: dict[str, list[str]] = field(default_factory=dict)  # file -> functions
     steps: set[str] = field(default_factory=set)  # Z3 steps citing it
     read_by: set[str] = field(default_factory=set)  # Z3 steps reading its entry
@@ -63,6 +64,10 @@ def render(table: RuleTable, root: Path = ROOT) -> str:
     _commands(table, sites)
     _cited_in(sites, "engine", "engine")
     _z3(table, sites)
+    for rid, on in _house_rules_on(table):  # off here: shown as they play when on
+        sites[rid].switched_on = True
+        _commands(on, {rid: sites[rid]})
+        _z3(on, {rid: sites[rid]}, properties=False)
     _tests(root / "tests", sites)
     _findings(root / "README.md", sites)
     lines = _head(table)
@@ -90,10 +95,11 @@ def _head(table: RuleTable) -> list[str]:
 def _section(rid: str, entries: list[tuple[str, Rule]], where: Sites) -> list[str]:
     lines = ["", f"## {rid}", ""]
     for attr, rule in entries:
-        tag = " *(extension: not in the seeds)*" if rule.extension else ""
+        tag = " *(extension: not in the seeds)*" if rule.extension else \
+            " *(house rule: not in the seeds; off in classic)*" if rule.house else ""
         lines.append(f"{rule.words()}{tag}")
         lines.append("")
-        if rule.extension:
+        if rule.extension or rule.house:
             lines += [f"Why: {rule.reason}", ""]
         if not rule.enabled and rule.when_off:
             lines += [f"Switched off: {rule.when_off}", ""]
@@ -106,7 +112,7 @@ def _section(rid: str, entries: list[tuple[str, Rule]], where: Sites) -> list[st
 def _values(rule: Rule) -> str:
     # "enabled" matters only where it can be switched.
     shown = [f"`{key} = {show(value)}`" for key, value in rule.values().items()
-             if key != "extension" and (key != "enabled" or rule.switchable)]
+             if key not in ("extension", "house") and (key != "enabled" or rule.switchable)]
     return ": " + ", ".join(shown) if shown else ""
 
 
@@ -115,7 +121,7 @@ def _where(where: Sites) -> list[str]:
     reading = sorted(where.read_by - where.steps)
     return [
         f"- Stated in the rule language: {statement or 'not yet (engine and Z3 by hand)'}",
-        *_played(where.commands),
+        *_played(where.commands, where.switched_on),
         *_counted(where.branches),
         f"- Engine: {engine or 'no function cites it'}",
         f"- Z3 steps citing it: {_list(sorted(where.steps))}",
@@ -125,6 +131,16 @@ def _where(where: Sites) -> list[str]:
         *(f"  - `{test}`" for test in where.tests),
         f"- Findings: {'; '.join(where.findings) or 'none'}",
     ]
+
+
+def _house_rules_on(table: RuleTable) -> list[tuple[str, RuleTable]]:
+    """Each house rule the table switches off, with the table that switches it on: its
+    commands and steps exist only there."""
+    from unoformal.rulebook.variants import derive
+
+    return [(rule.id, derive(table, f"{table.name}-{rule.id.lower()}", table.description,
+                             {rule.id: {"enabled": True}}))
+            for _, rule in table.entries() if rule.house and not rule.enabled]
 
 
 def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
@@ -152,10 +168,12 @@ def _counted(branches: dict[str, str]) -> list[str]:
             *(f"  - `{name}`: {text}" for name, text in branches.items())]
 
 
-def _played(commands: list[list[str]]) -> list[str]:
+def _played(commands: list[list[str]], switched_on: bool = False) -> list[str]:
     if not commands:
         return []
-    lines = ["- How it is played (its moves as guarded commands, read by the engine and Z3):"]
+    when = " when switched on" if switched_on else ""
+    lines = [f"- How it is played{when} (its moves as guarded commands, read by the engine "
+             "and Z3):"]
     for text in commands:
         lines.append(f"  - {text[0]}")
         lines += [f"    {line}" for line in text[1:]]
@@ -213,7 +231,7 @@ def _functions(tree: ast.AST, prefix: str = "") -> Iterator[tuple[int, int, str]
 # --- Z3: the steps and properties --------------------------------------------------------
 
 
-def _z3(table: RuleTable, sites: dict[str, Sites]) -> None:
+def _z3(table: RuleTable, sites: dict[str, Sites], properties: bool = True) -> None:
     # Imported here only: `unoformal rules` without --markdown must not load Z3.
     from unoformal.verification.z3.actions import Spec
     from unoformal.verification.z3.properties import PROPERTIES
@@ -229,7 +247,7 @@ def _z3(table: RuleTable, sites: dict[str, Sites]) -> None:
             for rid in step.reads:
                 if rid in sites:
                     sites[rid].read_by.add(step.name)
-    for prop in PROPERTIES:
+    for prop in PROPERTIES if properties else ():
         for rid in prop.rule_ids:
             if rid in sites:
                 sites[rid].properties.append(prop.name)

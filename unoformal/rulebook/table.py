@@ -71,6 +71,8 @@ class Rule:
     extension: bool = False
     reason: str = ""
     enabled: bool = True
+    # A house rule: not in the rulebook but played by many; switchable, off in classic.
+    house: bool = False
     # What switching a rulebook entry off means (every interpreter honours it); empty
     # for an entry that cannot be switched off. Extensions can always be switched off:
     # their reason says what is left unsettled without them.
@@ -79,7 +81,7 @@ class Rule:
     @property
     def switchable(self) -> bool:
         """Whether a variant may set ``enabled = false`` on this entry."""
-        return self.extension or bool(self.when_off)
+        return self.extension or self.house or bool(self.when_off)
 
     def words(self) -> str:
         """The rule in words, with this entry's values filled in."""

@@ -1326,9 +1326,11 @@ class When(Effect):
 
     def lines(self) -> list[str]:
         said = [f"- if {self.cond.text()} (`{self.labels[0]}`):"]
-        said += [f"  {line}" for step in self.then for line in step.lines()]
+        said += [f"  {line}" for step in self.then for line in step.lines()] or \
+            ["  - then nothing more"]
         said.append(f"- otherwise (`{self.labels[1]}`):")
-        said += [f"  {line}" for step in self.otherwise for line in step.lines()]
+        said += [f"  {line}" for step in self.otherwise for line in step.lines()] or \
+            ["  - then nothing more"]
         return said
 
     def walk(self) -> tuple[Effect, ...]:

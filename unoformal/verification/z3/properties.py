@@ -127,6 +127,15 @@ def enabled(label: str, step: Step, *when: Expr) -> Query:
     return Query(label, fand(*when, z3.Not(step.guard)), [step], assume=fand(*when))
 
 
+def aimed_well(spec: Spec, step: Step) -> Expr:
+    """A play's chosen seat, where it chooses one (a house rule's swap): another seated
+    player."""
+    target = step.choices.get("target")
+    if target is None:
+        return TRUE
+    return fand(target != step.pre.turn, target >= 0, spec.seated(target))
+
+
 @dataclass(frozen=True)
 class Property:
     name: str
@@ -437,7 +446,7 @@ def _after_draw(spec: Spec, s: Sym) -> Iterator[Query]:
         yield enabled(step.label + " (drawn card)", step, s.phase == DRAWN,
                       step.face == s.drawn, match, enough(spec, s),
                       step.choices["color"] == (0 if wild else NONE),
-                      z3.Not(step.choices["uno"]))
+                      z3.Not(step.choices["uno"]), aimed_well(spec, step))
 
 
 def _matching(spec: Spec, face: int, s: Sym) -> Expr:
@@ -458,7 +467,7 @@ def _play_matches(spec: Spec, s: Sym) -> Iterator[Query]:
         yield across(step, s.phase != RESPOND, z3.Not(match))
         wild = spec.deck.faces[kind_faces[0]].kind.is_wild
         choice = fand(step.choices["color"] == (0 if wild else NONE),
-                        z3.Not(step.choices["uno"]))
+                        z3.Not(step.choices["uno"]), aimed_well(spec, step))
         holds = spec.select(s.seat_hand(s.turn), step.face, kind_faces) >= 1
         yield enabled(step.label + " (allowed)", step, s.phase == PLAY,
                       f_or([step.face == g for g in kind_faces]), holds, match,
@@ -645,7 +654,7 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
         yield across(step, two, z3.Not(window))
         faces = spec.play_faces(step.name)
         wild = spec.deck.faces[faces[0]].kind.is_wild
-        free = fand(step.choices["color"] == (0 if wild else NONE))
+        free = fand(step.choices["color"] == (0 if wild else NONE), aimed_well(spec, step))
         yield enabled(step.label + " (say UNO)", step, s.phase == PLAY, two,
                       spec.select(s.seat_hand(me), step.face, faces) >= 1,
                       f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces]),
