@@ -19,13 +19,13 @@ from unoformal.rulebook.variants import load_rules
 
 from .helpers import make_game, play
 
-# Every rule ID of docs/rules.md, and the extensions the table adds.
+# Every rule ID of docs/rules.md, and the extensions and house rules the table adds.
 RULE_IDS = (
     "DECK-1", "DECK-2", "DECK-3", "DEAL-1", "DEAL-2", "DEAL-3", "START-D2", "START-SKIP",
     "START-REV", "START-WILD", "START-WD4", "PLAY-1", "DRAW-1", "RESHUFFLE-1", "HIDDEN-1",
     "SKIP-1", "REV-1", "D2-1", "NOSTACK-1", "WILD-1", "TWO-1", "MISPLAY-1", "ADVICE-1",
     "WD4-1", "WD4-2", "CHAL-1", "CHAL-2", "CHAL-3", "CHAL-4", "UNO-1", "END-1", "END-2",
-    "SCORE-1", "SCORE-2", "EXT-PASS", "EXT-SHORT", "EXT-START", "EXT-LAST",
+    "SCORE-1", "SCORE-2", "EXT-PASS", "EXT-SHORT", "EXT-START", "EXT-LAST", "SEVEN-O",
 )
 
 

@@ -202,7 +202,8 @@ def test_only_switchable_entries_can_be_switched_off(attr: str) -> None:
 
 def test_the_rulebook_entries_that_can_be_switched_off_say_what_off_means() -> None:
     off = {rule.id for _, rule in CLASSIC.entries() if rule.switchable and not rule.extension}
-    assert off == {"TWO-1", "ADVICE-1", "UNO-1", "START-D2", "START-SKIP", "START-REV"}
+    assert off == {"TWO-1", "ADVICE-1", "UNO-1", "START-D2", "START-SKIP", "START-REV", "SEVEN-O"}
+    assert all(rule.when_off for _, rule in CLASSIC.entries() if rule.house)
 
 
 @pytest.mark.parametrize(("name", "description", "words"), [
@@ -463,7 +464,7 @@ def _changed(entry: str, **values: Any) -> RuleTable:
 
 
 SWITCHABLE = ("START-D2, START-SKIP, START-REV, TWO-1, ADVICE-1, UNO-1, EXT-PASS, EXT-SHORT, "
-              "EXT-START, EXT-LAST")
+              "EXT-START, EXT-LAST, SEVEN-O")
 BREACHES = [
     (_changed("players", minimum=6, maximum=4), "players-ordered",
      table.Breach(("rules", "DECK-2", "minimum"), "DECK-2", 6, "at most the maximum, 4")),
@@ -477,6 +478,9 @@ BREACHES = [
      table.Breach(("rules", "DEAL-1", "ties_draw_again"), "DEAL-1", True,
                   "false, or a deck with 9 cards below the highest dealer value 0 (this one "
                   "has 0; symbol_value = 0): otherwise every dealer draw can tie, for ever")),
+    (_changed("seven_o", pass_rank=7), "exchange-ranks-differ",
+     table.Breach(("rules", "SEVEN-O", "pass_rank"), "SEVEN-O", 7,
+                  "a rank other than swap_rank (7)")),
     (_changed("matching", enabled=False), "switched-only-where-meant",
      table.Breach(("rules", "PLAY-1", "enabled"), "PLAY-1", False,
                   f"true: only {SWITCHABLE} can be switched off")),

@@ -27,6 +27,7 @@ from unoformal.rulebook.words import fill
 # Bounds that keep the deck finite and every count the engine and the proofs handle
 # small: at most 4 x (10 + 3) x COPIES + 2 x WILD_COPIES = 448 cards.
 COPIES = 8  # copies of one colored face
+RANKS = 10  # number ranks 0 to 9 (DECK-1)
 WILD_COPIES = 16
 SEATS = 10  # DECK-2's most players: the verifier's manifest covers 2 to 10
 DRAWS = 20  # cards one effect or penalty makes a player draw
@@ -103,7 +104,7 @@ class DeckRule(Rule):
     # At least one color: a Wild's player names one (WILD-1, START-WILD).
     colors: Annotated[tuple[Color, ...], Items(1, 4, unique=True)] = ()
     # Copies of rank i, per color; ranks 0-9 are all a card code can name.
-    number_copies: Annotated[tuple[Annotated[int, Range(0, COPIES)], ...], Items(0, 10)] = ()
+    number_copies: Annotated[tuple[Annotated[int, Range(0, COPIES)], ...], Items(0, RANKS)] = ()
     skip_copies: Annotated[int, Range(0, COPIES)] = 0
     reverse_copies: Annotated[int, Range(0, COPIES)] = 0
     draw_two_copies: Annotated[int, Range(0, COPIES)] = 0
@@ -288,6 +289,12 @@ class Target(Rule):
 
 
 @dataclass(frozen=True)
+class SevenO(Rule):
+    swap_rank: Annotated[int, Range(0, RANKS - 1)] = 7
+    pass_rank: Annotated[int, Range(0, RANKS - 1)] = 0
+
+
+@dataclass(frozen=True)
 class Expect:
     """An expected verdict a variant file states for itself (its ``[[expect]]`` tables),
     as the manifest states them for the shipped variants: ``players`` is ``N`` or
@@ -345,6 +352,7 @@ class RuleTable:
     draw_what_is_left: Rule
     start_with_only_wd4_left: Rule
     last_draw_card_drawn: Rule
+    seven_o: SevenO
     overrides: tuple[tuple[str, str, Any], ...] = field(default=())
     expect: Annotated[tuple[Expect, ...], Items(0, 200)] = field(default=())
 
@@ -616,6 +624,20 @@ CLASSIC = RuleTable(
                "out, and the round has no winner.",
         when_off="A draw card that may be answered and is its player's last card ends the "
                  "round at once: nobody draws for it (as END-1 without its final draw)."),
+    seven_o=SevenO(
+        "SEVEN-O", "house rule",
+        "A {swap_rank} played swaps its player's hand with the hand of another player they "
+        "choose; a {pass_rank} played passes every hand to the next player in the direction "
+        "of play. A {swap_rank} or {pass_rank} that is its player's last card ends the round "
+        "and exchanges nothing. After an exchange the UNO window stays open only while its "
+        "player still holds one card.",
+        house=True, enabled=False,
+        reason="The rulebook has no Seven-O; the last two sentences settle what the house "
+               "rule leaves open. An exchange after the last card would hand the winner "
+               "cards (END-1), and a window left open on a hand that has grown would let a "
+               "player be caught who holds more than one card (UNO-1).",
+        when_off="Sevens and zeros are number cards like any other.",
+        swap_rank=7, pass_rank=0),
 )
 
 
@@ -784,8 +806,19 @@ def _expect_players(table: RuleTable) -> Breach | None:
     return None
 
 
+def _exchange_ranks_differ(table: RuleTable) -> Breach | None:
+    """SEVEN-O: the rank that swaps hands and the rank that passes them are two ranks; one
+    card cannot do both."""
+    rule = table.seven_o
+    if rule.swap_rank != rule.pass_rank:
+        return None
+    return Breach(("rules", rule.id, "pass_rank"), rule.id, rule.pass_rank,
+                  f"a rank other than swap_rank ({rule.swap_rank})")
+
+
 CHECKS = (
     Check("switched-only-where-meant", "every entry", _switched_only_where_meant),
+    Check("exchange-ranks-differ", "SEVEN-O", _exchange_ranks_differ),
     Check("players-ordered", "DECK-2", _players_ordered),
     Check("hands-leave-a-start-card", "DEAL-2", _hands_leave_a_start_card),
     Check("dealer-draw-ends", "DEAL-1", _dealer_draw_ends),

@@ -77,6 +77,9 @@ VARIANTS: dict[str, tuple[str, Overrides]] = {
                 "WD4-1": {"illegal_when_holding": "playable-card", "bluff_playable": False},
                 "WD4-2": {"victim_may_challenge": False},
                 "UNO-1": {"enabled": False}}),
+    "seven-o": ("House rule Seven-O: a 7 played swaps hands with a player its player "
+                "chooses; a 0 played passes every hand to the next player.",
+                {"SEVEN-O": {"enabled": True}}),
 }
 
 

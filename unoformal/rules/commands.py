@@ -274,6 +274,8 @@ class Symbolic(Protocol):
 
     def goes_out(self, s: Any, seat: Term) -> Term: ...
 
+    def hands_passed(self, s: Any, actor: Term, target: Term | None) -> Any: ...
+
     def flipped(self, s: Any) -> Any: ...
 
     def pending_added(self, s: Any, cards: int, kind: Kind) -> Any: ...
@@ -1225,6 +1227,37 @@ class NoteEffect(Effect):
         if self.rule is None:
             return "no earlier move is named as the cause any more"
         return f"the card is named as the cause ({self.rule})"
+
+
+@dataclass(frozen=True)
+class PassHands(Effect):
+    """SEVEN-O: the actor's hand and the target's change places (``swap``), or every
+    hand moves to the next seat in the direction of play. The UNO window then stays open
+    only while its player holds one card (UNO-1: a window is about a hand of one)."""
+
+    swap: bool
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        hands = game.hands
+        if self.swap:
+            a, t = b.actor, b.target
+            hands[a], hands[t] = hands[t], hands[a]
+        else:
+            n, d = len(hands), game.direction
+            hands[:] = [hands[(p - d) % n] for p in range(n)]
+        w = game.uno_window
+        if w is not None and len(hands[w]) != 1:
+            game.uno_window = None
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.hands_passed(s, b.actor, b.target if self.swap else None), []
+
+    def text(self) -> str:
+        if self.swap:
+            return ("the actor's hand and the target's change places; the UNO window stays "
+                    "open only while its player holds one card")
+        return ("every hand passes to the next player in the direction of play; the UNO "
+                "window stays open only while its player holds one card")
 
 
 @dataclass(frozen=True)

@@ -34,8 +34,10 @@ from unoformal.rules.commands import (
     CardOfColor,
     Command,
     Conjunct,
+    Differ,
     DrawnOnly,
     Effect,
+    GoesOut,
     HoldsCard,
     Label,
     Legal,
@@ -44,6 +46,7 @@ from unoformal.rules.commands import (
     OffenderHolds,
     OnOtherColor,
     OpenWindow,
+    PassHands,
     PhaseIn,
     PhaseIs,
     PlaceCard,
@@ -53,6 +56,7 @@ from unoformal.rules.commands import (
     Unanswering,
     UnoCall,
     Wd4Legal,
+    When,
     Who,
 )
 from unoformal.rules.effects import LAST_DRAW_CARD, card_effect, stacks_last_card
@@ -105,9 +109,11 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
     return tuple(guard)
 
 
-def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None) -> Command:
+def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
+         exchange: bool | None = None) -> Command:
     """The player to move plays a card of ``kind``; it takes effect. ``able``: the
-    card's :func:`playable` conjuncts, when already built."""
+    card's :func:`playable` conjuncts, when already built. ``exchange``: SEVEN-O's play of
+    a number that swaps hands with a chosen player (True) or passes every hand on (False)."""
     effect = table.effect(kind)
     uno = table.uno
     allowed = uno.say_with_card and uno.enabled
@@ -123,21 +129,49 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None)
                                  "holding the current color", (kind,))))
     if uno.enabled:  # UNO-1 off: no call, so no window
         steps.append(OpenWindow(uno.cards_left))
+    if exchange is not None:
+        steps.append(_exchanged(table, exchange))
     steps += card_effect(table, kind)
     steps += (Sorts(SaysUno(), SAID_WITH_CARD),
               Sorts(PhaseIs(OVER), LAST_DRAW_CARD if effect.victim_draws else LAST_CARD))
     choices = (Who.CARD, Who.COLOR) if effect.chooses_color else (Who.CARD,)
+    name = f"play_{kind.name.lower()}"
+    cites: tuple[str, ...] = ("PLAY-1", effect.id)
+    aimed: tuple[Conjunct, ...] = ()
+    said = "the player to move plays a card from their hand onto the discard pile"
+    if exchange is not None:
+        rule = table.seven_o
+        name = "play_swap_hands" if exchange else "play_pass_hands"
+        cites = (*cites, rule.id)
+        if exchange:
+            choices = (Who.CARD, Who.TARGET)
+            aimed = (Conjunct(Differ(Who.ACTOR, Who.TARGET), rule.id,
+                              "{actor} cannot swap hands with themself"),)
+            said = (f"the player to move plays a {rule.swap_rank} and swaps hands with "
+                    "another player they choose")
+        else:
+            said = (f"the player to move plays a {rule.pass_rank} and every hand passes to "
+                    "the next player")
     return Command(
-        f"play_{kind.name.lower()}", tuple(dict.fromkeys(("PLAY-1", effect.id))),
-        Actor.ON_TURN, choices,
+        name, tuple(dict.fromkeys(cites)), Actor.ON_TURN, choices,
         (color_first(table),
          Conjunct(HoldsCard(), "PLAY-1", "{card} is not in {actor}'s hand"),
          Conjunct(UnoCall(allowed, uno.says_with), uno.id,
                   "UNO is said with the next-to-last card" if uno.enabled
                   else "nobody calls UNO in these rules"),
-         *(playable(table, kind) if able is None else able)),
-        tuple(steps),
-        "the player to move plays a card from their hand onto the discard pile")
+         *(playable(table, kind) if able is None else able), *aimed),
+        tuple(steps), said)
+
+
+def _exchanged(table: RuleTable, swap: bool) -> Effect:
+    """SEVEN-O: the hands change places after the card is placed, unless it was the
+    player's last card (the round then ends, and a winner is handed no cards)."""
+    rule = table.seven_o
+    way = Label(rule.id, "swap" if swap else "pass", f"a {rule.swap_rank} swaps two hands"
+                if swap else f"a {rule.pass_rank} passes every hand on", (Kind.NUMBER,))
+    return When(GoesOut(), (), (PassHands(swap),), ("goes_out", "hands_exchanged"),
+                covers=(Label(rule.id, "last-card", "an exchange card played as the last "
+                              "card exchanges nothing", (Kind.NUMBER,)), way))
 
 
 def _matched(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
@@ -227,8 +261,15 @@ def plays(table: RuleTable) -> Plays:
 def ranked(table: RuleTable, able: dict[Kind, tuple[Conjunct, ...]] | None = None
            ) -> dict[tuple[Kind, int], Command]:
     """The plays of the ranks a house rule gives a command of their own (none in the
-    rulebook)."""
-    return {}
+    rulebook): SEVEN-O's swap and pass, for the ranks the deck holds."""
+    rule = table.seven_o
+    if not rule.enabled:
+        return {}
+    held = {face.rank for face in Deck.of(table).faces if face.kind is Kind.NUMBER}
+    number = None if able is None else able.get(Kind.NUMBER)
+    return {(Kind.NUMBER, rank): play(table, Kind.NUMBER, number, swap)
+            for rank, swap in ((rule.swap_rank, True), (rule.pass_rank, False))
+            if rank in held}
 
 
 def command(table: RuleTable, name: str) -> Command:

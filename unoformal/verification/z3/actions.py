@@ -549,9 +549,55 @@ class Spec:
         """``GoesOut`` (END-1): ``seat`` holds no card and every other seat does (the
         relation's reading of "nobody went out before": its winner is found at the
         round's end, from the hands)."""
+        seat = ival(seat) if isinstance(seat, int) else seat  # a seat given as a number
         return fand(feq(self.hand_size(s, seat), 0),
                     *[self.for_seated(q, f_or(feq(seat, q), z3.Not(feq(s.hand_total(q), 0))))
                       for q in range(self.n)])
+
+    def hands_passed(self, s: Sym, actor: Expr, target: Expr | None) -> Sym:
+        """The ``PassHands`` primitive (SEVEN-O): the hands of ``actor`` and ``target``
+        change places, or (no target) each hand moves to the next seat in the direction of
+        play; a UNO window on a hand that no longer holds one card closes."""
+        actor = ival(actor) if isinstance(actor, int) else actor  # seats given as numbers
+        target = ival(target) if isinstance(target, int) else target
+        if target is not None:
+            mine, theirs = s.seat_hand(actor), s.seat_hand(target)
+            hands = [[fite(feq(actor, p), y, fite(feq(target, p), x, h))
+                      for x, y, h in zip(mine, theirs, own, strict=True)]
+                     for p, own in enumerate(s.hands)]
+        else:
+            hands = self._passed_on(s)
+        # The window's hand after the exchange, as a total of the state before it (its
+        # totals are shared terms; the new hands' would be sums of fresh ite-terms).
+        w = s.uno_window
+        if target is not None:
+            held = fite(feq(w, actor), s.seat_total(target),
+                        fite(feq(w, target), s.seat_total(actor), s.seat_total(w)))
+        else:
+            held = s.seat_total(self.seat_after(w, -s.direction, 1))
+        keeps = fand(w != NONE, held == 1)
+        return s.evolve(hands=hands, uno_window=z3.If(keeps, w, ival(NONE)))
+
+    def _passed_on(self, s: Sym) -> list[list[Expr]]:
+        """Each seated hand replaced by the one of the seat before it in the direction of
+        play. Written seat by seat, not through ``seat_hand`` of a symbolic seat: the
+        hand before seat p is seat p-1's or p+1's (the last seated one's, or seat 0's, at
+        the ends), which keeps each term a choice of two where ite-chains over every seat
+        left the solver's UNO queries at 8-10 players undecided."""
+        hands, n = s.hands, self.n
+        last = [hands[self.counts[-1] - 1][f] for f in range(self.nfaces)]
+        for c in reversed(self.counts[:-1]):  # the last seated seat, at each count
+            last = [fite(feq(self.count, c), hands[c - 1][f], x) for f, x in enumerate(last)]
+        left = feq(s.direction, 1)
+        out = []
+        for p in range(n):
+            before = hands[p - 1] if p > 0 else last
+            after = hands[0] if p + 1 >= n else [
+                fite(self.seated(p + 1), x, y) for x, y in zip(hands[p + 1], hands[0],
+                                                               strict=True)]
+            out.append([cast(Expr, self.when_seated(p, fite(left, x, y), h))
+                        for x, y, h in zip(before, after, hands[p], strict=True)])
+        return out
 
     def flipped(self, s: Sym) -> Sym:
         """``FlipDirection`` (REV-1)."""

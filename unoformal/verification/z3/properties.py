@@ -66,6 +66,7 @@ START_D2_DRAWS = 2  # START-D2
 ACTION_POINTS = 20  # SCORE-1
 WILD_POINTS = 50  # SCORE-1
 TARGET = 500  # SCORE-2
+SWAP_RANK, PASS_RANK = 7, 0  # SEVEN-O, the house rule: a 7 swaps two hands, a 0 passes all
 PLENTY = 12  # "enough cards left": the rulebook assumes a card is always there to draw
 
 WD4 = KINDS.index(Kind.WILD_DRAW_FOUR)
@@ -704,6 +705,51 @@ def _none(spec: Spec, s: Sym) -> Iterator[Query]:
 
 # Each action cites its own entries (``Step.rule_ids``, named with it when it is never
 # enabled); the property cites the moves a turn offers (play, draw, pass).
+def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
+    """SEVEN-O: a 7 played swaps its player's hand (less the 7) with the hand of another
+    player they choose, any other player; a 0 passes every hand to the next player in the
+    direction of play; the turn then passes on as after any number card. Played as the
+    last card, either ends the round and exchanges nothing. After an exchange a UNO
+    window is open only on a hand of one card."""
+    me, d = s.turn, s.direction
+    nxt = spec.seat_after(me, d, 1)
+    for step in spec.steps(s, ("play_swap_hands", "play_pass_hands")):
+        t, faces = step.post, spec.play_faces(step.name)
+        swap = step.name == "play_swap_hands"
+        rank = spec.lookup(spec.frank, step.face, faces) == (SWAP_RANK if swap else PASS_RANK)
+        played = [fite(step.face == g, ival(1), ival(0)) if g in faces else ival(0)
+                  for g in range(spec.nfaces)]
+        window = z3.Implies(t.uno_window != NONE, t.seat_total(t.uno_window) == 1)
+        if swap:
+            target = step.choices["target"]
+            mine, theirs = s.seat_hand(me), s.seat_hand(target)
+            hands = fand(*[t.seat_hand(target)[g] == mine[g] - played[g]
+                           for g in range(spec.nfaces)],
+                         *[t.seat_hand(me)[g] == theirs[g] for g in range(spec.nfaces)],
+                         *[z3.Implies(fand(me != p, target != p),
+                                      t.hand_total(p) == s.hand_total(p))
+                           for p in range(spec.n)])
+        else:
+            hands = fand(*[spec.for_seated(p, t.seat_total(spec.seat_after(ival(p), d, 1))
+                                           == s.hand_total(p) - when(me, p, ival(1), ival(0)))
+                           for p in range(spec.n)])
+        normal = fand(s.phase != RESPOND, s.seat_total(me) >= 2, enough(spec, s))
+        yield across(step, normal, z3.Not(fand(rank, hands, window, t.turn == nxt,
+                                               t.phase == PLAY)))
+        last = fand(s.phase != RESPOND, s.seat_total(me) == 1, enough(spec, s))
+        kept = fand(*[t.hand_total(p) == s.hand_total(p) - when(me, p, ival(1), ival(0))
+                      for p in range(spec.n)])
+        yield across(step, last, z3.Not(fand(t.phase == OVER, kept)),
+                     label=step.label + " (last card)")
+        if swap:  # any other player may be chosen
+            matching = f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces])
+            yield enabled(step.label + " (any other player)", step, s.phase == PLAY,
+                          s.seat_total(me) >= 2, matching, enough(spec, s),
+                          spec.select(s.seat_hand(me), step.face, faces) >= 1,
+                          step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
+                          aimed_well(spec, step))
+
+
 STEPS_ENABLED = Property(
     "steps-enabled", "every action, each way its draws come out, is enabled in some "
     "invariant state (else every claim about it holds vacuously)",
@@ -760,6 +806,8 @@ PROPERTIES: tuple[Property, ...] = (
     Property("end-of-round", "a last card ends the round after its draw; a challenge never "
              "sends cards back to a player who went out", ("END-1", "WD4-1", "EXT-LAST"),
              _end_of_round),
+    Property("seven-o", "a 7 swaps two hands, a 0 passes every hand on; not as the last "
+             "card", ("SEVEN-O",), _seven_o),
     STEPS_ENABLED,
 )
 

@@ -1,0 +1,74 @@
+"""SEVEN-O in the relation: the property that states the house rule in its own numbers
+(a 7 swaps, a 0 passes, neither as the last card) is proved of the shipped variant and
+refutes a wrong command, which engine and relation would share; the existing properties
+it departs from are refuted, as the manifest says."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.verification.test_commands import _changed, _planted, _property
+from unoformal.rulebook.variants import load_rules
+from unoformal.rules import play as card_play
+from unoformal.rules.commands import Fixed
+from unoformal.verification.explore import Config, Size, analyse, explore
+from unoformal.verification.explore.coverage import catalogue
+from unoformal.verification.explore.presets import small_rules
+from unoformal.verification.z3 import prover
+from unoformal.verification.z3.prover import check
+
+SEVEN_O = load_rules("seven-o")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_relations() -> Iterator[None]:
+    yield
+    prover._setup.cache_clear()
+
+
+def test_the_seven_o_property_is_proved_of_the_house_rule_and_vacuous_in_classic() -> None:
+    assert check(SEVEN_O, _property("seven-o"), 3).verdict == "proved"
+    assert check(load_rules("classic"), _property("seven-o"), 3).verdict == "vacuous"
+
+
+def test_the_rulebook_properties_seven_o_departs_from_are_refuted_at_its_exchanges() -> None:
+    for name, step in (("one-card-per-turn", "play_pass_hands"),
+                       ("card-effects", "play_"), ("uno", "play_")):
+        result = check(SEVEN_O, _property(name), 3)
+        assert result.verdict == "refuted" and step in (result.label or ""), (name, result)
+        assert "hands" in (result.label or ""), (name, result.label)
+
+
+def test_the_seven_o_property_catches_a_7_that_passes_the_hands_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _planted(monkeypatch, "play", _changed("PassHands", "play_swap_hands", swap=False),
+             card_play)
+    result = check(SEVEN_O, _property("seven-o"), 3)
+    assert result.verdict == "refuted" and "play_swap_hands" in (result.label or "")
+
+
+def test_the_seven_o_property_catches_an_exchange_after_the_last_card(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _planted(monkeypatch, "play", _changed("When", "play_pass_hands",
+                                           cond=Fixed(False, "never")), card_play)
+    result = check(SEVEN_O, _property("seven-o"), 3)
+    assert result.verdict == "refuted" and "(last card)" in (result.label or "")
+
+
+def test_the_explorer_reaches_every_seven_o_branch_on_a_small_deck() -> None:
+    # Ranks 0 and 1, the 1 the swapping rank (a table value: swap_rank), two colors, no
+    # wilds: every exchange and the last card that exchanges nothing are reached, and
+    # every round can still end.
+    size = Size(numbers=(1, 1), wilds=0, wild_draw_fours=0, penalties=False)
+    house = {"SEVEN-O": {"enabled": True, "swap_rank": 1, "pass_rank": 0}}
+    cfg = Config(small_rules(size, extra=house, name="seven"), tuple(size.players_list()),
+                 "seven", penalties=False)
+    graph = explore(cfg)
+    found = analyse(graph)
+    assert graph.complete and not found.stuck and not found.doomed
+    assert {("SEVEN-O", "swap"), ("SEVEN-O", "pass"), ("SEVEN-O", "last-card")} \
+        <= set(graph.covered)
+    assert {b.name for b in catalogue(cfg.rules) if b.rule == "SEVEN-O"} == \
+        {"swap", "pass", "last-card"}
