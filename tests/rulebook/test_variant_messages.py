@@ -40,7 +40,8 @@ def test_deck_1_a_path_with_a_control_character_is_shown_quoted(tmp_path: Path) 
 def test_deck_1_a_name_the_system_cannot_look_up_is_an_unknown_variant() -> None:
     name = "x" * 300  # too long a file name: looking it up fails, so it is not a file
     assert message(name) == (f"unknown rules {name!r}: expected one of classic, seed004, "
-                             "winner-deals, stacking, rlcard, seven-o, or the path of a .toml variant file")
+                             "winner-deals, stacking, rlcard, seven-o, or the path of a .toml "
+                             "variant file")
 
 
 def test_deck_1_a_file_of_exactly_the_size_limit_is_read(tmp_path: Path) -> None:
