@@ -560,10 +560,17 @@ class Game:
         # ADVICE-1's guard names no seat: it holds for every adviser or for none.
         advise = penalties and moves.advise.allows(self, Binding(self.turn))
         target = self.uno_window
+        jump: Command | None = None
+        top = self.top if self.t.jumps and self.phase == PLAY else None
+        if top is not None:
+            jump = self.t.jump[top]
         out: list[Action] = []
-        if advise or target is not None:
+        if advise or target is not None or jump is not None:
             for p in range(self.n) if seat is None else (seat,):
                 self._out_of_turn(p, out, advise, moves)
+                if jump is not None and p != self.turn and top in self.hands[p] \
+                        and jump.allows(self, Binding(p, card=top)):
+                    out += self.t.plays[p][top][len(self.hands[p]) == self.t.uno_with]
                 if p == self.turn:
                     self._on_turn(p, out, penalties)
         elif seat is None or seat == self.turn:
@@ -753,7 +760,11 @@ class Game:
         failing conjunct (what a round waiting for a color or an answer takes, START-WILD
         and WD4-2, first)."""
         if p != self.turn:
-            return self._not_to_move(action)
+            jump = None if face is None or action.type is not _PLAY else self.t.jump[face]
+            if jump is None:
+                return self._not_to_move(action)
+            target = None if action.target is None else self.seat(action.target, "target")
+            return self._guard(jump, Binding(p, target, None, face, None, action.uno))
         kind = action.type
         if kind is ActionType.PLAY:
             return self._play_check(action, p, face)
@@ -976,7 +987,10 @@ class Game:
                  uno: bool) -> None:
         """PLAY-1 and the card's effect: the play command of its kind (unoformal.rules.play)."""
         assert face is not None
-        self._run().play[face].run(self, Binding(p, target, None, face, color, uno))
+        run = self._run()
+        command = run.play[face] if p == self.turn else run.jump[face]
+        assert command is not None  # apply refuses a play out of turn without JUMP-IN
+        command.run(self, Binding(p, target, None, face, color, uno))
 
     def _place(self, p: int, face: int, color: int | None, judges: bool,
                names_color: bool) -> None:
@@ -1242,6 +1256,8 @@ class _Lookups:
     responses: Responses  # WD4-2 and CHAL-1..4's answers to a draw card, as commands
     turn: Turn  # DRAW-1, EXT-PASS, MISPLAY-1 and START-WILD's moves, as commands
     play: list[Command]  # per face: the play of its kind (PLAY-1 ..., unoformal.rules.play)
+    jump: list[Command | None]  # per face: its play out of turn (JUMP-IN), None: none
+    jumps: bool  # some face has one: legal_actions looks for a jump only then
     starts: dict[Kind, Command]  # per kind: the start card of it turned (unoformal.rules.start)
     deal: Command  # END-2 and DEAL-2: the next deal (unoformal.rules.deal)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
@@ -1321,6 +1337,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
         responses=responses(rules), turn=turn(rules),
         play=[cards_played.of(f) for f in faces],
+        jump=[cards_played.jump(f) for f in faces], jumps=bool(cards_played.jumps),
         starts=dict(starts(rules).commands), deal=dealing(rules),
         playable=[cards_played.playable[f.kind] for f in faces])
     table.counted = counted = dataclasses.replace(table)
@@ -1328,8 +1345,9 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     table.out_of_turn = _bare(table.out_of_turn)
     table.responses = _bare(table.responses)
     table.turn = _bare(table.turn)
-    bare = {c.name: c.uncounted() for c in cards_played.all()}
+    bare = {c.name: c.uncounted() for c in (*cards_played.all(), *cards_played.jumps.values())}
     table.play = [bare[c.name] for c in table.play]
+    table.jump = [None if c is None else bare[c.name] for c in table.jump]
     table.starts = {k: c.uncounted() for k, c in table.starts.items()}
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()

@@ -142,6 +142,7 @@ class GreedyBot:
 
     * catches an opponent who forgot UNO whenever it can, and says its own UNO
       (with its next-to-last card when the rules let it, UNO-1);
+    * jumps in whenever it can (JUMP-IN), saying UNO with the card where it is due;
     * prefers playing over drawing; among colored cards plays the one worth most
       points (SCORE-1), keeping wilds for last, then a Wild Draw Four before a Wild;
     * names the color it holds most of (ties: the table's color order);
@@ -169,6 +170,16 @@ class GreedyBot:
 
     def react(self, game: PublicGame, player: str,
               options: Sequence[Action]) -> Action | None:
+        urgent = self._urgent(options)
+        if urgent is not None:
+            return urgent
+        # JUMP-IN: out of turn, a play is a jump (asked of bots only out of turn)
+        jumps = [a for a in options if a.type is ActionType.PLAY]
+        return next((a for a in jumps if a.uno), jumps[0]) if jumps else None
+
+    @staticmethod
+    def _urgent(options: Sequence[Action]) -> Action | None:
+        """A catch, else the bot's own UNO (UNO-1)."""
         for kind in (ActionType.CATCH, ActionType.UNO):
             for action in options:
                 if action.type is kind:
@@ -178,7 +189,7 @@ class GreedyBot:
     def choose(self, game: PublicGame, player: str,
                options: Sequence[Action] | None = None) -> Action:
         options = offered(game, player) if options is None else options
-        urgent = self.react(game, player, options)
+        urgent = self._urgent(options)
         if urgent is not None:
             return urgent
         if len(options) == 1:

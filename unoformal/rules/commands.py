@@ -848,7 +848,7 @@ class Conjunct:
         names = game.names
         window = game.uno_window
         target = b.target
-        values = {"actor": names[b.actor],
+        values = {"actor": names[b.actor], "to_move": names[game.turn],
                   "target": names[target] if target is not None else "-",
                   "window": names[window] if window is not None else "-",
                   "held": str(len(game.hands[target])) if target is not None else "-",

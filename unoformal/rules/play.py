@@ -212,6 +212,9 @@ class Plays:
     commands: dict[Kind, Command]
     playable: dict[Kind, tuple[Conjunct, ...]]
     ranked: dict[tuple[Kind, int], Command] = field(default_factory=dict)
+    # Per play command's name, the same card played out of turn (a house rule's jump;
+    # none in the rulebook)
+    jumps: dict[str, Command] = field(default_factory=dict)
 
     def all(self) -> tuple[Command, ...]:
         """Every play command: the kinds' in rulebook order, each kind's ranks after it."""
@@ -232,6 +235,10 @@ class Plays:
     def faces(self, deck: Deck, name: str) -> list[int]:
         """The faces of ``deck`` (their indices) that the play command ``name`` plays."""
         return [i for i, face in enumerate(deck.faces) if self.of(face).name == name]
+
+    def jump(self, face: Face) -> Command | None:
+        """The command that plays ``face`` out of turn, None where none does."""
+        return self.jumps.get(self.of(face).name)
 
     def kind(self, name: str) -> Kind:
         """The kind of card the play command ``name`` plays."""

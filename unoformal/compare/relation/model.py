@@ -218,11 +218,11 @@ class Model:
 
     def _domain(self, step: Step, key: str) -> list[int]:
         if key == "face":
-            if step.name.startswith("play_"):
+            if step.name.startswith(("play_", "jump_")):
                 return self.spec.play_faces(step.name)
             return list(range(self.nfaces))
         if key == "color":
-            if step.name.startswith("play_") and \
+            if step.name.startswith(("play_", "jump_")) and \
                     not self.rules.effect(self.spec.play_kind(step.name)).chooses_color:
                 return [NONE]
             return list(range(len(self.deck.colors)))
@@ -261,7 +261,7 @@ class Model:
         cname = self.deck.colors[color].value if color is not None and color != NONE else None
         actor = values.get("actor", fam.mover if fam.mover is not None else turn)
         name = names[actor]
-        if fam.name.startswith("play_"):
+        if fam.name.startswith(("play_", "jump_")):
             target = values.get("target")
             return Action(name, ActionType.PLAY, card, cname,
                           None if target is None else names[target], bool(values.get("uno")))

@@ -652,17 +652,28 @@ class Spec:
         """The play commands' names, in rulebook order (a kind's, then its ranks')."""
         return tuple(c.name for c in card_play.plays(self.table).all())
 
+    def jump_names(self) -> tuple[str, ...]:
+        """The commands that play a card out of turn (a house rule's jump), in the plays'
+        order."""
+        return tuple(c.name for c in card_play.plays(self.table).jumps.values())
+
+    def played_by(self, name: str) -> str:
+        """The play command a play or jump command ``name`` plays the card of."""
+        return "play_" + name.removeprefix("jump_") if name.startswith("jump_") else name
+
     def play_faces(self, name: str) -> list[int]:
-        """The faces the play command ``name`` plays."""
-        return card_play.plays(self.table).faces(self.deck, name)
+        """The faces the play (or jump) command ``name`` plays."""
+        return card_play.plays(self.table).faces(self.deck, self.played_by(name))
 
     def play_kind(self, name: str) -> Kind:
-        """The kind of card the play command ``name`` plays."""
-        return card_play.plays(self.table).kind(name)
+        """The kind of card the play (or jump) command ``name`` plays."""
+        return card_play.plays(self.table).kind(self.played_by(name))
 
-    def play(self, s: Sym, name: str) -> Step:
+    def play(self, s: Sym, name: str, jumper: int | None = None) -> Step:
         """The play command ``name`` (unoformal.rules.play: PLAY-1, DRAW-1, NOSTACK-1,
-        WD4-1, UNO-1, EXT-SHORT), then the card's effect from the table."""
+        WD4-1, UNO-1, EXT-SHORT), then the card's effect from the table; or, with a
+        ``jumper`` seat, the jump command ``name`` (a house rule's play out of turn): that
+        seat, not the player to move, plays the card (one step per jumper seat)."""
         kind = self.play_kind(name)
         tag = fresh_tag(name.replace("_", ".", 1))
         domain = self.play_faces(name)
@@ -675,7 +686,10 @@ class Spec:
         if Who.TARGET in command.choices:  # a seat the player chooses (its guard: whom)
             target = choices["target"] = z3.Int(f"{tag}.target")
             target_ok = fand(target >= 0, self.seated(target))
-        b = Binding(s.turn, target, None, f, c, says)
+        if jumper is not None:  # out of turn: a seated player other than the one to move
+            target_ok = fand(target_ok, self.seated(jumper), fne(ival(jumper), s.turn))
+        actor = s.turn if jumper is None else ival(jumper)
+        b = Binding(actor, target, None, f, c, says)
         ncolors = len(self.deck.colors)
         color_ok = fand(c >= 0, c < ncolors) if effect.chooses_color else c == NONE
         # The choices' domains (a face of the command, a color when it names one, a seated
@@ -683,8 +697,8 @@ class Spec:
         guard = fand(f_or([feq(f, g) for g in domain]), color_ok, target_ok,
                      command.encode_guard(self, s, b))
         post, cons = command.encode_effect(self, s, b, tag)
-        return Step(command.name, command.cites, s, guard, post, s.turn, f, choices,
-                    draws=fand(cons))
+        return Step(command.name, command.cites, s, guard, post, actor, f, choices,
+                    draws=fand(cons), variant="" if jumper is None else f"jumper {jumper}")
 
     def replaced(self, hands: list[list[Expr]], who: Expr,
                  hand: list[Expr]) -> list[list[Expr]]:
@@ -1008,6 +1022,9 @@ class Spec:
         out.append(("choose_color", lambda s: [self.choose_color(s)], None, False))
         for name in self.play_names():
             out.append((name, lambda s, k=name: [self.play(s, k)], None, False))  # type: ignore[misc]
+        for name in self.jump_names():  # one builder per jumper seat, as for the adviser
+            out += [(name, lambda s, k=name, p=p: [self.play(s, k, p)], p, False)  # type: ignore[misc]
+                    for p in range(self.n)]
         simple: list[tuple[str, Callable[[Sym], Step]]] = [
             ("draw", self.draw), ("keep", self.keep), ("pass_nothing_to_draw", self.pass_empty),
             ("reshuffle", self.reshuffle), ("accept", self.accept),

@@ -134,7 +134,7 @@ def aimed_well(spec: Spec, step: Step) -> Expr:
     target = step.choices.get("target")
     if target is None:
         return TRUE
-    return fand(target != step.pre.turn, target >= 0, spec.seated(target))
+    return fand(target != step.mover, target >= 0, spec.seated(target))
 
 
 @dataclass(frozen=True)

@@ -91,7 +91,7 @@ def action_of(spec: Spec, m: z3.ModelRef, step: Step) -> Action | None:
     who = players_of(spec, m)
     player = who[val(m, step.mover)]
     name = step.name
-    if name.startswith("play_"):
+    if name.startswith(("play_", "jump_")):
         face = val(m, step.face)
         color = None
         if spec.rules.effect(spec.deck.faces[face].kind).chooses_color:
