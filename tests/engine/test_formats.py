@@ -145,8 +145,8 @@ def test_play_1_a_replay_reports_how_many_actions_it_played() -> None:
     ({"dealer": 1}, "dealer: dealer 1: a name is a string (breaks DECK-2)"),
     ({"actions": {}}, "actions: {} is not of type 'array' (record.schema.json)"),
     ({"rules": "nonesuch"}, "rules: unknown rules 'nonesuch': expected one of classic, seed004, "
-                            "winner-deals, stacking, rlcard, seven-o, or the path of a .toml "
-                            "variant file"),
+                            "winner-deals, stacking, rlcard, seven-o, jump-in, or the path of a "
+                            ".toml variant file"),
     ({"colour": "red"}, "unknown field(s) ['colour']; allowed: actions, deal, dealer, players, "
                         "rules, seed (or \"version\": 2 with dealer_draws, start_reshuffles, "
                         "start_color and meta)"),
@@ -525,7 +525,7 @@ def test_deck_1_a_state_text_names_only_a_shipped_variant() -> None:
         Game.from_text(_sub("rules", "mine.toml")(_text()))
     assert info.value.line() == (
         "state text: rules: 'mine.toml': expected one of classic, seed004, winner-deals, "
-        "stacking, rlcard, seven-o (pass the table of a variant read from a file)")
+        "stacking, rlcard, seven-o, jump-in (pass the table of a variant read from a file)")
 
 
 def test_deck_3_the_card_vocabulary_is_the_classic_decks_faces_and_nothing_more() -> None:

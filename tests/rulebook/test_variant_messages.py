@@ -40,8 +40,8 @@ def test_deck_1_a_path_with_a_control_character_is_shown_quoted(tmp_path: Path) 
 def test_deck_1_a_name_the_system_cannot_look_up_is_an_unknown_variant() -> None:
     name = "x" * 300  # too long a file name: looking it up fails, so it is not a file
     assert message(name) == (f"unknown rules {name!r}: expected one of classic, seed004, "
-                             "winner-deals, stacking, rlcard, seven-o, or the path of a .toml "
-                             "variant file")
+                             "winner-deals, stacking, rlcard, seven-o, jump-in, or the path of "
+                             "a .toml variant file")
 
 
 def test_deck_1_a_file_of_exactly_the_size_limit_is_read(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ def test_deck_1_a_base_that_is_neither_shipped_nor_a_toml_file_is_named(tmp_path
     path.write_text('base = "mine.txt"\n')
     assert message(str(path)) == (
         f'{path}: base = "mine.txt": expected one of classic, seed004, winner-deals, '
-        "stacking, rlcard, seven-o, or a .toml file relative to this one's folder")
+        "stacking, rlcard, seven-o, jump-in, or a .toml file relative to this one's folder")
 
 
 def test_deck_1_a_chain_of_bases_longer_than_the_limit_is_refused(tmp_path: Path) -> None:
@@ -100,4 +100,4 @@ def test_deck_1_switching_off_a_rule_that_cannot_be_names_those_that_can(
     assert message(str(path)) == (
         f"{path}: rules.PLAY-1.enabled: PLAY-1 cannot be switched off (only START-D2, "
         "START-SKIP, START-REV, TWO-1, ADVICE-1, UNO-1, EXT-PASS, EXT-SHORT, EXT-START, "
-        "EXT-LAST, SEVEN-O can)")
+        "EXT-LAST, SEVEN-O, JUMP-IN can)")

@@ -353,6 +353,7 @@ class RuleTable:
     start_with_only_wd4_left: Rule
     last_draw_card_drawn: Rule
     seven_o: SevenO
+    jump_in: Rule
     overrides: tuple[tuple[str, str, Any], ...] = field(default=())
     expect: Annotated[tuple[Expect, ...], Items(0, 200)] = field(default=())
 
@@ -638,6 +639,19 @@ CLASSIC = RuleTable(
                "player be caught who holds more than one card (UNO-1).",
         when_off="Sevens and zeros are number cards like any other.",
         swap_rank=7, pass_rank=0),
+    jump_in=Rule(
+        "JUMP-IN", "house rule",
+        "A player holding a card identical to the top of the discard pile (the same color "
+        "and face) may play it out of turn, while the player to move has yet to play or "
+        "draw; play then goes on from them as if it had been their turn, and the players "
+        "between lose their turn. A wild card is never identical to another: its color is "
+        "named. The player who has just played may jump in too.",
+        house=True, enabled=False,
+        reason="The rulebook has no Jump-In; the last two sentences settle what the house "
+               "rule leaves open. A wild's color is the player's choice, not the card's, so "
+               "no wild is identical to the top (WILD-1); nothing in the house rule keeps "
+               "the player who has just played from holding the same card again.",
+        when_off="Only the player to move plays a card (PLAY-1)."),
 )
 
 

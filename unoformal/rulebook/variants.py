@@ -80,6 +80,9 @@ VARIANTS: dict[str, tuple[str, Overrides]] = {
     "seven-o": ("House rule Seven-O: a 7 played swaps hands with a player its player "
                 "chooses; a 0 played passes every hand to the next player.",
                 {"SEVEN-O": {"enabled": True}}),
+    "jump-in": ("House rule Jump-In: a player holding a card identical to the top of the "
+                "discard pile may play it out of turn; play goes on from them.",
+                {"JUMP-IN": {"enabled": True}}),
 }
 
 

@@ -63,6 +63,7 @@ class Actor(Enum):
 
     ON_TURN = "the player to move"
     ANYONE = "any player, in turn or not"
+    OTHER = "any player but the one to move"  # a play out of turn (JUMP-IN)
     DEALER = "the dealer (the order of the cards is chance's)"
 
 
@@ -275,6 +276,8 @@ class Symbolic(Protocol):
     def goes_out(self, s: Any, seat: Term) -> Term: ...
 
     def hands_passed(self, s: Any, actor: Term, target: Term | None) -> Any: ...
+
+    def is_top(self, s: Any, card: Term) -> Term: ...
 
     def flipped(self, s: Any) -> Any: ...
 
@@ -627,6 +630,21 @@ class HoldsCard(Cond):
 
     def text(self) -> str:
         return "the card is in the actor's hand"
+
+
+@dataclass(frozen=True)
+class IsTop(Cond):
+    """The card the move names is identical to the top of the discard pile: the same
+    face (color and number or symbol; faces are the deck's designs)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(b.card == game.top)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.is_top(s, b.card)
+
+    def text(self) -> str:
+        return "the card is identical to the top of the discard pile"
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,10 @@ from unoformal.rules.commands import (
     Effect,
     GoesOut,
     HoldsCard,
+    IsTop,
     Label,
     Legal,
+    Mark,
     Matches,
     NamesCurrent,
     OffenderHolds,
@@ -212,8 +214,7 @@ class Plays:
     commands: dict[Kind, Command]
     playable: dict[Kind, tuple[Conjunct, ...]]
     ranked: dict[tuple[Kind, int], Command] = field(default_factory=dict)
-    # Per play command's name, the same card played out of turn (a house rule's jump;
-    # none in the rulebook)
+    # JUMP-IN: per play command's name, the same card played out of turn (none when off)
     jumps: dict[str, Command] = field(default_factory=dict)
 
     def all(self) -> tuple[Command, ...]:
@@ -237,7 +238,7 @@ class Plays:
         return [i for i, face in enumerate(deck.faces) if self.of(face).name == name]
 
     def jump(self, face: Face) -> Command | None:
-        """The command that plays ``face`` out of turn, None where none does."""
+        """The command that plays ``face`` out of turn (JUMP-IN), None where none does."""
         return self.jumps.get(self.of(face).name)
 
     def kind(self, name: str) -> Kind:
@@ -262,7 +263,41 @@ def plays(table: RuleTable) -> Plays:
     held = {face.kind for face in Deck.of(table).faces}
     kinds = [k for k in Kind if k in held]  # the deck's kinds, as the relation's actions
     able = {k: playable(table, k) for k in kinds}  # the very conjuncts the plays end with
-    return Plays({k: play(table, k, able[k]) for k in kinds}, able, ranked(table, able))
+    out = Plays({k: play(table, k, able[k]) for k in kinds}, able, ranked(table, able))
+    if table.jump_in.enabled:
+        out.jumps.update((c.name, jump(table, c, out.kind(c.name)))
+                         for c in out.all() if c.name in jumpable(out))
+    return out
+
+
+def jumpable(built: Plays) -> tuple[str, ...]:
+    """The play commands whose cards can be identical to the top: every kind's but the
+    wilds' (JUMP-IN: a wild's color is named, not the card's)."""
+    return tuple(c.name for c in built.all() if not built.kind(c.name).is_wild)
+
+
+def jump(table: RuleTable, played: Command, kind: Kind) -> Command:
+    """JUMP-IN: the card of the play command ``played`` played out of turn by a player who
+    holds one identical to the top: the turn is theirs (``Mark``: a round the card ends at
+    once is left on the jumper's turn), then the play runs as on their turn, its moves of
+    the turn counted from the actor. The guard: while the player to move has yet to play
+    or draw, the card identical to the top, then the play's own conjuncts but its color
+    phase's (the phase is the play phase)."""
+    rule = table.jump_in
+    now = "it is {to_move}'s turn, not {actor}'s"
+    return Command(
+        "jump_" + played.name.removeprefix("play_"), (*played.cites, rule.id), Actor.OTHER,
+        played.choices,
+        (Conjunct(PhaseIs(PLAY), rule.id, now + ", and nobody jumps in once they have drawn "
+                  "or while a card waits for its answer or color"),
+         Conjunct(IsTop(), rule.id, now + ": out of turn only a card identical to the top, "
+                  "{top}, may be played (jumping in)"),
+         *played.guard[1:]),
+        (Shows(Label(rule.id, "jump-in", "a player jumps in out of turn with a card "
+                     "identical to the top", (kind,))),
+         Mark("turn", Who.ACTOR), *played.effect),
+        "a player who is not to move plays a card identical to the top of the discard "
+        "pile; play goes on from them")
 
 
 def ranked(table: RuleTable, able: dict[Kind, tuple[Conjunct, ...]] | None = None
@@ -288,4 +323,8 @@ def command(table: RuleTable, name: str) -> Command:
     for built in ranked(table).values():
         if built.name == name:
             return built
+    if name.startswith("jump_"):
+        played = "play_" + name.removeprefix("jump_")
+        kind = next((k for k in Kind if played == f"play_{k.name.lower()}"), Kind.NUMBER)
+        return jump(table, command(table, played), kind)
     raise KeyError(f"no play command {name!r}")

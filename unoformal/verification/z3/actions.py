@@ -599,6 +599,10 @@ class Spec:
                         for x, y, h in zip(before, after, hands[p], strict=True)])
         return out
 
+    def is_top(self, s: Sym, card: Expr) -> Expr:
+        """``IsTop`` (JUMP-IN): the card is the face on top of the discard pile."""
+        return feq(s.top, card)
+
     def flipped(self, s: Sym) -> Sym:
         """``FlipDirection`` (REV-1)."""
         d = concrete(s.direction)

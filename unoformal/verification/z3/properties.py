@@ -750,6 +750,28 @@ def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
                           aimed_well(spec, step))
 
 
+def _jump_in(spec: Spec, s: Sym) -> Iterator[Query]:
+    """JUMP-IN: out of turn a player plays only a card identical to the top of the discard
+    pile, and only while the player to move has yet to play or draw; play then goes on
+    from them (after a number card, the player after the jumper moves; the jumper holds
+    one card less); holding such a card, any player but the one to move may jump in."""
+    d = s.direction
+    for step in spec.steps(s, spec.jump_names()):
+        me, t = step.mover, step.post
+        faces = spec.play_faces(step.name)
+        yield across(step, z3.Not(fand(step.face == s.top, s.phase == PLAY, me != s.turn)))
+        if spec.play_kind(step.name) is Kind.NUMBER and step.name == "jump_number":
+            claim = fand(t.turn == spec.seat_after(me, d, 1), t.direction == d,
+                         t.seat_total(me) == s.seat_total(me) - 1)
+            yield across(step, s.seat_total(me) >= 2, enough(spec, s), z3.Not(claim),
+                         label=step.label + " (goes on from the jumper)")
+        yield enabled(step.label + " (allowed)", step, s.phase == PLAY, me != s.turn,
+                      spec.seated(me), step.face == s.top, f_or([step.face == g for g in faces]),
+                      spec.select(s.seat_hand(me), step.face, faces) >= 1, enough(spec, s),
+                      step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
+                      aimed_well(spec, step))
+
+
 STEPS_ENABLED = Property(
     "steps-enabled", "every action, each way its draws come out, is enabled in some "
     "invariant state (else every claim about it holds vacuously)",
@@ -808,6 +830,8 @@ PROPERTIES: tuple[Property, ...] = (
              _end_of_round),
     Property("seven-o", "a 7 swaps two hands, a 0 passes every hand on; not as the last "
              "card", ("SEVEN-O",), _seven_o),
+    Property("jump-in", "out of turn only a card identical to the top, before the player to "
+             "move plays or draws; play goes on from the jumper", ("JUMP-IN",), _jump_in),
     STEPS_ENABLED,
 )
 
