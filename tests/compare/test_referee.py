@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.engine.helpers import full_deal
 from tests.fuzz.families import json_values
 from unoformal.compare.live import FIELDS, Referee
 from unoformal.engine.record import replay
@@ -294,3 +295,22 @@ def test_chal_a_challenge_names_its_outcome_and_only_the_challenger_sees_the_han
     seen = _ask(referee, cmd="view", player="B")["view"]["revealed"]
     assert seen is not None and seen["player"] == "A"
     assert _ask(referee, cmd="view", player="C")["view"]["revealed"] is None
+
+
+@pytest.mark.parametrize(("rules", "hands", "action", "rule"), [
+    # SEVEN-O: a 7 names the player it swaps with
+    ("seven-o", {"Ann": ["R7", "B2"], "Bob": ["G3", "G4"], "Cy": ["Y5"]}, "Ann play R7 Cy",
+     "SEVEN-O"),
+    # JUMP-IN: Cy holds the top card, R4, while Ann is to move
+    ("jump-in", {"Ann": ["B2", "G9"], "Bob": ["G3", "G4"], "Cy": ["R4", "Y5"]}, "Cy play R4",
+     "JUMP-IN"),
+])
+def test_the_referee_applies_a_house_rules_play_and_names_its_rule(
+        rules: str, hands: dict[str, list[str]], action: str, rule: str) -> None:
+    deal = full_deal(hands, ["R4", "Y9"], rest_to="Bob")
+    new = {"cmd": "new", "players": ["Ann", "Bob", "Cy"], "dealer": "Cy", "rules": rules,
+           "deal": deal}
+    code, answers, err = _session([json.dumps(new), json.dumps({"cmd": "apply",
+                                                               "action": action})])
+    assert code == 0 and not err, err
+    assert answers[1]["ok"] is True and rule in answers[1]["rule_ids"], answers[1]

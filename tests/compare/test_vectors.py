@@ -141,3 +141,24 @@ def test_the_command_is_deterministic_and_refuses_bad_options(
     assert main(["vectors", "--games", "1", "--preset", "micro"]) == 2
     assert main(["vectors", "--preset", "micro", "--max-states", "3"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+@pytest.mark.parametrize(("rules", "marker"), [
+    ("seven-o", re.compile(r" play [RYGB]7 \w+\"")),  # a 7 names the player it swaps with
+    ("jump-in", None),
+])
+def test_a_house_rules_vectors_pass_the_doc_checker(rules: str,
+                                                    marker: re.Pattern[str] | None) -> None:
+    table = load_rules(rules)
+    lines = _lines(game_vectors(table, 2, 4, 7))
+    assert _checker()(lines, OurEngine()) == []
+    if marker is not None:
+        assert any(marker.search(line) for line in lines)
+    else:  # a jump: a play listed for a player who is not to move
+        jumps = 0
+        for line in lines:
+            data = json.loads(line)
+            mover = Game.from_text(data["state"], table).to_play
+            jumps += any(a.split()[1] == "play" for p, acts in data["legal"].items()
+                         if p != mover for a in acts)
+        assert jumps

@@ -160,6 +160,7 @@ class Referee:
             ids.append(game.rules.next_round.id)
         was = _before(game)
         game.watched.drew, game.watched.noted = {}, []
+        game.ran = []  # what the move runs, counted: the house rules' branches name them
         try:
             if stated is None:
                 game.apply(action)
@@ -168,7 +169,11 @@ class Referee:
         except ChanceError as err:
             err.state = None  # the state before is what the answer shows
             raise
-        return _dedupe(ids + effect_rules(was, action, game))
+        finally:
+            ran, game.ran = game.ran, None
+        houses = {entry.id for _, entry in game.rules.entries() if entry.house}
+        house = [rule for rule, _ in ran if rule in houses]
+        return _dedupe(ids + effect_rules(was, action, game) + house)
 
     def _stated(self, game: Game, message: dict[str, Any], action: Action) -> Stated | None:
         """The chance outcomes the message states, checked as a record action's are."""
