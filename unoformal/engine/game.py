@@ -1270,15 +1270,31 @@ class _Lookups:
 def _targets_named(names: list[str], rules: RuleTable) -> list[str]:
     """``names``, refused where a play of these rules names a target seat after its card
     and a name is also a color's: the action text could not tell the two apart."""
-    for command in card_plays(rules).all():
-        if Who.TARGET in command.choices:
-            for name in names:
-                if name in {c.value for c in Color}:
-                    raise InvalidInputError(
-                        f"player {show(name)}: {command.name} names a player after the "
-                        "card, so no player may be named like a color in these rules",
-                        command.cites[-1], key="players")
+    command = _aiming(rules)
+    if command is not None:
+        for name in names:
+            if name in _COLOR_NAMES:
+                raise InvalidInputError(
+                    f"player {show(name)}: {command.name} names a player after the card, "
+                    "so no player may be named like a color in these rules",
+                    command.cites[-1], key="players")
     return names
+
+
+_COLOR_NAMES: Final = frozenset(c.value for c in Color)
+# Per table: its first play that names a target seat, or None (asked at every Game()).
+_AIMING: dict[int, tuple[RuleTable, Command | None]] = {}
+
+
+def _aiming(rules: RuleTable) -> Command | None:
+    hit = _AIMING.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    found = next((c for c in card_plays(rules).all() if Who.TARGET in c.choices), None)
+    if len(_AIMING) > 256:
+        _AIMING.clear()
+    _AIMING[id(rules)] = (rules, found)
+    return found
 
 
 _LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
