@@ -17,7 +17,7 @@ from unoformal.verification.explore import Config, Size, analyse, explore
 from unoformal.verification.explore.coverage import catalogue
 from unoformal.verification.explore.presets import small_rules
 from unoformal.verification.z3 import prover
-from unoformal.verification.z3.prover import check
+from unoformal.verification.z3.prover import check, check_together
 
 SEVEN_O = load_rules("seven-o")
 
@@ -72,3 +72,20 @@ def test_the_explorer_reaches_every_seven_o_branch_on_a_small_deck() -> None:
         <= set(graph.covered)
     assert {b.name for b in catalogue(cfg.rules) if b.rule == "SEVEN-O"} == \
         {"swap", "pass", "last-card"}
+
+
+def test_a_query_that_times_out_about_many_counts_is_decided_about_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # uno's claim at SEVEN-O's pass of the hands, about 8-10 players at once, outlasts a
+    # one-second time-out; about each count alone, given RETRY times the time, it is
+    # refuted (prover._alone, prover._ask_again). Planted: each count alone given no
+    # more than a millisecond, the verdicts stay unknown.
+    uno = [_property("uno")]
+    results = check_together(SEVEN_O, uno, (8, 9, 10), timeout_ms=1000)
+    assert [r.verdict for r in results] == ["refuted"] * 3
+    prover._setup.cache_clear()
+    ask = prover._ask
+    monkeypatch.setattr(prover, "_ask_again", lambda spec, pre, query, tally, n, _, relaxed:
+                        ask(spec, pre, query, tally, {n}, 1, relaxed))
+    results = check_together(SEVEN_O, uno, (8, 9, 10), timeout_ms=1000)
+    assert "unknown" in [r.verdict for r in results]

@@ -73,6 +73,7 @@ from unoformal.verification.z3.state import (
     ival,
     one_if,
     per_list,
+    with_total,
 )
 
 
@@ -562,21 +563,41 @@ class Spec:
         target = ival(target) if isinstance(target, int) else target
         if target is not None:
             mine, theirs = s.seat_hand(actor), s.seat_hand(target)
-            hands = [[fite(feq(actor, p), y, fite(feq(target, p), x, h))
-                      for x, y, h in zip(mine, theirs, own, strict=True)]
+            hands = [with_total([fite(feq(actor, p), y, fite(feq(target, p), x, h))
+                                 for x, y, h in zip(mine, theirs, own, strict=True)],
+                                fite(feq(actor, p), s.seat_total(target),
+                                     fite(feq(target, p), s.seat_total(actor),
+                                          s.hand_total(p))))
                      for p, own in enumerate(s.hands)]
         else:
-            hands = self._passed_on(s)
+            hands = [with_total(h, self.when_seated(p, self._total_before(s, p),
+                                                    s.hand_total(p)))
+                     for p, h in enumerate(self._passed_on(s))]
         # The window's hand after the exchange, as a total of the state before it (its
         # totals are shared terms; the new hands' would be sums of fresh ite-terms).
         w = s.uno_window
         if target is not None:
             held = fite(feq(w, actor), s.seat_total(target),
                         fite(feq(w, target), s.seat_total(actor), s.seat_total(w)))
-        else:
-            held = s.seat_total(self.seat_after(w, -s.direction, 1))
-        keeps = fand(w != NONE, held == 1)
+            keeps = fand(w != NONE, held == 1)
+        else:  # seat by seat, from the totals before: no ite-chain over a symbolic seat
+            keeps = f_or([fand(feq(w, q), self._total_before(s, q) == 1)
+                          for q in range(self.n)])
         return s.evolve(hands=hands, uno_window=z3.If(keeps, w, ival(NONE)))
+
+    def _total_before(self, s: Sym, p: int) -> Expr:
+        """The number of cards of the seat before ``p`` in the direction of play (the
+        hand ``p`` gets when every hand is passed on)."""
+        n = self.n
+        if p > 0:
+            left = s.hand_total(p - 1)
+        else:  # the last seated seat's, at each count
+            left = s.hand_total(self.counts[-1] - 1)
+            for c in reversed(self.counts[:-1]):
+                left = fite(feq(self.count, c), s.hand_total(c - 1), left)
+        right = s.hand_total(0) if p + 1 >= n else fite(self.seated(p + 1),
+                                                        s.hand_total(p + 1), s.hand_total(0))
+        return fite(feq(s.direction, 1), left, right)
 
     def _passed_on(self, s: Sym) -> list[list[Expr]]:
         """Each seated hand replaced by the one of the seat before it in the direction of
