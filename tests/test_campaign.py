@@ -191,3 +191,23 @@ def test_the_progress_bar_shows_on_a_terminal_only_and_never_when_turned_off() -
 
     assert "simulate" in shown(terminal=True, bar=True)
     assert shown(terminal=False, bar=True) == "" and shown(terminal=True, bar=False) == ""
+
+
+def test_no_cyclic_collection_runs_while_dask_threads_run_here() -> None:
+    # A Z3 term collected in Dask's event-loop thread crashed a CI run (Z3_dec_ref racing
+    # the main thread's Z3): campaign collects garbage in this thread only, around Dask.
+    import gc
+
+    from unoformal.runtime.campaign import _collected_here
+
+    assert gc.isenabled()
+    with _collected_here():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with _collected_here():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # a caller's choice is kept
+    finally:
+        gc.enable()

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import signal
 import sys
@@ -166,7 +167,7 @@ def _distributed(fn: Callable[[T], R], items: Sequence[T], opts: Options, label:
                  done: Callable[[int, R], None]) -> list[R]:
     from distributed import as_completed  # Dask only when a cluster is used
 
-    with _client(opts, len(items)) as client:
+    with _collected_here(), _client(opts, len(items)) as client:
         futures = client.map(fn, items, pure=False)
         where = {future.key: index for index, future in enumerate(futures)}
         results: dict[int, R] = {}
@@ -190,6 +191,24 @@ def _outcome(future: Any, label: str, index: int) -> Any:
             raise err
         raise _failed(label, index, err)
     raise TaskError(f"{label}: task {index} {future.status} by the cluster")
+
+
+@contextlib.contextmanager
+def _collected_here() -> Iterator[None]:
+    """No cyclic garbage collection while Dask's threads run in this process, and all of it
+    in this thread before and after. Collected in Dask's event-loop thread, a Z3 term left
+    over from earlier work (a test's, a property's) frees itself through Z3 while this
+    thread may be using Z3, whose contexts are not thread-safe: a CI run died of it, a
+    segmentation fault in ``Z3_dec_ref`` called from that thread."""
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+        gc.collect()
 
 
 @contextlib.contextmanager
