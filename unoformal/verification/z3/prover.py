@@ -436,9 +436,11 @@ def _alone(spec: Spec, pre: Pre, query: Query, tally: _Tally, timeout_ms: int) -
     if answer == z3.sat:
         _each_count(spec, pre, query, tally, timeout_ms)
     elif answer == z3.unknown and len(tally.live) > 1:
-        tally.unknown = known  # this query's time-out stands only where a count alone's does
         for n in sorted(tally.live):
-            if _ask_again(spec, pre, query, tally, n, timeout_ms, relaxed=True) == z3.sat:
+            decided = _ask_again(spec, pre, query, tally, n, timeout_ms, relaxed=True)
+            if decided != z3.unknown and n not in known:
+                del tally.unknown[n]  # this query's time-out, decided about n alone
+            if decided == z3.sat:
                 _each_count(spec, pre, query, tally, timeout_ms)
 
 
