@@ -17,6 +17,7 @@ words (:mod:`.properties`).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import itertools
 import types
@@ -120,6 +121,11 @@ class Step:
     def relation(self) -> Expr:
         """The whole transition condition: enabled, and the cards drawn are possible."""
         return fand(self.guard, self.draws)
+
+
+def _face_of(hands: list[list[Expr]], face: int, seat: int) -> Expr:
+    """The count of ``face`` in the hand of ``seat``."""
+    return hands[seat][face]
 
 
 # An action's builder: name, builder, the seat it names (or None), chiral.
@@ -585,16 +591,18 @@ class Spec:
                           for q in range(self.n)])
         return s.evolve(hands=hands, uno_window=z3.If(keeps, w, ival(NONE)))
 
+    def _last_seated(self, of: Callable[[int], Expr]) -> Expr:
+        """``of(seat)`` for the last seated seat: a choice by the number of players."""
+        out = of(self.counts[-1] - 1)
+        for c in reversed(self.counts[:-1]):
+            out = fite(feq(self.count, c), of(c - 1), out)
+        return out
+
     def _total_before(self, s: Sym, p: int) -> Expr:
         """The number of cards of the seat before ``p`` in the direction of play (the
         hand ``p`` gets when every hand is passed on)."""
         n = self.n
-        if p > 0:
-            left = s.hand_total(p - 1)
-        else:  # the last seated seat's, at each count
-            left = s.hand_total(self.counts[-1] - 1)
-            for c in reversed(self.counts[:-1]):
-                left = fite(feq(self.count, c), s.hand_total(c - 1), left)
+        left = s.hand_total(p - 1) if p > 0 else self._last_seated(s.hand_total)
         right = s.hand_total(0) if p + 1 >= n else fite(self.seated(p + 1),
                                                         s.hand_total(p + 1), s.hand_total(0))
         return fite(feq(s.direction, 1), left, right)
@@ -606,9 +614,8 @@ class Spec:
         the ends), which keeps each term a choice of two where ite-chains over every seat
         left the solver's UNO queries at 8-10 players undecided."""
         hands, n = s.hands, self.n
-        last = [hands[self.counts[-1] - 1][f] for f in range(self.nfaces)]
-        for c in reversed(self.counts[:-1]):  # the last seated seat, at each count
-            last = [fite(feq(self.count, c), hands[c - 1][f], x) for f, x in enumerate(last)]
+        last = [self._last_seated(functools.partial(_face_of, hands, f))
+                for f in range(self.nfaces)]
         left = feq(s.direction, 1)
         out = []
         for p in range(n):

@@ -760,7 +760,7 @@ def _jump_in(spec: Spec, s: Sym) -> Iterator[Query]:
         me, t = step.mover, step.post
         faces = spec.play_faces(step.name)
         yield across(step, z3.Not(fand(step.face == s.top, s.phase == PLAY, me != s.turn)))
-        if spec.play_kind(step.name) is Kind.NUMBER and step.name == "jump_number":
+        if step.name == "jump_number":
             claim = fand(t.turn == spec.seat_after(me, d, 1), t.direction == d,
                          t.seat_total(me) == s.seat_total(me) - 1)
             yield across(step, s.seat_total(me) >= 2, enough(spec, s), z3.Not(claim),
