@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -62,7 +63,6 @@ def test_cli_refuses_unknown_variant_and_player_count() -> None:
 
 
 def test_cli_json_verdicts_and_exit_status() -> None:
-    import json
     ok = _verify("--players", "2", "--property", "challenge", "--json")
     assert ok.returncode == 0, ok.stderr
     rows = json.loads(ok.stdout)
@@ -76,7 +76,15 @@ def test_cli_json_verdicts_and_exit_status() -> None:
 def test_every_shipped_variant_gives_the_manifest_verdicts() -> None:
     """``unoformal verify`` exits 0 exactly when every verdict is the manifest's; run on
     every variant (2 and 3 players, asked about both at once: one worker), so a
-    variant's deliberate counterexamples are recorded, not just tolerated."""
+    variant's deliberate counterexamples are recorded, not just tolerated. The same run
+    is the vacuity guard: a verdict is the manifest's only with the manifest's vacuous
+    queries (no more, no fewer), and every action is enabled somewhere (steps-enabled)."""
     for name in VARIANTS:
-        run = _verify("--rules", name, "--players", "2,3", "--no-witness", "--jobs", "1")
-        assert run.returncode == 0, f"{name}:\n{run.stdout[-2000:]}"
+        run = _verify("--rules", name, "--players", "2,3", "--no-witness", "--jobs", "1",
+                      "--json")
+        assert run.returncode == 0, f"{name}:\n{run.stderr[-2000:]}"
+        rows = json.loads(run.stdout)
+        assert all(r["as_expected"] for r in rows), name
+        enabled = [r for r in rows if r["property"] == "steps-enabled"]
+        assert [(r["players"], r["verdict"], r["vacuous"]) for r in enabled] == \
+            [(2, PROVED, []), (3, PROVED, [])], name
