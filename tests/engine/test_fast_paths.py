@@ -11,6 +11,7 @@ plants the bug its shortcut could have and shows that the test then fails.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable, MutableSequence
 from typing import Any
@@ -18,8 +19,9 @@ from typing import Any
 import pytest
 
 from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.game import Chance, Game, _Random
+from unoformal.engine.game import Chance, Game, _generator, _Random
 from unoformal.errors import IllegalActionError
+from unoformal.rulebook.variants import load_rules
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -161,14 +163,17 @@ def test_reshuffle_1_check_fails_when_the_shuffle_number_is_not_used_up() -> Non
         _same_games(_ForgetsNumber())
 
 
-def _stdlib_order_kept(shuffler: type[random.Random]) -> None:
-    """DEAL-2, RESHUFFLE-1: the engine's shuffle orders cards exactly as ``random.shuffle``
-    does, so every record and seed deals and reshuffles as before."""
+def _stdlib_order_kept(shuffler: Callable[[str], random.Random]) -> None:
+    """DEAL-2, RESHUFFLE-1: the engine's generator, seeded from the shuffle's key, is the
+    standard library's, and its shuffle orders cards exactly as ``random.shuffle`` does,
+    so every record and seed deals and reshuffles as before."""
     for seed in range(200):
         for size in (0, 1, 2, 3, 5, 8, 31, 64, 65, 108):
             want, have = list(range(size)), list(range(size))
-            random.Random(f"{seed}/{size}").shuffle(want)
-            shuffler(f"{seed}/{size}").shuffle(have)
+            reference, ours = random.Random(f"{seed}/{size}"), shuffler(f"{seed}/{size}")
+            assert ours.getstate() == reference.getstate(), (seed, size)
+            reference.shuffle(want)
+            ours.shuffle(have)
             assert have == want, (seed, size)
 
 
@@ -184,10 +189,64 @@ class _OffByOne(random.Random):
             x[i], x[j] = x[j], x[i]
 
 
+def _little_endian(key: str) -> random.Random:
+    """Planted bug: the seed's bytes read as a little-endian integer."""
+    rng = _generator(key)
+    data = key.encode()
+    random.Random.seed(rng, int.from_bytes(data + hashlib.sha512(data).digest(), "little"))
+    return rng
+
+
 def test_deal_2_engine_shuffle_is_the_standard_librarys() -> None:
     _stdlib_order_kept(_Random)
+    _stdlib_order_kept(_generator)  # what the engine seeds a shuffle with
 
 
-def test_deal_2_shuffle_check_fails_on_a_planted_bug() -> None:
+@pytest.mark.parametrize("planted", [_OffByOne, _little_endian])
+def test_deal_2_shuffle_check_fails_on_a_planted_bug(
+        planted: Callable[[str], random.Random]) -> None:
     with pytest.raises(AssertionError):
-        _stdlib_order_kept(_OffByOne)
+        _stdlib_order_kept(planted)
+
+
+def _plays_listed_as_the_long_way(game_type: type[Game]) -> None:
+    """PLAY-1, MISPLAY-1: on a turn, the plays a bot is offered (``penalties=False``, whose
+    listing sorts only the cards that match) are those of the full listing, in its order,
+    without the misplays and the advice: the order a seeded bot picks from."""
+    for rules in ("classic", "rlcard", "jump-in"):
+        game = game_type([f"P{i}" for i in range(6)], seed=5, rules=load_rules(rules))
+        rng = random.Random(5)
+        for _ in range(2000):
+            if game.round_over:
+                if game.game_over:
+                    break
+                game.next_round()
+            offered = game.legal_actions(penalties=False)
+            if game.phase == "play":
+                everything = game.copy().legal_actions()
+                assert offered == [a for a in everything if a.type not in
+                                   (ActionType.MISPLAY, ActionType.ADVISE)], game.to_text()
+            game.apply(rng.choice(offered))
+
+
+class _PlaysInHandOrder(Game):
+    """Planted bug: a bot's plays listed in the order of the hand, not of the cards."""
+
+    def legal_actions(self, player: str | None = None, *,
+                      penalties: bool = True) -> list[Action]:
+        out = super().legal_actions(player, penalties=penalties)
+        if penalties:
+            return out
+        hand = self.hands[self.turn]
+        code = self.deck.code
+        order = {code(face): i for i, face in reversed(list(enumerate(hand)))}
+        return sorted(out, key=lambda a: order.get(a.card or "", -1))
+
+
+def test_play_1_bots_are_offered_the_full_listings_plays_in_its_order() -> None:
+    _plays_listed_as_the_long_way(Game)
+
+
+def test_play_1_bot_listing_check_fails_on_the_planted_bug() -> None:
+    with pytest.raises(AssertionError):
+        _plays_listed_as_the_long_way(_PlaysInHandOrder)

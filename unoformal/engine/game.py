@@ -12,7 +12,9 @@ those values; rule IDs in comments name the entry being interpreted.
 
 from __future__ import annotations
 
+import _random
 import dataclasses
+import hashlib
 import random
 from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
@@ -29,7 +31,7 @@ from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CLASSIC, CardEffect, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import Binding, Command, Conjunct, Who
+from unoformal.rules.commands import Binding, Command, Concrete, Conjunct, Who
 from unoformal.rules.deal import dealing
 from unoformal.rules.lang import Said
 from unoformal.rules.play import plays as card_plays
@@ -76,6 +78,8 @@ class _Random(random.Random):
     ``random.shuffle`` does (tests compare them), without a Python call per card: a third
     of a deal's time."""
 
+    gauss_next: float | None  # random.Random's own, which its seed() resets
+
     def shuffle(self, x: MutableSequence[Any]) -> None:
         getrandbits = self.getrandbits
         for i in range(len(x) - 1, 0, -1):
@@ -85,6 +89,22 @@ class _Random(random.Random):
             while j >= n:
                 j = getrandbits(k)
             x[i], x[j] = x[j], x[i]
+
+
+def _generator(key: str) -> _Random:
+    """``Random(key)``: the generator seeded exactly as ``random.seed`` seeds one from a
+    string (version 2: the text's bytes, then their SHA-512, read as one big-endian
+    integer), without the Python layers of ``Random.__init__`` and ``Random.seed`` around
+    the C seeding: a reshuffle builds one, and under uniform play at ten players those
+    layers were a twentieth of the engine's time."""
+    rng: _Random = _Random.__new__(_Random)
+    data = key.encode()
+    _SEED(rng, int.from_bytes(data + hashlib.sha512(data).digest(), "big"))
+    rng.gauss_next = None  # as Random.seed leaves it
+    return rng
+
+
+_SEED: Final = _random.Random.seed
 
 
 # Python subclasses (stated chance, the observers, tests) are allowed; the explorer's
@@ -132,7 +152,7 @@ class Chance:
 
     def color(self, game: Game, rule: str) -> int:
         """A start card's color drawn at random (``color_at_random``): a deck color index."""
-        rng = _Random(f"{game.seed}/{game.shuffles}")
+        rng = _generator(f"{game.seed}/{game.shuffles}")
         game.shuffles += 1
         return rng.randrange(len(game.deck.colors))
 
@@ -166,7 +186,7 @@ def _seeded(game: Game, cards: list[int]) -> None:
     than many steps), but its number is used up as if it were, so every later shuffle
     draws from the same ``Random(f"{seed}/{n}")`` as it always has."""
     if len(cards) > 1:
-        _Random(f"{game.seed}/{game.shuffles}").shuffle(cards)
+        _generator(f"{game.seed}/{game.shuffles}").shuffle(cards)
     game.shuffles += 1
 
 
@@ -206,19 +226,17 @@ Cause = tuple[str, int, int | None, int, bool]
 
 # The explorer, the validator, stated chance and tests subclass Game in Python.
 @mypyc_attr(allow_interpreted_subclasses=True)
-class Game:
+class Game(Concrete):
     """A game of UNO under one rule table, from the first deal to game over."""
 
-    # The last effect that moved the turn or set the phase other than a plain play; refusals
-    # name it as their cause. A class default, so states read from text start with none.
-    cause: Cause | None = None
+    # ``cause`` (Concrete's): the last effect that moved the turn or set the phase other
+    # than a plain play; refusals name it as their cause.
     # The actions legal_actions() last listed for this very state (None once anything
     # changed): apply() accepts one of them without deriving its legality again.
     _legal: tuple[Action, ...] | None = None
-    # Coverage: while a list, every move appends the (rule, branch) labels of what ran in
-    # it (the commands' Shows, Sorts and When; a reshuffle, a short draw). None: not
-    # counted, and a copy starts so. The explorer and the step-by-step page set it.
-    ran: list[tuple[str, str]] | None = None
+    # ``ran`` (Concrete's), coverage: while a list, every move appends the (rule, branch)
+    # labels of what ran in it (the commands' Shows, Sorts and When; a reshuffle, a short
+    # draw). The explorer and the step-by-step page set it.
     # Coverage of this round's deal: what turning the start card ran (START-*, DEAL-3 ...).
     started: tuple[tuple[str, str], ...] = ()
 
@@ -599,10 +617,15 @@ class Game:
             # Every effect can be carried out and a misplay's penalty drawn (EXT-SHORT on):
             # a card is a play exactly when it matches, else a misplay (rules.turn).
             row = self._match_row()
+            if not penalties:  # sorting only the cards that match: a hand's few
+                for face in sorted({face for face in hand if row[face]}):
+                    out += plays[face][with_uno]
+                self._draw_or_pass(p, out)
+                return
             for face in sorted(set(hand)):
                 if row[face]:
                     out += plays[face][with_uno]
-                elif penalties:
+                else:
                     out.append(misplays[face])
         else:
             for face in sorted(set(hand)):
@@ -612,12 +635,17 @@ class Game:
                         moves.misplay.allows(self, Binding(p, card=face)):
                     out.append(misplays[face])
         if phase == PLAY:
-            b = Binding(p)
-            if moves.draw.allows(self, b):
-                out.append(t.draw[p])
-            elif moves.pass_nothing_to_draw.allows(self, b):
-                out.append(t.pass_[p])
+            self._draw_or_pass(p, out)
         elif phase == DRAWN and moves.keep.allows(self, Binding(p)):
+            out.append(t.pass_[p])
+
+    def _draw_or_pass(self, p: int, out: list[Action]) -> None:
+        """DRAW-1's draw, or EXT-PASS's pass when there is nothing to draw."""
+        t = self.t
+        b = Binding(p)
+        if t.turn.draw.allows(self, b):
+            out.append(t.draw[p])
+        elif t.turn.pass_nothing_to_draw.allows(self, b):
             out.append(t.pass_[p])
 
     def _out_of_turn(self, p: int, out: list[Action], advise: bool,

@@ -18,8 +18,9 @@ Table values are folded in when a command is built for a table (a Python ``if`` 
 stays a Python ``if``; a value the guard needs is a :class:`Fixed` conjunct), so a
 command is as cheap to run as code written by hand. Every node has three readings: on a
 concrete game (``holds`` / ``run``), as Z3 terms over a symbolic state (``encode``), and
-in words (``text``, the refusal template). The backends meet the commands through two
-protocols, so this module imports neither the engine nor the relation.
+in words (``text``, the refusal template). The backends meet the commands through
+:class:`Concrete` (a base class the engine's Game subclasses) and :class:`Symbolic` (a
+protocol the relation meets), so this module imports neither the engine nor the relation.
 
 A choice or a seat is named by :class:`Who`; a binding gives each its value: seats (ints)
 for the engine, terms (or ints) for the relation.
@@ -36,6 +37,7 @@ from typing import Any, Protocol
 from mypy_extensions import mypyc_attr
 
 from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CardEffect
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.state import DRAWN, RESPOND
@@ -97,14 +99,15 @@ class Binding:
         raise ValueError(f"the {who.value} is the state's, not the move's: seat_of() reads it")
 
 
-class Codes(Protocol):
-    """The deck as the words read it: a face's card code."""
-
-    def code(self, face: int) -> str: ...
-
-
-class Concrete(Protocol):
-    """What the concrete backend reads and changes of a game (the engine's Game)."""
+# A native base class, not a Protocol: compiled (unoformal/runtime/compiled.py), a
+# condition's read of ``game.phase`` is then a field of a C struct and ``game._take(...)``
+# a call through a table of methods, where through a Protocol each was a Python attribute
+# lookup and a call with its ints boxed, on every conjunct of every move. The engine's Game
+# is its one subclass; this module still imports no backend.
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Concrete:
+    """What the concrete backend reads and changes of a game: the engine's Game, which
+    subclasses it and defines every method (each here only names what is missing)."""
 
     names: list[str]
     hands: list[list[int]]
@@ -113,11 +116,10 @@ class Concrete(Protocol):
     color: int | None
     drawn: int | None
     reveal: tuple[int, int, tuple[int, ...]] | None
-    cause: tuple[str, int, int | None, int, bool] | None
-
-    @property
-    def deck(self) -> Codes: ...
-
+    # Why the turn or phase is what it is (see Game.cause): a class default, so states
+    # read from text start with none.
+    cause: tuple[str, int, int | None, int, bool] | None = None
+    deck: Deck
     uno_window: int | None
     direction: int
     winner: int | None
@@ -125,76 +127,99 @@ class Concrete(Protocol):
     pending_kind: Kind | None
     offender: int | None
     prev_color: int | None
+    wd4_legal: bool
     f_kind: list[Kind]
     f_color: list[int | None]
     # Coverage: the labels of what ran are appended here while it is a list (None: not
-    # counted, the engine's default; see :class:`Shows`)
-    ran: list[tuple[str, str]] | None
-
-    @property
-    def wd4_legal(self) -> bool: ...
-
-    def _can_draw(self, count: int) -> bool: ...
-
-    def available(self) -> int: ...
-
-    def _can_play(self, p: int, face: int) -> bool: ...
-
-    def _next(self, seat: int, steps: int = 1) -> int: ...
-
-    @property
-    def top(self) -> int | None: ...
-
-    def _color_name(self, color: int | None) -> str | None: ...
-
-    def _can_answer(self, face: int) -> bool: ...
-
-    def _match_row(self) -> list[bool]: ...
-
-    def _can_effect(self, effect: CardEffect) -> bool: ...
-
-    def _wd4_blocking(self, p: int, face: int) -> str | None: ...
-
-    def _place(self, p: int, face: int, color: int | None, judges: bool,
-               names_color: bool) -> None: ...
-
-    def _take(self, p: int, count: int, rule: str) -> None: ...
-
-    def _pending_rule(self) -> str: ...
-
-    def _answers_said(self) -> str: ...
-
-    def _was_caused_by(self, rule_id: str, victim: int, card: int) -> None: ...
-
-    def _penalty_card(self) -> int: ...
-
-    def _resolved(self, victim: int, keeps_turn: bool) -> None: ...
-
-    def _reverse_is_skip(self) -> bool: ...
-
-    def _round_end_check(self) -> None: ...
-
-    def _end_round(self, winner: int) -> None: ...
-
+    # counted, the engine's default; see :class:`Shows`); a copy starts so.
+    ran: list[tuple[str, str]] | None = None
     pile: list[int]
-
-    def _turn_up(self, face: int) -> None: ...
-
-    def _turn_again(self, rule: str) -> None: ...
-
-    def _start_at(self, seats: int, direction: int, face: int) -> None: ...
-
-    def _note_start(self, rule: str, face: int) -> None: ...
-
-    def _random_color(self, rule: str) -> None: ...
-
     dealer: int
     n: int
 
     @property
-    def game_over(self) -> bool: ...
+    def top(self) -> int | None:
+        raise _unread(self, "top", "the engine")
 
-    def _deal_next(self, cards: int) -> None: ...
+    @property
+    def game_over(self) -> bool:
+        raise _unread(self, "game_over", "the engine")
+
+    def _can_draw(self, count: int) -> bool:
+        raise _unread(self, "_can_draw", "the engine")
+
+    def available(self) -> int:
+        raise _unread(self, "available", "the engine")
+
+    def _can_play(self, p: int, face: int) -> bool:
+        raise _unread(self, "_can_play", "the engine")
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        raise _unread(self, "_next", "the engine")
+
+    def _color_name(self, color: int | None) -> str | None:
+        raise _unread(self, "_color_name", "the engine")
+
+    def _can_answer(self, face: int) -> bool:
+        raise _unread(self, "_can_answer", "the engine")
+
+    def _match_row(self) -> list[bool]:
+        raise _unread(self, "_match_row", "the engine")
+
+    def _can_effect(self, effect: CardEffect) -> bool:
+        raise _unread(self, "_can_effect", "the engine")
+
+    def _wd4_blocking(self, p: int, face: int) -> str | None:
+        raise _unread(self, "_wd4_blocking", "the engine")
+
+    def _place(self, p: int, face: int, color: int | None, judges: bool,
+               names_color: bool) -> None:
+        raise _unread(self, "_place", "the engine")
+
+    def _take(self, p: int, count: int, rule: str) -> None:
+        raise _unread(self, "_take", "the engine")
+
+    def _pending_rule(self) -> str:
+        raise _unread(self, "_pending_rule", "the engine")
+
+    def _answers_said(self) -> str:
+        raise _unread(self, "_answers_said", "the engine")
+
+    def _was_caused_by(self, rule_id: str, victim: int, card: int) -> None:
+        raise _unread(self, "_was_caused_by", "the engine")
+
+    def _penalty_card(self) -> int:
+        raise _unread(self, "_penalty_card", "the engine")
+
+    def _resolved(self, victim: int, keeps_turn: bool) -> None:
+        raise _unread(self, "_resolved", "the engine")
+
+    def _reverse_is_skip(self) -> bool:
+        raise _unread(self, "_reverse_is_skip", "the engine")
+
+    def _round_end_check(self) -> None:
+        raise _unread(self, "_round_end_check", "the engine")
+
+    def _end_round(self, winner: int) -> None:
+        raise _unread(self, "_end_round", "the engine")
+
+    def _turn_up(self, face: int) -> None:
+        raise _unread(self, "_turn_up", "the engine")
+
+    def _turn_again(self, rule: str) -> None:
+        raise _unread(self, "_turn_again", "the engine")
+
+    def _start_at(self, seats: int, direction: int, face: int) -> None:
+        raise _unread(self, "_start_at", "the engine")
+
+    def _note_start(self, rule: str, face: int) -> None:
+        raise _unread(self, "_note_start", "the engine")
+
+    def _random_color(self, rule: str) -> None:
+        raise _unread(self, "_random_color", "the engine")
+
+    def _deal_next(self, cards: int) -> None:
+        raise _unread(self, "_deal_next", "the engine")
 
 
 class Symbolic(Protocol):
