@@ -1069,7 +1069,7 @@ class Game(Concrete):
         (whose reader refuses a respond phase without one, WD4-2)."""
         kind = self.pending_kind
         assert kind is not None
-        return self.f_kind.index(kind)
+        return self.t.first[kind]
 
     def _was_caused_by(self, rule_id: str, victim: int, card: int) -> None:
         offender = self.offender
@@ -1258,6 +1258,7 @@ class _Lookups:
     """Everything about a (table, players) pair that does not change during play."""
 
     kind: list[Kind]
+    first: dict[Kind, int]  # per kind: its first face (a search of ``kind`` on every penalty)
     wild: list[bool]
     color: list[int | None]
     rank: list[int | None]
@@ -1361,6 +1362,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
 
     table = _Lookups(
         kind=[f.kind for f in faces], wild=[f.kind.is_wild for f in faces],
+        first={k: i for i, k in reversed(list(enumerate(f.kind for f in faces)))},
         color=[ci[f.color] if f.color is not None else None for f in faces],
         rank=[f.rank for f in faces], effect=effects,
         seats={name: i for i, name in enumerate(names)},
