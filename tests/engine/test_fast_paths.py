@@ -21,7 +21,7 @@ import pytest
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Chance, Game, _generator, _Random
 from unoformal.errors import IllegalActionError
-from unoformal.rulebook.variants import load_rules
+from unoformal.rulebook.variants import VARIANTS, load_rules
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -250,3 +250,55 @@ def test_play_1_bots_are_offered_the_full_listings_plays_in_its_order() -> None:
 def test_play_1_bot_listing_check_fails_on_the_planted_bug() -> None:
     with pytest.raises(AssertionError):
         _plays_listed_as_the_long_way(_PlaysInHandOrder)
+
+
+def _plays_are_the_playable_cards(game_type: type[Game]) -> None:
+    """PLAY-1, WD4-1, DRAW-1: the plays listed on a turn are those of the cards whose play
+    command allows them, asked card by card (``_can_play``, every conjunct), where the
+    listing skips the conjuncts of a card that does not match; in every shipped variant,
+    WD4-1 checked card by card under ``rlcard``."""
+    for rules in VARIANTS:
+        table = load_rules(rules)
+        game = game_type([f"P{i}" for i in range(4)], seed=8, rules=table)
+        rng = random.Random(8)
+        for _ in range(1500):
+            if game.round_over:
+                if game.game_over:
+                    break
+                game.next_round()
+            listed = game.legal_actions()
+            if game.phase in ("play", "drawn"):
+                p, code = game.turn, game.deck.code
+                want = {code(f) for f in set(game.hands[p]) if game._can_play(p, f)}
+                have = {a.card for a in listed
+                        if a.type is ActionType.PLAY and a.player == game.names[p]}
+                assert have == want, (rules, game.to_text())
+            game.apply(rng.choice([a for a in listed if a.type is not ActionType.MISPLAY]))
+
+
+class _EveryMatchPlays(Game):
+    """Planted bug: every card that matches is listed as a play, its other conjuncts
+    (WD4-1 under rlcard, DRAW-1 after a draw) not asked."""
+
+    def legal_actions(self, player: str | None = None, *,
+                      penalties: bool = True) -> list[Action]:
+        out = super().legal_actions(player, penalties=penalties)
+        if self.phase not in ("play", "drawn"):
+            return out
+        name, row = self.names[self.turn], self._match_row()
+        for face in sorted(set(self.hands[self.turn])):
+            code = self.deck.code(face)
+            if row[face] and not any(a.card == code and a.type is ActionType.PLAY
+                                     for a in out):
+                out.append(Action(name, ActionType.PLAY, code,
+                                  "red" if self.f_kind[face].is_wild else None))
+        return out
+
+
+def test_play_1_listed_plays_are_the_cards_their_commands_allow() -> None:
+    _plays_are_the_playable_cards(Game)
+
+
+def test_play_1_playable_check_fails_on_the_planted_bug() -> None:
+    with pytest.raises(AssertionError):
+        _plays_are_the_playable_cards(_EveryMatchPlays)

@@ -31,7 +31,15 @@ from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CLASSIC, CardEffect, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import Binding, Command, Concrete, Conjunct, Who
+from unoformal.rules.commands import (
+    Binding,
+    Command,
+    Concrete,
+    Conjunct,
+    Matches,
+    Unanswering,
+    Who,
+)
 from unoformal.rules.deal import dealing
 from unoformal.rules.lang import Said
 from unoformal.rules.play import plays as card_plays
@@ -628,8 +636,13 @@ class Game(Concrete):
                 else:
                     out.append(misplays[face])
         else:
+            # A card that does not match is no play outside an answer (its command's
+            # Matches conjunct), whatever else its conjuncts ask: they are not asked.
+            matching = self._match_row() if phase != RESPOND else None
+            must_match = t.must_match
             for face in sorted(set(hand)):
-                if self._can_play(p, face):
+                if (matching is None or matching[face] or not must_match[face]) \
+                        and self._can_play(p, face):
                     out += plays[face][with_uno]
                 elif penalties and phase != RESPOND and \
                         moves.misplay.allows(self, Binding(p, card=face)):
@@ -1290,6 +1303,7 @@ class _Lookups:
     starts: dict[Kind, Command]  # per kind: the start card of it turned (unoformal.rules.start)
     deal: Command  # END-2 and DEAL-2: the next deal (unoformal.rules.deal)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
+    must_match: list[bool]  # per face: ``playable`` asks PLAY-1's match outside an answer
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
     # The same lookups with the commands as stated, coverage labels and all: what a move
     # runs while Game.ran counts. These lookups' own commands are without them.
@@ -1324,6 +1338,14 @@ def _aiming(rules: RuleTable) -> Command | None:
         _AIMING.clear()
     _AIMING[id(rules)] = (rules, found)
     return found
+
+
+def _must_match(playable: tuple[Conjunct, ...]) -> bool:
+    """Whether these conjuncts refuse a card that does not match (PLAY-1) in any phase but
+    an answer to a draw card: ``Matches``, alone or ``Unanswering``."""
+    return any(isinstance(c, Matches) or (isinstance(c, Unanswering)
+                                          and isinstance(c.cond, Matches))
+               for c in (part.cond for part in playable))
 
 
 _LOOKUPS: dict[tuple[int, tuple[str, ...]], tuple[RuleTable, _Lookups]] = {}
@@ -1385,7 +1407,8 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         play=[cards_played.of(f) for f in faces],
         jump=[cards_played.jump(f) for f in faces], jumps=bool(cards_played.jumps),
         starts=dict(starts(rules).commands), deal=dealing(rules),
-        playable=[cards_played.playable[f.kind] for f in faces])
+        playable=[cards_played.playable[f.kind] for f in faces],
+        must_match=[_must_match(cards_played.playable[f.kind]) for f in faces])
     table.counted = counted = dataclasses.replace(table)
     counted.counted = counted
     table.out_of_turn = _bare(table.out_of_turn)
