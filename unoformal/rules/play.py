@@ -263,7 +263,7 @@ def plays(table: RuleTable) -> Plays:
     held = {face.kind for face in Deck.of(table).faces}
     kinds = [k for k in Kind if k in held]  # the deck's kinds, as the relation's actions
     able = {k: playable(table, k) for k in kinds}  # the very conjuncts the plays end with
-    out = Plays({k: play(table, k, able[k]) for k in kinds}, able, ranked(table, able))
+    out = Plays({k: play(table, k, able[k]) for k in kinds}, able, ranked(table))
     if table.jump_in.enabled:
         out.jumps.update((c.name, jump(table, c, out.kind(c.name)))
                          for c in out.all() if c.name in jumpable(out))
@@ -300,16 +300,14 @@ def jump(table: RuleTable, played: Command, kind: Kind) -> Command:
         "pile; play goes on from them")
 
 
-def ranked(table: RuleTable, able: dict[Kind, tuple[Conjunct, ...]] | None = None
-           ) -> dict[tuple[Kind, int], Command]:
+def ranked(table: RuleTable) -> dict[tuple[Kind, int], Command]:
     """The plays of the ranks a house rule gives a command of their own (none in the
     rulebook): SEVEN-O's swap and pass, for the ranks the deck holds."""
     rule = table.seven_o
     if not rule.enabled:
         return {}
     held = {face.rank for face in Deck.of(table).faces if face.kind is Kind.NUMBER}
-    number = None if able is None else able.get(Kind.NUMBER)
-    return {(Kind.NUMBER, rank): play(table, Kind.NUMBER, number, swap)
+    return {(Kind.NUMBER, rank): play(table, Kind.NUMBER, exchange=swap)
             for rank, swap in ((rule.swap_rank, True), (rule.pass_rank, False))
             if rank in held}
 
