@@ -369,6 +369,40 @@ def test_a_node_written_without_a_reading_is_refused_by_name() -> None:
     assert OnlyWords().text() == "a condition with words only"
 
 
+def _concrete_methods() -> dict[str, list[Any]]:
+    """Concrete's methods, each with arguments of its parameters' types (read from the
+    source: compiled, a method shows no signature)."""
+    import ast
+    from pathlib import Path
+
+    from unoformal.rules import commands as module
+
+    # the source beside the module, which may be its compiled form
+    tree = ast.parse(Path(module.__file__ or "").with_name("commands.py").read_text("utf-8"))
+    concrete = next(node for node in tree.body
+                    if isinstance(node, ast.ClassDef) and node.name == "Concrete")
+    sample = {"str": "R", "bool": False, "CardEffect": CLASSIC.effect(Kind.NUMBER)}
+    return {node.name: [sample.get(ast.unparse(a.annotation) if a.annotation else "", 0)
+                        for a in node.args.args[1:]]
+            for node in concrete.body if isinstance(node, ast.FunctionDef)}
+
+
+def test_the_engine_defines_everything_a_command_calls_of_a_game() -> None:
+    """The engine's Game defines every method of Concrete, the commands' view of a game;
+    a game that leaves one out is refused by the method's name when a command calls it."""
+    from unoformal.rules.commands import Concrete
+
+    methods = _concrete_methods()
+    assert {"_take", "_place", "_can_play_any", "_wd4_legal_without", "top"} <= set(methods)
+    bare = Concrete()
+    for name, arguments in methods.items():
+        assert getattr(Game, name) is not getattr(Concrete, name), name
+        with pytest.raises(TypeError, match=rf"^Concrete has no reading for the engine: "
+                                            rf"define its {name}\(\)$"):
+            found = getattr(bare, name)  # a property's reading raises here
+            found(*arguments)
+
+
 def test_the_properties_catch_a_start_draw_two_that_draws_three(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # START-D2's first player draws 2 (the rulebook's number in the property): the plant

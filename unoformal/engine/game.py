@@ -530,7 +530,42 @@ class Game(Concrete):
     def _wd4_blocks(self, face: int) -> bool:
         """WD4-1 (``unoformal.rules.challenge``): holding ``face`` makes a Wild Draw Four
         illegal."""
-        return self.t.wd4_blocks.holds(self, face)
+        return self._block_row()[face]
+
+    def _block_row(self) -> list[bool]:
+        """WD4-1's statement for every face at once. A statement of the rule language reads
+        only the faces, the current color and PLAY-1's match (``rules.lang.Concrete``), so
+        it depends only on (color, top), as the match row: it is cached the same way."""
+        key = (self.color, self.discard[-1] if self.discard else None)
+        row = self.t.block_rows.get(key)
+        if row is None:
+            said = self.t.wd4_blocks
+            row = [said.holds(self, face) for face in range(len(self.f_kind))]
+            self.t.block_rows[key] = row
+        return row
+
+    def _wd4_legal_without(self, p: int, face: int) -> bool:
+        """WD4-1: no card left in ``p``'s hand once ``face`` is played makes a Wild Draw
+        Four illegal (what ``_wd4_blocking`` names, without building its words)."""
+        row = self._block_row()
+        skipped = False
+        for card in self.hands[p]:
+            if card == face and not skipped:
+                skipped = True
+            elif row[card]:
+                return False
+        return True
+
+    def _can_play_any(self, p: int) -> bool:
+        """Whether ``p`` holds a card they may play now (``_can_play``), the cards that do
+        not match passed over outside an answer, as the listing passes them."""
+        matching = self._match_row() if self.phase != RESPOND else None
+        must_match = self.t.must_match
+        for face in set(self.hands[p]):
+            if (matching is None or matching[face] or not must_match[face]) \
+                    and self._can_play(p, face):
+                return True
+        return False
 
     def _wd4_blocking(self, p: int, face: int) -> str | None:
         """WD4-1 in the words of the table's reading, naming the card that makes a Wild
@@ -1289,6 +1324,7 @@ class _Lookups:
     plays: list[list[tuple[list[Action], list[Action]]]]
     resolved: dict[Action, tuple[int, int | None, int | None, int | None]]
     match_rows: dict[tuple[int | None, int | None], list[bool]]
+    block_rows: dict[tuple[int | None, int | None], list[bool]]  # WD4-1's, the same way
     # When every effect can be carried out (EXT-SHORT) and bluffs are playable (WD4-1), a
     # legal play on a normal turn is exactly a matching card: the fast path in _on_turn.
     play_is_match: bool
@@ -1399,7 +1435,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
                       for name in names],
         misplay=[[Action(name, ActionType.MISPLAY, code) for code in codes] for name in names],
         plays=[[plays(name, face) for face in range(len(faces))] for name in names],
-        resolved={}, match_rows={},
+        resolved={}, match_rows={}, block_rows={},
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),

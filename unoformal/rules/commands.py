@@ -172,6 +172,12 @@ class Concrete:
     def _wd4_blocking(self, p: int, face: int) -> str | None:
         raise _unread(self, "_wd4_blocking", "the engine")
 
+    def _wd4_legal_without(self, p: int, face: int) -> bool:
+        raise _unread(self, "_wd4_legal_without", "the engine")
+
+    def _can_play_any(self, p: int) -> bool:
+        raise _unread(self, "_can_play_any", "the engine")
+
     def _place(self, p: int, face: int, color: int | None, judges: bool,
                names_color: bool) -> None:
         raise _unread(self, "_place", "the engine")
@@ -613,9 +619,7 @@ class CanPlay(Cond):
     value: bool
 
     def holds(self, game: Concrete, b: Binding) -> bool:
-        seat = b.of(self.who)
-        able = any(game._can_play(seat, face) for face in set(game.hands[seat]))
-        return able == self.value
+        return game._can_play_any(b.of(self.who)) == self.value
 
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         able = spec.can_play_any(s, b.of(self.who))
@@ -795,7 +799,7 @@ class Wd4Legal(Cond):
     Four illegal (the table's reading, ``unoformal.rules.challenge``)."""
 
     def holds(self, game: Concrete, b: Binding) -> bool:
-        return game._wd4_blocking(b.actor, b.card) is None
+        return game._wd4_legal_without(b.actor, b.card)
 
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         return spec.wd4_legal_without(s, b.actor, b.card)

@@ -28,7 +28,9 @@ Term = Any
 
 
 class Concrete(Protocol):
-    """What the concrete backend reads of a game (the engine's Game has it all)."""
+    """What the concrete backend reads of a game (the engine's Game has it all). A
+    statement reads nothing else, so its value for a face depends only on the current
+    color and the top of the discard (PLAY-1's match): the engine caches it so."""
 
     f_kind: list[Kind]
     f_color: list[int | None]
