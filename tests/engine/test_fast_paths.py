@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, MutableSequence
+from collections.abc import Callable, Iterator, MutableSequence
 from typing import Any
 
 import pytest
@@ -209,24 +209,32 @@ def test_deal_2_shuffle_check_fails_on_a_planted_bug(
         _stdlib_order_kept(planted)
 
 
+def _walk(game_type: type[Game], rules: str, players: int, seed: int, steps: int,
+          penalties: bool) -> Iterator[tuple[Game, list[Action]]]:
+    """The states of a seeded game and what each lists, a random listed action taken
+    after each (a misplay never: it only costs cards)."""
+    game = game_type([f"P{i}" for i in range(players)], seed=seed, rules=load_rules(rules))
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.round_over:
+            if game.game_over:
+                return
+            game.next_round()
+        listed = game.legal_actions(penalties=penalties)
+        yield game, listed
+        game.apply(rng.choice([a for a in listed if a.type is not ActionType.MISPLAY]))
+
+
 def _plays_listed_as_the_long_way(game_type: type[Game]) -> None:
     """PLAY-1, MISPLAY-1: on a turn, the plays a bot is offered (``penalties=False``, whose
     listing sorts only the cards that match) are those of the full listing, in its order,
     without the misplays and the advice: the order a seeded bot picks from."""
     for rules in ("classic", "rlcard", "jump-in"):
-        game = game_type([f"P{i}" for i in range(6)], seed=5, rules=load_rules(rules))
-        rng = random.Random(5)
-        for _ in range(2000):
-            if game.round_over:
-                if game.game_over:
-                    break
-                game.next_round()
-            offered = game.legal_actions(penalties=False)
+        for game, offered in _walk(game_type, rules, 6, 5, 2000, penalties=False):
             if game.phase == "play":
                 everything = game.copy().legal_actions()
                 assert offered == [a for a in everything if a.type not in
                                    (ActionType.MISPLAY, ActionType.ADVISE)], game.to_text()
-            game.apply(rng.choice(offered))
 
 
 class _PlaysInHandOrder(Game):
@@ -258,22 +266,13 @@ def _plays_are_the_playable_cards(game_type: type[Game]) -> None:
     listing skips the conjuncts of a card that does not match; in every shipped variant,
     WD4-1 checked card by card under ``rlcard``."""
     for rules in VARIANTS:
-        table = load_rules(rules)
-        game = game_type([f"P{i}" for i in range(4)], seed=8, rules=table)
-        rng = random.Random(8)
-        for _ in range(1500):
-            if game.round_over:
-                if game.game_over:
-                    break
-                game.next_round()
-            listed = game.legal_actions()
+        for game, listed in _walk(game_type, rules, 4, 8, 1500, penalties=True):
             if game.phase in ("play", "drawn"):
                 p, code = game.turn, game.deck.code
                 want = {code(f) for f in set(game.hands[p]) if game._can_play(p, f)}
                 have = {a.card for a in listed
                         if a.type is ActionType.PLAY and a.player == game.names[p]}
                 assert have == want, (rules, game.to_text())
-            game.apply(rng.choice([a for a in listed if a.type is not ActionType.MISPLAY]))
 
 
 class _EveryMatchPlays(Game):
