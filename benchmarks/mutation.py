@@ -81,6 +81,14 @@ KILLING_SUITE = [
     "tests/verification/test_explore_cli.py",
     "tests/verification/test_rules_lang.py",
     "tests/verification/test_uno_window.py",
+    # The commands' own tests: their words for every variant (built again, so that a
+    # builder's mutant reaches them), both backends step by step, and the house rules'
+    # relation (their properties and planted bugs).
+    "tests/verification/test_command_words.py",
+    "tests/verification/test_commands.py",
+    "tests/verification/test_state_schema.py",
+    "tests/verification/test_seven_o.py",
+    "tests/verification/test_jump_in.py",
 ]
 
 # The rules document's tests read the engine's *source* to say which functions cite a rule;

@@ -370,21 +370,27 @@ def test_a_node_written_without_a_reading_is_refused_by_name() -> None:
 
 
 def _concrete_methods() -> dict[str, list[Any]]:
-    """Concrete's methods, each with arguments of its parameters' types (read from the
-    source: compiled, a method shows no signature)."""
+    """Concrete's methods, each with arguments of its parameters' types, read from the
+    source beside the module (compiled, a method shows no signature; under mutmut, a
+    method is a trampoline to the original, a function of the module named for it)."""
     import ast
     from pathlib import Path
 
     from unoformal.rules import commands as module
 
-    # the source beside the module, which may be its compiled form
+    sample = {"str": "R", "bool": False, "CardEffect": CLASSIC.effect(Kind.NUMBER)}
     tree = ast.parse(Path(module.__file__ or "").with_name("commands.py").read_text("utf-8"))
     concrete = next(node for node in tree.body
                     if isinstance(node, ast.ClassDef) and node.name == "Concrete")
-    sample = {"str": "R", "bool": False, "CardEffect": CLASSIC.effect(Kind.NUMBER)}
-    return {node.name: [sample.get(ast.unparse(a.annotation) if a.annotation else "", 0)
-                        for a in node.args.args[1:]]
-            for node in concrete.body if isinstance(node, ast.FunctionDef)}
+    functions = {node.name: node for node in (*tree.body, *concrete.body)
+                 if isinstance(node, ast.FunctionDef)}
+    out = {}
+    for name, node in functions.items():
+        if node in concrete.body and "\u01c1" not in name:
+            node = functions.get(f"x\u01c1Concrete\u01c1{name}__mutmut_orig", node)
+            out[name] = [sample.get(ast.unparse(a.annotation) if a.annotation else "", 0)
+                         for a in node.args.args[1:]]
+    return out
 
 
 def test_the_engine_defines_everything_a_command_calls_of_a_game() -> None:
