@@ -131,7 +131,7 @@ def _property(name: str) -> Any:
 def _planted(monkeypatch: pytest.MonkeyPatch, name: str,
              change: Callable[[Command], Command], section: Any = uno) -> None:
     build = getattr(section, name)
-    monkeypatch.setattr(section, name, lambda *args: change(build(*args)))
+    monkeypatch.setattr(section, name, lambda *args, **kwargs: change(build(*args, **kwargs)))
     # The prover keeps the relations it built (per table and count): build them again
     # with the planted command, and again after the test without it.
     prover._setup.cache_clear()
