@@ -557,15 +557,21 @@ class Game(Concrete):
         return True
 
     def _can_play_any(self, p: int) -> bool:
-        """Whether ``p`` holds a card they may play now (``_can_play``), the cards that do
-        not match passed over outside an answer, as the listing passes them."""
-        matching = self._match_row() if self.phase != RESPOND else None
-        must_match = self.t.must_match
-        for face in set(self.hands[p]):
-            if (matching is None or matching[face] or not must_match[face]) \
-                    and self._can_play(p, face):
-                return True
-        return False
+        """Whether ``p`` holds a card they may play now (``_can_play``)."""
+        matching = self._matching()
+        return any(self._may_play(p, face, matching) for face in set(self.hands[p]))
+
+    def _matching(self) -> list[bool] | None:
+        """The match row where a card that does not match is no play (every phase but an
+        answer to a draw card), else None: what :meth:`_may_play` is given."""
+        return self._match_row() if self.phase != RESPOND else None
+
+    def _may_play(self, p: int, face: int, matching: list[bool] | None) -> bool:
+        """``_can_play``, a card that does not match passed over without asking its other
+        conjuncts where its command's Matches conjunct would refuse it (``matching``: from
+        :meth:`_matching`)."""
+        return (matching is None or matching[face] or not self.t.must_match[face]) \
+            and self._can_play(p, face)
 
     def _wd4_blocking(self, p: int, face: int) -> str | None:
         """WD4-1 in the words of the table's reading, naming the card that makes a Wild
@@ -671,13 +677,9 @@ class Game(Concrete):
                 else:
                     out.append(misplays[face])
         else:
-            # A card that does not match is no play outside an answer (its command's
-            # Matches conjunct), whatever else its conjuncts ask: they are not asked.
-            matching = self._match_row() if phase != RESPOND else None
-            must_match = t.must_match
+            matching = self._matching()
             for face in sorted(set(hand)):
-                if (matching is None or matching[face] or not must_match[face]) \
-                        and self._can_play(p, face):
+                if self._may_play(p, face, matching):
                     out += plays[face][with_uno]
                 elif penalties and phase != RESPOND and \
                         moves.misplay.allows(self, Binding(p, card=face)):
