@@ -11,6 +11,7 @@ plants the bug its shortcut could have and shows that the test then fails.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from collections.abc import Callable, Iterator, MutableSequence
@@ -18,10 +19,13 @@ from typing import Any
 
 import pytest
 
+from tests.engine.helpers import make_game
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Chance, Game, _generator, _Random
 from unoformal.errors import IllegalActionError
+from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.variants import VARIANTS, load_rules
+from unoformal.rules.lang import OfKind, Said
 
 NAMES = ["A", "B", "C", "D"]
 
@@ -301,3 +305,82 @@ def test_play_1_listed_plays_are_the_cards_their_commands_allow() -> None:
 def test_play_1_playable_check_fails_on_the_planted_bug() -> None:
     with pytest.raises(AssertionError):
         _plays_are_the_playable_cards(_EveryMatchPlays)
+
+
+def _draw_allowed_as_the_long_way(game_type: type[Game]) -> None:
+    """DRAW-1 under ``rlcard`` (a draw only with nothing to play): the listing asks each
+    card once, and DRAW-1's CanPlay reads what it found rather than going over the hand
+    again. At every turn, before anything is listed for that state, a draw is accepted
+    exactly when no card of the hand may be played (asked card by card, ``_can_play``),
+    and refused by DRAW-1 otherwise; the listing offers it likewise."""
+    for players in (2, 3):
+        game = game_type([f"P{i}" for i in range(players)], seed=players,
+                         rules=load_rules("rlcard"))
+        rng = random.Random(players)
+        for _ in range(1500):
+            if game.round_over:
+                if game.game_over:
+                    break
+                game.next_round()
+            p = game.turn
+            can_play = any(game._can_play(p, f) for f in set(game.hands[p]))
+            draw = Action(game.names[p], ActionType.DRAW)
+            if game.phase == "play" and game.available() > 0:
+                if can_play:
+                    assert _refused(game, draw).rule_id == "DRAW-1", game.to_text()
+                else:
+                    try:
+                        game.apply(draw)
+                    except IllegalActionError as err:
+                        raise AssertionError(f"refused with nothing to play: {err}") from err
+                    continue
+            listed = game.legal_actions(penalties=False)
+            if game.phase == "play":
+                assert (draw in listed) == (not can_play and game.available() > 0), \
+                    game.to_text()
+            assert listed, game.to_text()  # a turn always has a move
+            game.apply(rng.choice(listed))
+
+
+class _PlaysListedKept(Game):
+    """Planted bug: what the listing found is kept after it, for a later state's draw."""
+
+    kept = -1
+
+    def _draw_or_pass(self, p: int, out: list[Action]) -> None:
+        super()._draw_or_pass(p, out)
+        self.kept = self._plays_listed
+
+    def _can_play_any(self, p: int) -> bool:
+        if self.kept >= 0 and self.kept >> 1 == p:
+            return self.kept & 1 == 1
+        return super()._can_play_any(p)
+
+
+def test_draw_1_draw_is_allowed_as_the_hand_asked_card_by_card_says() -> None:
+    _draw_allowed_as_the_long_way(Game)
+
+
+def test_draw_1_check_fails_when_the_listings_finding_is_kept() -> None:
+    with pytest.raises(AssertionError):
+        _draw_allowed_as_the_long_way(_PlaysListedKept)
+
+
+def _wd4_legal_with(statement: Said, hand: list[str]) -> bool:
+    """WD4-1's check (``_wd4_legal_without``) of A's Wild Draw Four, on a game whose
+    statement of WD4-1 is ``statement`` (its row cached for this game only)."""
+    game = make_game(["A", "B"], "B", {"A": hand, "B": ["Y1"]}, ["R7"])
+    game.t = dataclasses.replace(game.t, wd4_blocks=statement, block_rows={})
+    return game._wd4_legal_without(0, game.deck.face_id("W+4"))
+
+
+def test_wd4_1_the_card_played_is_left_out_once_not_every_copy() -> None:
+    """WD4-1 asks about the hand left after the card is played: one copy of it leaves,
+    its other copies stay. Neither shipped reading blocks a Wild Draw Four itself, so a
+    statement that blocks only Wild Draw Fours shows it: one is legal, two are not."""
+    blocks_wd4 = Said(OfKind(Kind.WILD_DRAW_FOUR), "{card}")
+    assert _wd4_legal_with(blocks_wd4, ["W+4", "R5"])
+    assert _wd4_legal_with(blocks_wd4, ["R5", "W+4"])
+    assert not _wd4_legal_with(blocks_wd4, ["W+4", "W+4"])
+    assert not _wd4_legal_with(blocks_wd4, ["W+4", "R5", "W+4"])
+    assert not _wd4_legal_with(Said(OfKind(Kind.NUMBER), "{card}"), ["W+4", "R5"])

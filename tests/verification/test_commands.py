@@ -13,6 +13,7 @@ import pytest
 import z3
 
 from tests.engine.helpers import make_game, play
+from unoformal.compare.successors import to_sym
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError
@@ -28,11 +29,13 @@ from unoformal.rules.book import commands
 from unoformal.rules.commands import (
     PENDING_RULE,
     Binding,
+    CanPlay,
     Command,
     Effect,
     EndRound,
     Fixed,
     GoesOut,
+    Mark,
     NoteOut,
     OpenWindow,
     Take,
@@ -476,3 +479,44 @@ def test_the_rules_document_lists_what_coverage_counts_under_each_rule() -> None
     chal = text[text.index("\n## CHAL-2\n"):text.index("\n## ", text.index("\n## CHAL-2\n") + 1)]
     assert "  - `upheld`: challenge upheld: the offender draws, the challenger keeps the turn" \
         in chal
+
+
+def test_can_play_reads_alike_in_both_backends_and_its_words_either_way() -> None:
+    """DRAW-1's CanPlay (``rlcard``: a draw only with nothing to play), with either value,
+    on a turn where the actor holds a playable card and on one where they hold none: the
+    engine's reading, the relation's encoding of the very same state and the words agree.
+    No shipped command asks CanPlay to hold, yet the language offers it."""
+    table = load_rules("rlcard")
+    spec = Spec(table, 3)
+    others = {"B": ["Y1", "Y2"], "C": ["B1", "B2"]}
+    for hand, able in ((["R5", "G7"], True), (["G5", "G7"], False)):
+        game = make_game(["A", "B", "C"], "C", {"A": hand, **others}, ["R1"], rules=table)
+        assert game.phase == "play" and game.turn == 0
+        s = to_sym(game)
+        for value in (True, False):
+            cond = CanPlay(Who.ACTOR, value)
+            assert cond.holds(game, Binding(0)) is (able is value), (hand, value)
+            said = z3.simplify(cond.encode(spec, s, Binding(0)))
+            assert z3.is_true(said) if able is value else z3.is_false(said), (hand, value)
+    assert CanPlay(Who.ACTOR, True).text() == "the actor holds a card they may play"
+    assert CanPlay(Who.ACTOR, False).text() == "the actor holds no card they may play"
+
+
+@pytest.mark.parametrize("who", [Who.ACTOR, Who.TARGET, Who.NEXT, Who.TO_MOVE])
+def test_mark_reads_alike_in_both_backends_for_every_seat_it_can_name(who: Who) -> None:
+    """``Mark`` (JUMP-IN's turn taken by the jumper) sets a seat field to the seat ``who``
+    names: run on the engine and encoded for the relation over the same state, the field
+    ends on the same seat, for every seat a move can name (the shipped commands mark the
+    actor and the offender only)."""
+    table = load_rules("jump-in")
+    game = make_game(["A", "B", "C", "D"], "A",
+                     {"A": ["R1"] * 2, "B": ["R2"] * 2, "C": ["R3"] * 2, "D": ["R4"] * 2}, ["R7"],
+                     rules=table)
+    assert game.turn == 1
+    b = Binding(2, 3)  # C acts, with D as the move's target
+    before = to_sym(game)
+    Mark("turn", who).run(game, b)
+    post, side = Mark("turn", who).encode(Spec(table, 4), before, b, "t")
+    assert side == [] and game.turn == {Who.ACTOR: 2, Who.TARGET: 3, Who.NEXT: 3,
+                                        Who.TO_MOVE: 1}[who]
+    assert z3.simplify(ival(0) + post.turn).as_long() == game.turn  # a seat: an int or a term

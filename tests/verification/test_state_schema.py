@@ -24,7 +24,10 @@ from unoformal.verification.z3.state import STATE_FIELDS
 # player, and what it remembers of how the state came about (records, refusals' causes).
 BOOKKEEPING = {"deck", "n", "t", "f_kind", "f_color", "f_rank", "f_effect", "chance",
                "history", "dealer_draws", "origin", "cause", "_legal",
-               "ran", "started"}  # coverage counted as a move, or the deal, runs
+               "ran", "started",  # coverage counted as a move, or the deal, runs
+               # what a listing found, or rows looked up, kept for the (color, top) or
+               # the moment they were found for
+               "_plays_listed", "_match_key", "_match", "_block_key", "_block"}
 
 
 def _played(seed: int = 11, steps: int = 60) -> Game:

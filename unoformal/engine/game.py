@@ -242,6 +242,17 @@ class Game(Concrete):
     # The actions legal_actions() last listed for this very state (None once anything
     # changed): apply() accepts one of them without deriving its legality again.
     _legal: tuple[Action, ...] | None = None
+    # While _on_turn asks DRAW-1's draw of the seat whose plays it has just listed: that
+    # seat times 2, plus 1 if it listed a play. CanPlay (``_can_play_any``) then reads it
+    # instead of going over the hand a second time. -1 at every other moment.
+    _plays_listed: int = -1
+    # The match row and WD4-1's row last looked up, with the (color, top) each was for as
+    # one int (``_row_key``): a listing asks for them once per card, and a tuple and a
+    # dict lookup each time cost more than the cards' conjuncts. -1: none yet.
+    _match_key: int = -1
+    _match: list[bool] | None = None
+    _block_key: int = -1
+    _block: list[bool] | None = None
     # ``ran`` (Concrete's), coverage: while a list, every move appends the (rule, branch)
     # labels of what ran in it (the commands' Shows, Sorts and When; a reshuffle, a short
     # draw). The explorer and the step-by-step page set it.
@@ -514,13 +525,24 @@ class Game(Concrete):
             return m.by_number and self.f_rank[top] == self.f_rank[face]
         return m.by_symbol
 
+    def _row_key(self) -> int:
+        """(color, top) as one int, what the match row and WD4-1's row depend on."""
+        color, discard = self.color, self.discard
+        return ((color + 1 if color is not None else 0) << 16) \
+            + (discard[-1] + 1 if discard else 0)
+
     def _match_row(self) -> list[bool]:
         """PLAY-1 for every face at once; it depends only on (color, top), so it is cached."""
+        at = self._row_key()
+        row = self._match
+        if at == self._match_key and row is not None:
+            return row
         key = (self.color, self.discard[-1] if self.discard else None)
         row = self.t.match_rows.get(key)
         if row is None:
             row = [self._matches(face) for face in range(len(self.f_kind))]
             self.t.match_rows[key] = row
+        self._match_key, self._match = at, row
         return row
 
     def _wd4_is_legal(self, hand: Iterable[int]) -> bool:
@@ -536,12 +558,17 @@ class Game(Concrete):
         """WD4-1's statement for every face at once. A statement of the rule language reads
         only the faces, the current color and PLAY-1's match (``rules.lang.Concrete``), so
         it depends only on (color, top), as the match row: it is cached the same way."""
+        at = self._row_key()
+        row = self._block
+        if at == self._block_key and row is not None:
+            return row
         key = (self.color, self.discard[-1] if self.discard else None)
         row = self.t.block_rows.get(key)
         if row is None:
             said = self.t.wd4_blocks
             row = [said.holds(self, face) for face in range(len(self.f_kind))]
             self.t.block_rows[key] = row
+        self._block_key, self._block = at, row
         return row
 
     def _wd4_legal_without(self, p: int, face: int) -> bool:
@@ -558,6 +585,9 @@ class Game(Concrete):
 
     def _can_play_any(self, p: int) -> bool:
         """Whether ``p`` holds a card they may play now (``_can_play``)."""
+        known = self._plays_listed
+        if known >= 0 and known >> 1 == p:
+            return known & 1 == 1
         matching = self._matching()
         return any(self._may_play(p, face, matching) for face in set(self.hands[p]))
 
@@ -570,8 +600,11 @@ class Game(Concrete):
         """``_can_play``, a card that does not match passed over without asking its other
         conjuncts where its command's Matches conjunct would refuse it (``matching``: from
         :meth:`_matching`)."""
-        return (matching is None or matching[face] or not self.t.must_match[face]) \
-            and self._can_play(p, face)
+        return self._may_match(face, matching) and self._can_play(p, face)
+
+    def _may_match(self, face: int, matching: list[bool] | None) -> bool:
+        """Whether ``face`` is not passed over for not matching (``_may_play``)."""
+        return matching is None or matching[face] or not self.t.must_match[face]
 
     def _wd4_blocking(self, p: int, face: int) -> str | None:
         """WD4-1 in the words of the table's reading, naming the card that makes a Wild
@@ -629,17 +662,23 @@ class Game(Concrete):
         target = self.uno_window
         jump: Command | None = None
         top = self.top if self.t.jumps and self.phase == PLAY else None
+        twin = -1  # the top's face while a jump may be listed: an int, compared unboxed
         if top is not None:
             jump = self.t.jump[top]
+            twin = top
         out: list[Action] = []
         if advise or target is not None or jump is not None:
-            for p in range(self.n) if seat is None else (seat,):
-                self._out_of_turn(p, out, advise, moves)
-                if jump is not None and p != self.turn and top in self.hands[p] \
-                        and jump.allows(self, Binding(p, card=top)):
-                    out += self.t.plays[p][top][len(self.hands[p]) == self.t.uno_with]
-                if p == self.turn:
+            turn, hands = self.turn, self.hands
+            others = advise or target is not None  # else only a jump is asked of the others
+            first, last = (0, self.n) if seat is None else (seat, seat + 1)
+            for p in range(first, last):  # compiled, a range of ints is a C loop
+                if others:
+                    self._out_of_turn(p, out, advise, moves)
+                if p == turn:
                     self._on_turn(p, out, penalties)
+                elif jump is not None and _holds(hands[p], twin) \
+                        and jump.allows(self, Binding(p, card=twin)):
+                    out += self.t.plays[p][twin][len(hands[p]) == self.t.uno_with]
         elif seat is None or seat == self.turn:
             self._on_turn(self.turn, out, penalties)  # nobody else has an action
         self._legal = tuple(out)
@@ -658,6 +697,7 @@ class Game(Concrete):
         hand = self.hands[p]
         plays, misplays = t.plays[p], t.misplay[p]
         with_uno = len(hand) == t.uno_with
+        listed = -1  # what _plays_listed says while DRAW-1's draw is asked
         if phase == DRAWN and not penalties:
             drawn = self.drawn
             if drawn is not None and self._can_play(p, drawn):
@@ -677,17 +717,40 @@ class Game(Concrete):
                 else:
                     out.append(misplays[face])
         else:
-            matching = self._matching()
-            for face in sorted(set(hand)):
-                if self._may_play(p, face, matching):
-                    out += plays[face][with_uno]
-                elif penalties and phase != RESPOND and \
-                        moves.misplay.allows(self, Binding(p, card=face)):
-                    out.append(misplays[face])
+            listed = 2 * p + self._list_plays(p, out, penalties)
         if phase == PLAY:
+            self._plays_listed = listed
             self._draw_or_pass(p, out)
+            self._plays_listed = -1
         elif phase == DRAWN and moves.keep.allows(self, Binding(p)):
             out.append(t.pass_[p])
+
+    def _list_plays(self, p: int, out: list[Action], penalties: bool) -> bool:
+        """``p``'s plays, each card asked in full (``_may_play``), and with ``penalties``
+        their misplays, in the order of the faces; whether a play was listed. Without
+        penalties only the cards that may be played are sorted."""
+        t = self.t
+        hand = self.hands[p]
+        plays = t.plays[p]
+        with_uno = len(hand) == t.uno_with
+        matching = self._matching()
+        if not penalties:  # the cards passed over for not matching are most of a hand
+            listed = False
+            for face in sorted({face for face in hand if self._may_match(face, matching)}):
+                if self._can_play(p, face):
+                    out += plays[face][with_uno]
+                    listed = True
+            return listed
+        listed = False
+        misplays = t.misplay[p]
+        answering = self.phase == RESPOND
+        for face in sorted(set(hand)):
+            if self._may_play(p, face, matching):
+                out += plays[face][with_uno]
+                listed = True
+            elif not answering and t.turn.misplay.allows(self, Binding(p, card=face)):
+                out.append(misplays[face])
+        return listed
 
     def _draw_or_pass(self, p: int, out: list[Action]) -> None:
         """DRAW-1's draw, or EXT-PASS's pass when there is nothing to draw."""
@@ -1287,6 +1350,10 @@ class Game(Concrete):
         new.cause = self.cause
         new.chance = self.chance.fork()
         new._legal = None  # a copy checks its first action itself
+        new._plays_listed = -1
+        # keyed by the (color, top) they were looked up for, so they hold for the copy
+        new._match_key, new._match = self._match_key, self._match
+        new._block_key, new._block = self._block_key, self._block
         new.ran = None  # and counts no coverage until asked
         new.started = self.started
         return new
@@ -1346,6 +1413,15 @@ class _Lookups:
     # The same lookups with the commands as stated, coverage labels and all: what a move
     # runs while Game.ran counts. These lookups' own commands are without them.
     counted: _Lookups | None = None
+
+
+def _holds(hand: list[int], face: int) -> bool:
+    """``face in hand``, compiled: ``in`` compares each card as an object, this loop as a
+    C integer (a jump asks it of every hand, on every listing)."""
+    for card in hand:  # noqa: SIM110 - compiled, a loop beats any()
+        if card == face:
+            return True
+    return False
 
 
 def _targets_named(names: list[str], rules: RuleTable) -> list[str]:
