@@ -25,6 +25,8 @@ from unoformal.engine.game import Chance, Game, _generator, _Random
 from unoformal.errors import IllegalActionError
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.variants import VARIANTS, load_rules
+from unoformal.rules.book import commands
+from unoformal.rules.commands import Binding, Cond, DrawnOnly, Wd4Legal, in_phase
 from unoformal.rules.lang import OfKind, Said
 
 NAMES = ["A", "B", "C", "D"]
@@ -367,11 +369,11 @@ def test_draw_1_check_fails_when_the_listings_finding_is_kept() -> None:
 
 
 def _wd4_legal_with(statement: Said, hand: list[str]) -> bool:
-    """WD4-1's check (``_wd4_legal_without``) of A's Wild Draw Four, on a game whose
+    """WD4-1's check (``Wd4Legal``: ``Game._wd4_legal_without``) of A's Wild Draw Four, on a game whose
     statement of WD4-1 is ``statement`` (its row cached for this game only)."""
     game = make_game(["A", "B"], "B", {"A": hand, "B": ["Y1"]}, ["R7"])
     game.t = dataclasses.replace(game.t, wd4_blocks=statement, block_rows={})
-    return game._wd4_legal_without(0, game.deck.face_id("W+4"))
+    return Wd4Legal().holds(game, Binding(0, card=game.deck.face_id("W+4")))
 
 
 def test_wd4_1_the_card_played_is_left_out_once_not_every_copy() -> None:
@@ -384,3 +386,51 @@ def test_wd4_1_the_card_played_is_left_out_once_not_every_copy() -> None:
     assert not _wd4_legal_with(blocks_wd4, ["W+4", "W+4"])
     assert not _wd4_legal_with(blocks_wd4, ["W+4", "R5", "W+4"])
     assert not _wd4_legal_with(Said(OfKind(Kind.NUMBER), "{card}"), ["W+4", "R5"])
+
+
+Reduce = Callable[[Cond, str], "Cond | bool"]
+
+
+def _in_phase(cond: Cond, phase: str) -> Cond | bool:
+    return cond.in_phase(phase)
+
+
+def _reduced_guards_agree(reduce: Reduce) -> set[str]:
+    """Every conjunct of every command (and of its branches), in every shipped variant, as
+    ``reduce`` leaves it for the phase of the state (``Cond.in_phase``), holds exactly
+    where it holds whole, and so does each guard reduced (``in_phase``): on the states of
+    a seeded game, for each card of the hand of the player to move. The phases met."""
+    phases: set[str] = set()
+    for rules in VARIANTS:
+        built = commands(load_rules(rules))
+        guards = [c.guard for c in built] + [br.guard for c in built for br in c.branches]
+        for game, _ in _walk(Game, rules, 3, 4, 300, penalties=True):
+            p, phase = game.turn, game.phase
+            phases.add(phase)
+            for card in sorted(set(game.hands[p])):
+                b = Binding(p, (p + 1) % 3, (p + 2) % 3, card, 0)
+                for guard in guards:
+                    for part in guard:
+                        left = reduce(part.cond, phase)
+                        holds = part.cond.holds(game, b)
+                        assert (left if isinstance(left, bool) else left.holds(game, b)) \
+                            == holds, (rules, part.cond, game.to_text())
+                    reduced = in_phase(guard, phase)
+                    assert (reduced is not None and all(part.cond.holds(game, b)
+                                                        for part in reduced)) \
+                        == all(part.cond.holds(game, b) for part in guard)
+    return phases
+
+
+def _drawn_only_dropped(cond: Cond, phase: str) -> Cond | bool:
+    """Planted bug: DRAW-1's "only the drawn card" decided by the phase in every phase."""
+    return True if isinstance(cond, DrawnOnly) else cond.in_phase(phase)
+
+
+def test_play_1_draw_1_a_guard_reduced_for_its_phase_holds_where_the_whole_does() -> None:
+    assert {"play", "drawn", "respond"} <= _reduced_guards_agree(_in_phase)
+
+
+def test_play_1_reduced_guard_check_fails_on_the_planted_bug() -> None:
+    with pytest.raises(AssertionError):
+        _reduced_guards_agree(_drawn_only_dropped)

@@ -39,6 +39,7 @@ from unoformal.rules.commands import (
     Matches,
     Unanswering,
     Who,
+    in_phase,
 )
 from unoformal.rules.deal import dealing
 from unoformal.rules.lang import Said
@@ -622,8 +623,12 @@ class Game(Concrete):
     def _can_play(self, p: int, face: int) -> bool:
         """Whether ``p`` may play ``face`` from their hand now: the play command's
         ``playable`` conjuncts for the card's kind (unoformal.rules.play)."""
+        t = self.t
+        parts = t.playable_in_play[face] if self.phase == PLAY else t.playable[face]
+        if parts is None:
+            return False
         b = Binding(p, None, None, face)
-        for part in self.t.playable[face]:  # noqa: SIM110 - compiled, a loop beats all()
+        for part in parts:  # noqa: SIM110 - compiled, a loop beats all()
             if not part.cond.holds(self, b):
                 return False
         return True
@@ -753,12 +758,15 @@ class Game(Concrete):
         return listed
 
     def _draw_or_pass(self, p: int, out: list[Action]) -> None:
-        """DRAW-1's draw, or EXT-PASS's pass when there is nothing to draw."""
+        """DRAW-1's draw, or EXT-PASS's pass when there is nothing to draw (asked in the
+        play phase only: their guards as that phase leaves them)."""
         t = self.t
         b = Binding(p)
-        if t.turn.draw.allows(self, b):
+        draw, pass_ = t.draw_in_play, t.pass_in_play
+        if draw is not None and t.turn.draw.failing_of(draw, self, b) is None:
             out.append(t.draw[p])
-        elif t.turn.pass_nothing_to_draw.allows(self, b):
+        elif pass_ is not None and \
+                t.turn.pass_nothing_to_draw.failing_of(pass_, self, b) is None:
             out.append(t.pass_[p])
 
     def _out_of_turn(self, p: int, out: list[Action], advise: bool,
@@ -1409,6 +1417,12 @@ class _Lookups:
     deal: Command  # END-2 and DEAL-2: the next deal (unoformal.rules.deal)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
     must_match: list[bool]  # per face: ``playable`` asks PLAY-1's match outside an answer
+    # What the engine asks where it knows the round is in its play phase: ``playable``
+    # and the draw's and the pass's guards reduced by that phase (rules.commands.in_phase:
+    # the conjuncts on the phase alone decided once, here); None: the phase refuses it.
+    playable_in_play: list[tuple[Conjunct, ...] | None]
+    draw_in_play: tuple[Conjunct, ...] | None
+    pass_in_play: tuple[Conjunct, ...] | None
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
     # The same lookups with the commands as stated, coverage labels and all: what a move
     # runs while Game.ran counts. These lookups' own commands are without them.
@@ -1485,6 +1499,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     effects = [rules.effect(f.kind) for f in faces]
     say_with_card = rules.uno.say_with_card and rules.uno.enabled
     cards_played = card_plays(rules)
+    moves = turn(rules)
 
     def plays(name: str, face: int) -> tuple[list[Action], list[Action]]:
         named: list[str | None] = list(colors) if effects[face].chooses_color else [None]
@@ -1517,12 +1532,15 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
-        responses=responses(rules), turn=turn(rules),
+        responses=responses(rules), turn=moves,
         play=[cards_played.of(f) for f in faces],
         jump=[cards_played.jump(f) for f in faces], jumps=bool(cards_played.jumps),
         starts=dict(starts(rules).commands), deal=dealing(rules),
         playable=[cards_played.playable[f.kind] for f in faces],
-        must_match=[_must_match(cards_played.playable[f.kind]) for f in faces])
+        must_match=[_must_match(cards_played.playable[f.kind]) for f in faces],
+        playable_in_play=[in_phase(cards_played.playable[f.kind], PLAY) for f in faces],
+        draw_in_play=in_phase(moves.draw.guard, PLAY),
+        pass_in_play=in_phase(moves.pass_nothing_to_draw.guard, PLAY))
     table.counted = counted = dataclasses.replace(table)
     counted.counted = counted
     table.out_of_turn = _bare(table.out_of_turn)

@@ -379,6 +379,13 @@ class Cond:
         """How it reads (the rules document)."""
         raise _unread(self, "text", "the words")
 
+    def in_phase(self, phase: str) -> Cond | bool:
+        """What is left of it in a state known to be in ``phase``: True or False when the
+        phase alone decides it, else a condition that holds in such a state exactly when
+        this one does (by default itself). The engine asks a guard so specialised where
+        it knows the phase (:func:`in_phase`); words and refusals read the whole."""
+        return self
+
 
 @dataclass(frozen=True)
 class Fixed(Cond):
@@ -392,6 +399,9 @@ class Fixed(Cond):
 
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         return spec.true() if self.value else spec.false()
+
+    def in_phase(self, phase: str) -> Cond | bool:
+        return self.value
 
     def text(self) -> str:
         return self.says
@@ -508,6 +518,9 @@ class PhaseIs(Cond):
     def text(self) -> str:
         return f"the round is in its {self.phase} phase"
 
+    def in_phase(self, phase: str) -> Cond | bool:
+        return phase == self.phase
+
 
 @dataclass(frozen=True)
 class PhaseNot(Cond):
@@ -524,6 +537,9 @@ class PhaseNot(Cond):
 
     def text(self) -> str:
         return f"the round is not in its {self.phase} phase"
+
+    def in_phase(self, phase: str) -> Cond | bool:
+        return phase != self.phase
 
 
 @dataclass(frozen=True)
@@ -582,6 +598,9 @@ class PhaseIn(Cond):
 
     def holds(self, game: Concrete, b: Binding) -> bool:
         return game.phase in self.phases
+
+    def in_phase(self, phase: str) -> Cond | bool:
+        return phase in self.phases
 
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         return spec.either([spec.phase_is(s, phase) for phase in self.phases])
@@ -728,6 +747,9 @@ class DrawnOnly(Cond):
     def holds(self, game: Concrete, b: Binding) -> bool:
         return game.phase != DRAWN or (self.may_play_drawn and b.card == game.drawn)
 
+    def in_phase(self, phase: str) -> Cond | bool:
+        return True if phase != DRAWN else self
+
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         other = spec.negated(spec.phase_is(s, DRAWN))
         if not self.may_play_drawn:
@@ -750,6 +772,9 @@ class Answers(Cond):
     def holds(self, game: Concrete, b: Binding) -> bool:
         return game.phase != RESPOND or game._can_answer(b.card)
 
+    def in_phase(self, phase: str) -> Cond | bool:
+        return True if phase != RESPOND else self
+
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         return spec.either([spec.negated(spec.phase_is(s, RESPOND)),
                             spec.can_answer(s, self.kind)])
@@ -768,6 +793,9 @@ class Unanswering(Cond):
 
     def holds(self, game: Concrete, b: Binding) -> bool:
         return game.phase == RESPOND or self.cond.holds(game, b)
+
+    def in_phase(self, phase: str) -> Cond | bool:
+        return True if phase == RESPOND else self.cond.in_phase(phase)
 
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         return spec.either([spec.phase_is(s, RESPOND), self.cond.encode(spec, s, b)])
@@ -1800,6 +1828,29 @@ class ColorKept(Cond):
         return "the color before the Wild Draw Four is the one named"
 
 
+def _first_failing(guard: tuple[Conjunct, ...], game: Concrete,
+                   b: Binding) -> Conjunct | None:
+    for part in guard:
+        if not part.cond.holds(game, b):
+            return part
+    return None
+
+
+def in_phase(guard: tuple[Conjunct, ...], phase: str) -> tuple[Conjunct, ...] | None:
+    """``guard`` in a state known to be in ``phase`` (``Cond.in_phase``): the conjuncts
+    the phase does not decide, each reduced to what is left of it; None when the phase
+    alone refuses it. It holds in such a state exactly when ``guard`` does; which
+    conjunct fails first, and its words, are asked of the whole guard."""
+    out: list[Conjunct] = []
+    for part in guard:
+        left = part.cond.in_phase(phase)
+        if left is False:
+            return None
+        if left is not True:
+            out.append(part if left is part.cond else dataclasses.replace(part, cond=left))
+    return tuple(out)
+
+
 def _uncounted(steps: tuple[Effect, ...]) -> tuple[Effect, ...]:
     out: list[Effect] = []
     for step in steps:
@@ -1844,14 +1895,17 @@ class Command:
     def failing(self, game: Concrete, b: Binding) -> Conjunct | None:
         """The first conjunct that fails, or None when allowed: the command's conjuncts,
         then those of the branch the state takes."""
-        for part in self.guard:
-            if not part.cond.holds(game, b):
-                return part
+        return self.failing_of(self.guard, game, b)
+
+    def failing_of(self, guard: tuple[Conjunct, ...], game: Concrete,
+                   b: Binding) -> Conjunct | None:
+        """:meth:`failing`, the command's guard given as ``guard``: its own, or it reduced
+        for the phase the state is known to be in (:func:`in_phase`)."""
+        part = _first_failing(guard, game, b)
+        if part is not None:
+            return part
         branch = self.taken(game, b)
-        for part in branch.guard if branch is not None else ():
-            if not part.cond.holds(game, b):
-                return part
-        return None
+        return None if branch is None else _first_failing(branch.guard, game, b)
 
     def refusal(self, game: Concrete, b: Binding) -> tuple[str, str] | None:
         """The rule and words of the first conjunct that fails, or None when allowed."""
