@@ -369,8 +369,9 @@ def test_draw_1_check_fails_when_the_listings_finding_is_kept() -> None:
 
 
 def _wd4_legal_with(statement: Said, hand: list[str]) -> bool:
-    """WD4-1's check (``Wd4Legal``: ``Game._wd4_legal_without``) of A's Wild Draw Four, on a game whose
-    statement of WD4-1 is ``statement`` (its row cached for this game only)."""
+    """WD4-1's check (``Wd4Legal``: ``Game._wd4_legal_without``) of A's Wild Draw Four,
+    on a game whose statement of WD4-1 is ``statement`` (its row cached for this game
+    only)."""
     game = make_game(["A", "B"], "B", {"A": hand, "B": ["Y1"]}, ["R7"])
     game.t = dataclasses.replace(game.t, wd4_blocks=statement, block_rows={})
     return Wd4Legal().holds(game, Binding(0, card=game.deck.face_id("W+4")))
