@@ -18,7 +18,7 @@ from unoformal.playing.session import play as session_play
 from unoformal.playing.session import sit
 from unoformal.playing.simulate import play_game
 from unoformal.rulebook.table import RuleTable
-from unoformal.rulebook.variants import load_rules
+from unoformal.rulebook.variants import derive, load_rules
 
 from .helpers import make_game, play
 
@@ -133,3 +133,28 @@ def test_the_terminal_game_asks_the_human_out_of_turn_and_lets_them_jump_in() ->
     session_play(table)  # the input then ends: the session stops
     assert game.history[0] == Action("A", ActionType.PLAY, "R4")
     assert any("A play R4" in line for line in said)
+
+
+# A user's table with both house rules on: a jump with a 7 or a 0 is the exchange's twin
+# (jump_swap_hands), which no shipped variant holds. A 0 has one copy per color (DECK-1),
+# so nobody ever holds the twin of a 0 on top: jump_pass_hands is built but never offered.
+BOTH = derive(JUMP_IN, "jump-and-seven-o", "Jump-In and Seven-O together",
+              {"SEVEN-O": {"enabled": True}})
+
+
+def test_both_house_rules_a_seven_played_by_jumping_swaps_hands_with_the_target() -> None:
+    hands = {**HANDS, "C": ["R7", "Y2", "G2"], "A": ["R7", "B6", "RS", "B9"]}
+    game = _game(hands, BOTH)
+    play(game, "C play R7 B")  # B takes C's [Y2, G2], C B's five cards; D to move
+    assert game.to_play == "D" and sorted(game.hand("B")) == ["G2", "Y2"]
+    jumps = [a for a in game.legal_actions("A") if a.card == "R7"]
+    assert sorted(a.target or "" for a in jumps) == ["B", "C", "D"]  # never A themself
+    game.ran = []
+    play(game, "A play R7 D")  # A jumps in and swaps with D: B, after A, is to move
+    assert game.to_play == "B"
+    assert sorted(game.hand("A")) == ["Y1", "Y5"]
+    assert sorted(game.hand("D")) == ["B6", "B9", "RS"]
+    assert ("JUMP-IN", "jump-in") in game.ran and any(r == "SEVEN-O" for r, _ in game.ran)
+    again = replay(to_record(game), BOTH)
+    assert again.error is None and again.game.to_text() == game.to_text()
+
