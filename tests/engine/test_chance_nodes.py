@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from tests.engine.helpers import full_deal, play
+from tests.reference.engine_v1 import game as frozen_game
+from unoformal.engine import game as live_game
 from unoformal.engine.game import Chance, Game
 from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.rulebook.variants import load_rules
@@ -58,3 +60,25 @@ def test_end_2_the_next_deal_shuffles_under_deal_2() -> None:
     noted.nodes.clear()
     game.next_round()
     assert noted.nodes[0] == ("shuffle", "DEAL-2")
+
+
+def test_start_wild_a_color_drawn_at_random_takes_the_next_seeded_stream() -> None:
+    """Under ``rlcard`` a start Wild's color is drawn at random (START-WILD), from the
+    seeded stream after the deal's: every later shuffle (a reshuffle, the next deal) then
+    comes from the stream after it, as in the frozen hand-written engine, so seeded games
+    replay as before."""
+    rules = load_rules("rlcard")
+    names = ["A", "B", "C"]
+    seed = next(s for s in range(500) if any(
+        rule == "START-WILD" for rule, _ in Game(names, seed=s, rules=rules).started))
+    live, frozen = (module.Game(names, seed=seed, rules=rules)
+                    for module in (live_game, frozen_game))
+    assert live.to_text() == frozen.to_text()
+    while not live.round_over:  # the first play, else the first move on turn
+        moves = live.legal_actions(live.to_play, penalties=False)
+        action = next((a for a in moves if a.card is not None), moves[0])
+        live.apply(action)
+        frozen.apply(action)
+    live.next_round()
+    frozen.next_round()
+    assert live.to_text() == frozen.to_text()
