@@ -11,7 +11,7 @@ from tests.reference.engine_v1 import game as frozen_game
 from unoformal.engine import game as live_game
 from unoformal.engine.game import Chance, Game
 from unoformal.rulebook.table import CLASSIC, RuleTable
-from unoformal.rulebook.variants import load_rules
+from unoformal.rulebook.variants import derive, load_rules
 
 
 class Noted(Chance):
@@ -48,9 +48,15 @@ def _dealt(pile: list[str], rules: RuleTable = CLASSIC) -> tuple[Game, Noted]:
     (["G+2"], "classic", ("draw", "START-D2")),  # the first player draws
     (["W"], "rlcard", ("color", "START-WILD")),  # the color drawn at random
 ])
+@pytest.mark.parametrize("fresh", [False, True])
 def test_start_the_start_card_s_chance_nodes_name_its_rule(
-        pile: list[str], variant: str, node: tuple[str, str]) -> None:
-    _, noted = _dealt(pile, load_rules(variant))
+        pile: list[str], variant: str, node: tuple[str, str], fresh: bool) -> None:
+    # fresh: the same values in a table met for the first time, its commands built now
+    # (a shipped table's are built once per process)
+    rules = load_rules(variant)
+    if fresh:
+        rules = derive(rules, f"my-{variant}", f"{variant}, my own", {})
+    _, noted = _dealt(pile, rules)
     assert node in noted.nodes, noted.nodes
 
 

@@ -16,7 +16,7 @@ from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
 from unoformal.playing.bots import GreedyBot, make_bot
 from unoformal.playing.session import parse
 from unoformal.playing.simulate import play_game
-from unoformal.rulebook.variants import load_rules
+from unoformal.rulebook.variants import derive, load_rules
 
 from .helpers import make_game, play
 
@@ -120,13 +120,19 @@ def test_seven_o_a_bad_target_is_refused_in_its_words_and_changes_nothing(
     assert game.to_text() == before
 
 
-def test_seven_o_refuses_a_player_named_like_a_color() -> None:
+@pytest.mark.parametrize("fresh", [False, True])
+def test_seven_o_refuses_a_player_named_like_a_color(fresh: bool) -> None:
+    # fresh: a user's table with SEVEN-O on, met for the first time (the engine looks up
+    # once per table which play names a target, so a table seen before asks no lookup)
+    rules = derive(SEVEN_O, "my-seven-o", "Seven-O, my own", {}) if fresh else SEVEN_O
     with pytest.raises(InvalidInputError) as info:
-        Game(["A", "red"], rules=SEVEN_O)
+        Game(["A", "red"], rules=rules)
     assert info.value.rule_id == "SEVEN-O"
     assert info.value.message == ("player 'red': play_swap_hands names a player after the "
                                   "card, so no player may be named like a color in these rules")
-    assert Game(["A", "red"]).names == ["A", "red"]  # classic names no target
+    classic = derive(load_rules("classic"), "my-classic", "classic, my own", {}) if fresh \
+        else load_rules("classic")
+    assert Game(["A", "red"], rules=classic).names == ["A", "red"]  # it names no target
 
 
 def test_classic_plays_a_7_and_a_0_as_any_number_card() -> None:
