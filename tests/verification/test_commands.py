@@ -20,7 +20,7 @@ from unoformal.errors import IllegalActionError
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.document import render
 from unoformal.rulebook.table import CLASSIC, RuleTable
-from unoformal.rulebook.variants import VARIANTS, load_rules
+from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 from unoformal.rules import deal as deal_commands
 from unoformal.rules import play as card_play
 from unoformal.rules import start as start_commands
@@ -520,3 +520,31 @@ def test_mark_reads_alike_in_both_backends_for_every_seat_it_can_name(who: Who) 
     assert side == [] and game.turn == {Who.ACTOR: 2, Who.TARGET: 3, Who.NEXT: 3,
                                         Who.TO_MOVE: 1}[who]
     assert z3.simplify(ival(0) + post.turn).as_long() == game.turn  # a seat: an int or a term
+
+
+def _both_house_rules() -> RuleTable:
+    return derive(load_rules("jump-in"), "both-house-rules", "Jump-In and Seven-O",
+                  {"SEVEN-O": {"enabled": True}})
+
+
+# JUMP-IN's settlement: a wild's color is named, not the card's, so no wild has a twin.
+JUMPS = {"jump-in": {"jump_number", "jump_skip", "jump_reverse", "jump_draw_two"},
+         "both-house-rules": {"jump_number", "jump_skip", "jump_reverse", "jump_draw_two",
+                              "jump_swap_hands", "jump_pass_hands"}}
+
+
+@pytest.mark.parametrize("name", [*VARIANTS, "both-house-rules"])
+def test_a_play_command_built_anew_is_the_one_the_engine_runs(name: str) -> None:
+    """The relation builds each play command anew by its name (``rules.play.command``, not
+    from the cache); it is the very command of the table's plays, jumps included. The
+    table is derived afresh: a shipped table's plays are built once per process."""
+    base = _both_house_rules() if name == "both-house-rules" else load_rules(name)
+    table = derive(base, f"fresh-{name}", base.description, {})
+    built = card_play.plays(table)
+    assert {c.name for c in built.jumps.values()} == JUMPS.get(name, set())
+    for command in (*built.all(), *built.jumps.values()):
+        assert card_play.command(table, command.name) == command, command.name
+    with pytest.raises(KeyError, match="no play command 'play_nothing'"):
+        card_play.command(table, "play_nothing")
+    with pytest.raises(KeyError, match="no play command 'play_nothing'"):
+        built.kind("play_nothing")
