@@ -174,6 +174,12 @@ CASES = {
         lambda: make_game(ABC, "C", {"A": ["R+2", "G2"], "B": ["B1"]}, ("R5",), rest_to="C",
                           rules=SHORT_OFF),
         "A play R+2", "EXT-SHORT", "its victim cannot draw the cards it names"),
+    # the same in a table met for the first time, its commands built now (a table's
+    # commands are built once per process, SHORT_OFF's long before this test)
+    "draw-two-short-fresh-table": Case(
+        lambda: make_game(ABC, "C", {"A": ["R+2", "G2"], "B": ["B1"]}, ("R5",), rest_to="C",
+                          rules=derive(SHORT_OFF, "short-off-again", "EXT-SHORT off", {})),
+        "A play R+2", "EXT-SHORT", "its victim cannot draw the cards it names"),
 }
 
 
