@@ -13,7 +13,9 @@ import pytest
 import z3
 
 from tests.engine.helpers import make_game, play
+from unoformal.compare.relation import run as relation_run
 from unoformal.compare.successors import to_sym
+from unoformal.engine import game as engine_game
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError
@@ -42,6 +44,7 @@ from unoformal.rules.commands import (
     When,
     Who,
 )
+from unoformal.rules.respond import responses
 from unoformal.rules.uno import out_of_turn
 from unoformal.verification.z3 import prover
 from unoformal.verification.z3.actions import Spec
@@ -131,19 +134,32 @@ def _property(name: str) -> Any:
     return next(p for p in PROPERTIES if p.name == name)
 
 
+def _forget_built() -> None:
+    """Everything built from a table's commands and kept per table: each section's
+    commands, the engine's lookups (and which play names a target), the validator's
+    relation and the prover's. A plant is seen only by what is built after it, and must
+    not outlive its test: a shipped table's plays first built under a planted ``jump``
+    once stayed planted for every later test in the process."""
+    for section in (start_commands.starts, card_play.plays, turn.turn, responses,
+                    out_of_turn, deal_commands.dealing):
+        section.cache_clear()
+    engine_game._LOOKUPS.clear()
+    engine_game._AIMING.clear()
+    relation_run._MODELS.clear()
+    prover._setup.cache_clear()
+
+
 def _planted(monkeypatch: pytest.MonkeyPatch, name: str,
              change: Callable[[Command], Command], section: Any = uno) -> None:
     build = getattr(section, name)
     monkeypatch.setattr(section, name, lambda *args, **kwargs: change(build(*args, **kwargs)))
-    # The prover keeps the relations it built (per table and count): build them again
-    # with the planted command, and again after the test without it.
-    prover._setup.cache_clear()
+    _forget_built()  # built again with the planted command, and again after the test
 
 
 @pytest.fixture(autouse=True)
 def _fresh_relations() -> Iterator[None]:
     yield
-    prover._setup.cache_clear()
+    _forget_built()
 
 
 def test_the_properties_catch_a_catch_with_the_wrong_penalty(

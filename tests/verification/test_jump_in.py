@@ -10,13 +10,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.verification.test_commands import _changed, _planted, _property
+from tests.verification.test_commands import _changed, _forget_built, _planted, _property
 from unoformal.rulebook.variants import load_rules
 from unoformal.rules import play as card_play
 from unoformal.rules.commands import Command, IsTop
 from unoformal.verification.explore import Config, Size, analyse, explore
 from unoformal.verification.explore.presets import small_rules
-from unoformal.verification.z3 import prover
 from unoformal.verification.z3.prover import check
 
 JUMP_IN = load_rules("jump-in")
@@ -25,7 +24,7 @@ JUMP_IN = load_rules("jump-in")
 @pytest.fixture(autouse=True)
 def _fresh_relations() -> Iterator[None]:
     yield
-    prover._setup.cache_clear()
+    _forget_built()  # no plant outlives its test
 
 
 def test_the_jump_in_property_is_proved_of_the_house_rule_and_vacuous_in_classic() -> None:
