@@ -91,6 +91,14 @@ KILLING_SUITE = [
     "tests/verification/test_jump_in.py",
 ]
 
+# Two things a run over the builders (unoformal/rules/: play, start, deal ...) must know:
+# - mutmut's fork server builds every shipped table's commands and lookups before it forks a
+#   mutant, and each is built once per table and process, so a builder's mutant reaches only
+#   a test that builds a table afresh (derived in the test, as the cause-text, chance-node,
+#   Seven-O and play-command tests do) or builds the commands anew (the words test);
+# - a narrower suite is sound for a first pass (a mutant one of its tests kills, the whole
+#   suite kills), and much faster, since the stats run is the suite's: --suite the commands'
+#   own tests, then --resume DIR --recheck with more of the suite for the survivors.
 # The rules document's tests read the engine's *source* to say which functions cite a rule;
 # mutmut's copy holds trampolines and mutant copies of every function, so those tests would
 # fail on the unmutated copy too. They test the document, not the engine's behaviour: they
