@@ -9,6 +9,7 @@ exactly the deck, as DECK-1 requires of a record.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,18 @@ RECORDS = Path(__file__).resolve().parent.parent / "records"
 # RESHUFFLE-1 without keep_top: a draw from an empty pile takes the whole discard back.
 NO_KEEP = derive(CLASSIC, "no-keep", "RESHUFFLE-1 shuffles the whole discard",
                  {"RESHUFFLE-1": {"keep_top": False}})
+
+
+_AFRESH = itertools.count()
+
+
+def afresh(rules: RuleTable) -> RuleTable:
+    """The same values in a table met for the first time: each section builds its commands
+    once per table (cached by the table's value) and the engine its lookups once per table
+    object, so a table of a new name and a new object has them built now. mutmut's fork
+    server builds the shipped tables' commands before any mutant runs: only such a table
+    lets a mutant of a builder reach a test."""
+    return derive(rules, f"{rules.name}-afresh-{next(_AFRESH)}", rules.description, {})
 
 
 def deck_codes(rules: RuleTable = CLASSIC) -> list[str]:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from tests.engine.helpers import NO_KEEP, make_game, play, refused
+from tests.engine.helpers import NO_KEEP, afresh, make_game, play, refused
 from unoformal.engine.game import Game
 from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.rulebook.variants import derive, load_rules
@@ -144,7 +144,7 @@ def test_a_refusal_names_its_cause_in_whole_words(
         rules: RuleTable, before: list[str], action: str, rule: str,
         causes: tuple[str, ...], message: str, fresh: bool) -> None:
     if fresh:
-        rules = derive(rules, f"fresh-{rules.name}", rules.description, {})
+        rules = afresh(rules)
     game = play(_position(players, hands, pile, rules), *before)
     err = refused(game, action, rule)
     assert err.causes == causes

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.helpers import full_deal, play
+from tests.engine.helpers import afresh, full_deal, play
 from tests.reference.engine_v1 import game as frozen_game
 from unoformal.engine import game as live_game
 from unoformal.engine.game import Chance, Game
 from unoformal.rulebook.table import CLASSIC, RuleTable
-from unoformal.rulebook.variants import derive, load_rules
+from unoformal.rulebook.variants import load_rules
 
 
 class Noted(Chance):
@@ -55,7 +55,7 @@ def test_start_the_start_card_s_chance_nodes_name_its_rule(
     # (a shipped table's are built once per process)
     rules = load_rules(variant)
     if fresh:
-        rules = derive(rules, f"my-{variant}", f"{variant}, my own", {})
+        rules = afresh(rules)
     _, noted = _dealt(pile, rules)
     assert node in noted.nodes, noted.nodes
 

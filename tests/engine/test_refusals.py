@@ -20,7 +20,7 @@ from unoformal.engine.game import Game
 from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.rulebook.variants import derive, load_rules
 
-from .helpers import make_game, pile_runs_out, play, refused
+from .helpers import afresh, make_game, pile_runs_out, play, refused
 
 ABC = ("A", "B", "C")
 # EXT-SHORT off: an effect needing more cards than are left is not allowed
@@ -178,7 +178,7 @@ CASES = {
     # commands are built once per process, SHORT_OFF's long before this test)
     "draw-two-short-fresh-table": Case(
         lambda: make_game(ABC, "C", {"A": ["R+2", "G2"], "B": ["B1"]}, ("R5",), rest_to="C",
-                          rules=derive(SHORT_OFF, "short-off-again", "EXT-SHORT off", {})),
+                          rules=afresh(SHORT_OFF)),
         "A play R+2", "EXT-SHORT", "its victim cannot draw the cards it names"),
 }
 

@@ -16,9 +16,9 @@ from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
 from unoformal.playing.bots import GreedyBot, make_bot
 from unoformal.playing.session import parse
 from unoformal.playing.simulate import play_game
-from unoformal.rulebook.variants import derive, load_rules
+from unoformal.rulebook.variants import load_rules
 
-from .helpers import make_game, play
+from .helpers import afresh, make_game, play
 
 SEVEN_O = load_rules("seven-o")
 ABCD = ("A", "B", "C", "D")
@@ -124,14 +124,13 @@ def test_seven_o_a_bad_target_is_refused_in_its_words_and_changes_nothing(
 def test_seven_o_refuses_a_player_named_like_a_color(fresh: bool) -> None:
     # fresh: a user's table with SEVEN-O on, met for the first time (the engine looks up
     # once per table which play names a target, so a table seen before asks no lookup)
-    rules = derive(SEVEN_O, "my-seven-o", "Seven-O, my own", {}) if fresh else SEVEN_O
+    rules = afresh(SEVEN_O) if fresh else SEVEN_O
     with pytest.raises(InvalidInputError) as info:
         Game(["A", "red"], rules=rules)
     assert info.value.rule_id == "SEVEN-O"
     assert info.value.message == ("player 'red': play_swap_hands names a player after the "
                                   "card, so no player may be named like a color in these rules")
-    classic = derive(load_rules("classic"), "my-classic", "classic, my own", {}) if fresh \
-        else load_rules("classic")
+    classic = afresh(load_rules("classic")) if fresh else load_rules("classic")
     assert Game(["A", "red"], rules=classic).names == ["A", "red"]  # it names no target
 
 

@@ -12,7 +12,7 @@ from typing import Any, cast
 import pytest
 import z3
 
-from tests.engine.helpers import make_game, play
+from tests.engine.helpers import afresh, make_game, play
 from unoformal.compare.relation import run as relation_run
 from unoformal.compare.successors import to_sym
 from unoformal.engine import game as engine_game
@@ -555,7 +555,7 @@ def test_a_play_command_built_anew_is_the_one_the_engine_runs(name: str) -> None
     from the cache); it is the very command of the table's plays, jumps included. The
     table is derived afresh: a shipped table's plays are built once per process."""
     base = _both_house_rules() if name == "both-house-rules" else load_rules(name)
-    table = derive(base, f"fresh-{name}", base.description, {})
+    table = afresh(base)
     built = card_play.plays(table)
     assert {c.name for c in built.jumps.values()} == JUMPS.get(name, set())
     for command in (*built.all(), *built.jumps.values()):
@@ -564,3 +564,23 @@ def test_a_play_command_built_anew_is_the_one_the_engine_runs(name: str) -> None
         card_play.command(table, "play_nothing")
     with pytest.raises(KeyError, match="no play command 'play_nothing'"):
         built.kind("play_nothing")
+
+
+@pytest.mark.parametrize("ext_start", [True, False])
+def test_start_the_relation_turns_the_start_card_out_of_the_pile(ext_start: bool) -> None:
+    """DEAL-2 in the relation's start steps (a table met for the first time, so that its
+    start commands are built now): every start step that leaves the pile's new order to
+    no later step takes exactly the turned card out of the pile; START-WD4's turning again
+    puts it back. With EXT-START off, only Wild Draw Fours left, the round stays stuck
+    with the card turned."""
+    base = CLASSIC if ext_start else derive(CLASSIC, "ext-start-off", "",
+                                            {"EXT-START": {"enabled": False}})
+    spec = Spec(afresh(base), 2)
+    s = fresh(2, spec.deck)
+    for kind in (Kind.NUMBER, Kind.WILD_DRAW_FOUR):
+        for step in spec.start_card(s, kind, 0):
+            again = step.name == "start_wild_draw_four"  # back in the pile
+            taken = z3.Sum(*s.pile) - z3.Sum(*step.post.pile)
+            solver = z3.Solver()
+            solver.add(step.guard, step.draws, taken != (0 if again else 1))
+            assert solver.check() == z3.unsat, step.name
