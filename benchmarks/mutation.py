@@ -274,7 +274,19 @@ def _refresh(work: Path, suite: list[str]) -> list[str]:
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis"))
     with (work / "tests" / "conftest.py").open("a") as f:
         f.write(conftest())
-    return _inside(work, suite)
+    inside = _inside(work, suite)
+    _select(work, inside)  # the suite asked for now, not the one the run began with
+    return inside
+
+
+def _select(work: Path, inside: list[str]) -> None:
+    """mutmut's test selection in the copy's pyproject: the suite ``inside`` (a changed
+    selection makes mutmut collect its per-test stats again)."""
+    config = work / "pyproject.toml"
+    key = "pytest_add_cli_args_test_selection = "
+    lines = [f"{key}{json.dumps(inside)}" if line.startswith(key) else line
+             for line in config.read_text().splitlines()]
+    config.write_text("\n".join(lines) + "\n")
 
 
 def _files_under(root: Path) -> dict[str, bytes]:
