@@ -280,8 +280,9 @@ def _refresh(work: Path, suite: list[str]) -> list[str]:
 
 
 def _select(work: Path, inside: list[str]) -> None:
-    """mutmut's test selection in the copy's pyproject: the suite ``inside`` (a changed
-    selection makes mutmut collect its per-test stats again)."""
+    """mutmut's test selection in the copy's pyproject: the suite ``inside``. A changed
+    selection makes mutmut collect its per-test stats again and forget the verdicts kept
+    so far: note the report first, and name the mutants to check again with --only."""
     config = work / "pyproject.toml"
     key = "pytest_add_cli_args_test_selection = "
     lines = [f"{key}{json.dumps(inside)}" if line.startswith(key) else line
