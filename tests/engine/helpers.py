@@ -16,13 +16,22 @@ from typing import Any
 
 import pytest
 
+from unoformal.compare.relation import run as relation_run
+from unoformal.engine import game as engine_game
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import game_from_record, to_record
 from unoformal.errors import IllegalActionError, UnoError
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CLASSIC, RuleTable
-from unoformal.rulebook.variants import derive
+from unoformal.rulebook.variants import derive, load_rules
+from unoformal.rules.deal import dealing
+from unoformal.rules.play import plays
+from unoformal.rules.respond import responses
+from unoformal.rules.start import starts
+from unoformal.rules.turn import turn
+from unoformal.rules.uno import out_of_turn
+from unoformal.verification.z3 import prover
 
 RECORDS = Path(__file__).resolve().parent.parent / "records"
 
@@ -32,6 +41,32 @@ NO_KEEP = derive(CLASSIC, "no-keep", "RESHUFFLE-1 shuffles the whole discard",
 
 
 _AFRESH = itertools.count()
+
+
+def forget_commands() -> None:
+    """Forget the commands built per table (each section's, cached by the table's value)
+    and the engine's lookups made of them (per table object): what is built after this
+    is built from the builders as they are now, a plant or a mutant included."""
+    for section in (starts, plays, turn, responses, out_of_turn, dealing):
+        section.cache_clear()
+    engine_game._LOOKUPS.clear()
+    engine_game._AIMING.clear()
+
+
+def forget_built() -> None:
+    """:func:`forget_commands`, and the relations built of them: the validator's and the
+    prover's. A plant is seen only by what is built after it, and must not outlive its
+    test: a shipped table's plays first built under a planted ``jump`` once stayed planted
+    for every later test in the process."""
+    forget_commands()
+    relation_run._MODELS.clear()
+    prover._setup.cache_clear()
+
+
+def both_house_rules() -> RuleTable:
+    """A user's table with both house rules on (no shipped variant has both)."""
+    return derive(load_rules("jump-in"), "both-house-rules", "Jump-In and Seven-O",
+                  {"SEVEN-O": {"enabled": True}})
 
 
 def afresh(rules: RuleTable) -> RuleTable:

@@ -18,9 +18,9 @@ from unoformal.playing.session import play as session_play
 from unoformal.playing.session import sit
 from unoformal.playing.simulate import play_game
 from unoformal.rulebook.table import RuleTable
-from unoformal.rulebook.variants import derive, load_rules
+from unoformal.rulebook.variants import load_rules
 
-from .helpers import make_game, play
+from .helpers import both_house_rules, make_game, play
 
 JUMP_IN = load_rules("jump-in")
 ABCD = ("A", "B", "C", "D")
@@ -138,8 +138,7 @@ def test_the_terminal_game_asks_the_human_out_of_turn_and_lets_them_jump_in() ->
 # A user's table with both house rules on: a jump with a 7 or a 0 is the exchange's twin
 # (jump_swap_hands), which no shipped variant holds. A 0 has one copy per color (DECK-1),
 # so nobody ever holds the twin of a 0 on top: jump_pass_hands is built but never offered.
-BOTH = derive(JUMP_IN, "jump-and-seven-o", "Jump-In and Seven-O together",
-              {"SEVEN-O": {"enabled": True}})
+BOTH = both_house_rules()
 
 
 def test_both_house_rules_a_seven_played_by_jumping_swaps_hands_with_the_target() -> None:

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.engine.helpers import forget_commands
 from tests.reference import FROZEN_VARIANTS, coverage_agree
-from unoformal.engine import game as engine_game
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rules import play as card_play
 from unoformal.rules.commands import Effect, Label, Shows, Sorts
@@ -26,12 +26,9 @@ SMALL = ("micro", "duel", "skip", "reverse", "circle")
 def fresh_commands() -> Iterator[None]:
     """Commands built again after a plant (each section caches its commands per table,
     the engine its lookups per table), and again once the plant is gone."""
-    def clear() -> None:
-        card_play.plays.cache_clear()
-        engine_game._LOOKUPS.clear()
-    clear()
+    forget_commands()
     yield
-    clear()
+    forget_commands()
 
 
 @pytest.mark.parametrize("variant", sorted(FROZEN_VARIANTS))

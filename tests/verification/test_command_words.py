@@ -12,15 +12,10 @@ import difflib
 import sys
 from pathlib import Path
 
+from tests.engine.helpers import forget_commands
 from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.rules.book import commands
 from unoformal.rules.commands import Conjunct, Shows, Sorts, labels_of
-from unoformal.rules.deal import dealing
-from unoformal.rules.play import plays
-from unoformal.rules.respond import responses
-from unoformal.rules.start import starts
-from unoformal.rules.turn import turn
-from unoformal.rules.uno import out_of_turn
 
 PINNED = Path(__file__).resolve().parent.parent / "data" / "commands_in_words.txt"
 
@@ -45,8 +40,7 @@ def _words(variant: str) -> list[str]:
 def words() -> str:
     # Each section caches its commands per table: built again here, so that the words are
     # those of the builders as they are now (a mutant of a builder reaches them too).
-    for section in (starts, plays, turn, responses, out_of_turn, dealing):
-        section.cache_clear()
+    forget_commands()
     return "\n".join(line for v in sorted(VARIANTS) for line in _words(v)) + "\n"
 
 

@@ -12,10 +12,8 @@ from typing import Any, cast
 import pytest
 import z3
 
-from tests.engine.helpers import afresh, make_game, play
-from unoformal.compare.relation import run as relation_run
+from tests.engine.helpers import afresh, both_house_rules, forget_built, make_game, play
 from unoformal.compare.successors import to_sym
-from unoformal.engine import game as engine_game
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError
@@ -44,7 +42,6 @@ from unoformal.rules.commands import (
     When,
     Who,
 )
-from unoformal.rules.respond import responses
 from unoformal.rules.uno import out_of_turn
 from unoformal.verification.z3 import prover
 from unoformal.verification.z3.actions import Spec
@@ -134,32 +131,17 @@ def _property(name: str) -> Any:
     return next(p for p in PROPERTIES if p.name == name)
 
 
-def _forget_built() -> None:
-    """Everything built from a table's commands and kept per table: each section's
-    commands, the engine's lookups (and which play names a target), the validator's
-    relation and the prover's. A plant is seen only by what is built after it, and must
-    not outlive its test: a shipped table's plays first built under a planted ``jump``
-    once stayed planted for every later test in the process."""
-    for section in (start_commands.starts, card_play.plays, turn.turn, responses,
-                    out_of_turn, deal_commands.dealing):
-        section.cache_clear()
-    engine_game._LOOKUPS.clear()
-    engine_game._AIMING.clear()
-    relation_run._MODELS.clear()
-    prover._setup.cache_clear()
-
-
 def _planted(monkeypatch: pytest.MonkeyPatch, name: str,
              change: Callable[[Command], Command], section: Any = uno) -> None:
     build = getattr(section, name)
     monkeypatch.setattr(section, name, lambda *args, **kwargs: change(build(*args, **kwargs)))
-    _forget_built()  # built again with the planted command, and again after the test
+    forget_built()  # built again with the planted command, and again after the test
 
 
 @pytest.fixture(autouse=True)
 def _fresh_relations() -> Iterator[None]:
     yield
-    _forget_built()
+    forget_built()
 
 
 def test_the_properties_catch_a_catch_with_the_wrong_penalty(
@@ -538,11 +520,6 @@ def test_mark_reads_alike_in_both_backends_for_every_seat_it_can_name(who: Who) 
     assert z3.simplify(ival(0) + post.turn).as_long() == game.turn  # a seat: an int or a term
 
 
-def _both_house_rules() -> RuleTable:
-    return derive(load_rules("jump-in"), "both-house-rules", "Jump-In and Seven-O",
-                  {"SEVEN-O": {"enabled": True}})
-
-
 # JUMP-IN's settlement: a wild's color is named, not the card's, so no wild has a twin.
 JUMPS = {"jump-in": {"jump_number", "jump_skip", "jump_reverse", "jump_draw_two"},
          "both-house-rules": {"jump_number", "jump_skip", "jump_reverse", "jump_draw_two",
@@ -554,7 +531,7 @@ def test_a_play_command_built_anew_is_the_one_the_engine_runs(name: str) -> None
     """The relation builds each play command anew by its name (``rules.play.command``, not
     from the cache); it is the very command of the table's plays, jumps included. The
     table is derived afresh: a shipped table's plays are built once per process."""
-    base = _both_house_rules() if name == "both-house-rules" else load_rules(name)
+    base = both_house_rules() if name == "both-house-rules" else load_rules(name)
     table = afresh(base)
     built = card_play.plays(table)
     assert {c.name for c in built.jumps.values()} == JUMPS.get(name, set())

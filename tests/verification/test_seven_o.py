@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 import z3
 
-from tests.verification.test_commands import _changed, _forget_built, _planted, _property
+from tests.engine.helpers import forget_built
+from tests.verification.test_commands import _changed, _planted, _property
 from unoformal.rulebook.variants import load_rules
 from unoformal.rules import play as card_play
 from unoformal.rules.commands import Fixed
@@ -27,7 +28,7 @@ SEVEN_O = load_rules("seven-o")
 @pytest.fixture(autouse=True)
 def _fresh_relations() -> Iterator[None]:
     yield
-    _forget_built()  # no plant outlives its test
+    forget_built()  # no plant outlives its test
 
 
 def test_the_seven_o_property_is_proved_of_the_house_rule_and_vacuous_in_classic() -> None:
