@@ -58,7 +58,7 @@ def test_a_changed_transcript_answer_is_caught() -> None:
     sent, shown = _transcript()
     changed = json.loads(json.dumps(shown))
     reverse = next(a for a in changed if a.get("action") == "Ann play RR")
-    reverse["rule_ids"] = ["REV-1"]  # TWO-1 forgotten
+    reverse["rule_ids"] = ["PLAY-1", "REV-1"]  # TWO-1 forgotten
     assert _session(sent)[1] != changed
 
 
@@ -102,7 +102,8 @@ def test_bad_lines_get_errors_and_an_illegal_action_changes_nothing() -> None:
     assert answers[7]["error"]["key"] == "x" and answers[7]["cmd"] == "apply"
     assert "unknown action 'fly'" in answers[8]["error"]["message"]
     assert answers[9]["error"]["message"] == "missing: view needs player"
-    assert answers[10]["rule_ids"] == ["REV-1", "TWO-1"] and answers[10]["to_play"] == "Ann"
+    assert answers[10]["rule_ids"] == ["PLAY-1", "REV-1", "TWO-1"]
+    assert answers[10]["to_play"] == "Ann"
 
 
 def test_end_of_input_ends_with_0() -> None:
@@ -142,7 +143,7 @@ def test_two_1_a_refused_move_names_its_cause() -> None:
     referee = Referee()
     assert _ask(referee, **NEW)["ok"]
     answer = _ask(referee, cmd="apply", action="Ann play RR")
-    assert answer["rule_ids"] == ["REV-1", "TWO-1"] and answer["to_play"] == "Ann"
+    assert answer["rule_ids"] == ["PLAY-1", "REV-1", "TWO-1"] and answer["to_play"] == "Ann"
     refused = _ask(referee, cmd="apply", action="Bob play R2")
     assert refused["error"]["rule"] == "PLAY-1" and refused["error"]["causes"] == ["TWO-1"]
     assert _ask(referee, cmd="legal", player="Bob", penalties=False)["actions"] == []
@@ -288,10 +289,12 @@ def test_chal_a_challenge_names_its_outcome_and_only_the_challenger_sees_the_han
     assert _ask(referee, cmd="new", **{k: record[k] for k in
                                        ("rules", "players", "dealer", "seed", "deal")})["ok"]
     played = _ask(referee, cmd="apply", action="A play W+4 green")
-    assert played["rule_ids"] == ["WD4-2"] and played["phase"] == "respond"
+    # the play's command cites PLAY-1 and WD4-2; WD4-1's branch (legal or bluff) ran
+    assert played["rule_ids"] == ["PLAY-1", "WD4-2", "WD4-1"] and played["phase"] == "respond"
     assert _ask(referee, cmd="legal", player="B")["rule_ids"] == ["WD4-2"]
     challenged = _ask(referee, cmd="apply", action="B challenge")
-    assert challenged["rule_ids"] == ["WD4-1", outcome]
+    # what the challenge ran: the hand shown to B alone, WD4-1 judged, the outcome, the color
+    assert challenged["rule_ids"] == ["CHAL-1", "HIDDEN-1", "WD4-1", outcome, "CHAL-4"]
     seen = _ask(referee, cmd="view", player="B")["view"]["revealed"]
     assert seen is not None and seen["player"] == "A"
     assert _ask(referee, cmd="view", player="C")["view"]["revealed"] is None
@@ -314,3 +317,28 @@ def test_the_referee_applies_a_house_rules_play_and_names_its_rule(
                                                                "action": action})])
     assert code == 0 and not err, err
     assert answers[1]["ok"] is True and rule in answers[1]["rule_ids"], answers[1]
+
+
+def test_an_answer_names_what_ran_a_short_draw_ext_short_and_an_opened_window_uno_1() -> None:
+    # The answer's rules are those the move ran, not read from the state afterwards.
+    # Five draws empty the pile; Bob's Draw Two then finds it empty: RESHUFFLE-1 turns the
+    # discard below the top (R0) over and Ann draws the one card there is (EXT-SHORT).
+    referee = Referee()
+    _ask(referee, **NEW)
+    for player in ("Ann", "Bob", "Ann", "Bob", "Ann"):
+        drew = _ask(referee, cmd="apply", action=f"{player} draw")
+        assert drew["rule_ids"] == ["DRAW-1"], drew
+        kept = _ask(referee, cmd="apply", action=f"{player} pass")
+        assert kept["rule_ids"] == ["DRAW-1"], kept
+    short = _ask(referee, cmd="apply", action="Bob play R+2")
+    assert short["rule_ids"] == ["PLAY-1", "D2-1", "RESHUFFLE-1", "EXT-SHORT"], short
+    assert short["draws"] == {"Ann": ["R0"]} and short["reshuffles"] == [["R0"]]
+    # Ann's Reverse gives her the turn back (TWO-1); her next-to-last card played without
+    # UNO opens her window (UNO-1), and Bob's draw closes it (UNO-1 again)
+    referee = Referee()
+    _ask(referee, **NEW)
+    _ask(referee, cmd="apply", action="Ann play RR")
+    opened = _ask(referee, cmd="apply", action="Ann play R1")
+    assert opened["rule_ids"] == ["PLAY-1", "UNO-1"], opened
+    closed = _ask(referee, cmd="apply", action="Bob draw")
+    assert closed["rule_ids"] == ["UNO-1", "DRAW-1"], closed

@@ -3,10 +3,10 @@ labeller (``coverage_v1.py``, the explorer's labeller before the labels moved in
 commands) worked out from the states before and after: on every edge of every preset's
 complete graph, under every shipped variant.
 
-Where the two differ by decision, the difference is named in :data:`DECIDED`, with the
-reason, and nowhere else: any other difference is a disagreement. Run as a module for the
-full check (``python -m tests.reference.coverage_agree``); ``test_coverage_agree.py`` runs
-a sample.
+Where the two differ by decision, the difference is named in :data:`DECIDED` (or
+:data:`JUDGED`, on a challenge's edges), with the reason, and nowhere else: any other
+difference is a disagreement. Run as a module for the full check
+(``python -m tests.reference.coverage_agree``); ``test_coverage_agree.py`` runs a sample.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from tests.reference import FROZEN_VARIANTS
 from tests.reference.coverage_v1 import Labeler as OldLabeler
 from tests.reference.coverage_v1 import catalogue as old_catalogue
-from unoformal.engine.actions import Action
+from unoformal.engine.actions import Action, ActionType
 from unoformal.rules.state import OVER
 from unoformal.verification.explore.chance import (
     ExploreGame,
@@ -45,10 +45,21 @@ DECIDED: dict[Label, str] = {
         "counted where a turn begins while another player's window is open: their missed "
         "UNO is safe; the frozen labeller missed it where the move opened the mover's own "
         "window at once (the state after held a window again)",
+    ("UNO-1", "window-opens"):
+        "a branch the frozen catalogue lacked: where a play leaves its player with one card "
+        "and no UNO said, their window opens (the referee names UNO-1 from it, where it "
+        "read the window from the state before)",
     ("WD4-2", "victim-draws"):
         "a branch the frozen catalogue lacked: where a Wild Draw Four is not answered "
         "(rlcard: never challenged), its victim draws at once, as a Draw Two's does",
 }
+
+
+# WD4-1's branches are counted again where a challenge judges the card played
+# (rules.challenge.legality: the referee names WD4-1 from it); the frozen labeller counted
+# them only where the card was played. Set apart on a challenge's edges only, so that a
+# play's are still compared.
+JUDGED = frozenset({("WD4-1", "legal"), ("WD4-1", "bluff")})
 
 
 @dataclass
@@ -123,6 +134,10 @@ def _edge(tally: Tally, old: OldLabeler, game: ExploreGame, action: Action,
     tally.edges += 1
     was = set(old.edge(game, action, child, child.events))
     now = set(child.ran or ())
+    if action.type is ActionType.CHALLENGE:
+        judged = now & JUDGED
+        tally.decided.update(judged)
+        now -= judged
     tally.old_covered |= was
     tally.new_covered |= now
     differ = was ^ now

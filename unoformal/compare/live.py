@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.chance import ChanceError, StatedChance, StatedGame
@@ -29,8 +29,6 @@ from unoformal.engine.record import (
 )
 from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
 from unoformal.inputs import MAX_NAME_LENGTH, parse_json, show
-from unoformal.rulebook.table import RuleTable
-from unoformal.rules.state import DRAWN
 
 # The record's set-up fields: a new game is set up as a version-2 record is.
 SETUP = ("rules", "players", "dealer", "seed", "deal", "dealer_draws", "start_reshuffles",
@@ -158,9 +156,13 @@ class Referee:
         if game.round_over and not game.game_over:
             game.next_round()
             ids.append(game.rules.next_round.id)
-        was = _before(game)
+        over = game.round_over
+        try:
+            command = game.command_of(action)
+        except UnoError:
+            command = None  # the action is malformed: apply says how
         game.watched.drew, game.watched.noted = {}, []
-        game.ran = []  # what the move runs, counted: the house rules' branches name them
+        game.ran = []  # what the move runs, counted: the answer names its rules
         try:
             if stated is None:
                 game.apply(action)
@@ -171,9 +173,11 @@ class Referee:
             raise
         finally:
             ran, game.ran = game.ran, None
-        houses = {entry.id for _, entry in game.rules.entries() if entry.house}
-        house = [rule for rule, _ in ran if rule in houses]
-        return _dedupe(ids + effect_rules(was, action, game) + house)
+        # a play's command cites the rules every play of its card runs under (PLAY-1, the
+        # card's own, a house rule's); another move's label names its rule as it ran
+        played = command is not None and action.type is ActionType.PLAY
+        cites = list(command.cites) if played and command is not None else []
+        return _dedupe(ids + cites + ran_rules(ran, over, game))
 
     def _stated(self, game: Game, message: dict[str, Any], action: Action) -> Stated | None:
         """The chance outcomes the message states, checked as a record action's are."""
@@ -259,66 +263,20 @@ class Referee:
         return out
 
 
-class _Before(NamedTuple):
-    """What :func:`effect_rules` compares: the state just before the action."""
-
-    phase: str
-    cause: Any
-    pending_kind: Any
-    uno_window: int | None
-    round_over: bool
-
-
-def _before(game: Game) -> _Before:
-    return _Before(game.phase, game.cause, game.pending_kind, game.uno_window, game.round_over)
-
-
-def effect_rules(before: _Before, action: Action, game: _Watched) -> list[str]:
-    """The table entries that decided what ``action`` did, from what the engine did:
-    the entry that governs the action, the effect it set in motion (``Game.cause``: TWO-1,
-    SKIP-1, D2-1, WD4-2, CHAL-2/3 ...), a reshuffle, a missed UNO, the round's end."""
+def ran_rules(ran: list[tuple[str, str]], was_over: bool, game: Game) -> list[str]:
+    """The table entries an action ran, after those its command cites: in the order they
+    ran, each (rule, branch) the command and the engine's chance counted while it ran
+    (``Game.ran``, the labels of coverage and of ``unoformal show``), then the round's end
+    and score if it ended the round (END-1, SCORE-1: the engine's scoring, which no
+    command states) and the game's (SCORE-2). Nothing is worked out afterwards from the
+    state."""
     rules = game.rules
-    ids = [_governing(before, action, game, rules)]
-    if before.phase == DRAWN and action.type is ActionType.PLAY:
-        ids.append(rules.draw.id)  # the card just drawn, played at once
-    if game.cause is not None and game.cause is not before.cause:
-        ids.append(game.cause[0])
-    if game.watched.noted:
-        ids.append(rules.reshuffle.id)
-    if action.uno:
-        ids.append(rules.uno.id)  # UNO said with the card
-    if game.uno_window is not None and game.uno_window != before.uno_window:
-        ids.append(rules.uno.id)
-    if game.round_over and not before.round_over:
+    ids = [rule for rule, _ in ran]
+    if game.round_over and not was_over:
         ids += [rules.end_of_round.id, rules.points.id]
         if game.game_over:
             ids.append(rules.target.id)
     return _dedupe(ids)
-
-
-def _governing(before: _Before, action: Action, game: Game, rules: RuleTable) -> str:
-    kind = action.type
-    if kind is ActionType.PLAY:
-        assert action.card is not None
-        return rules.effect(game.deck.faces[game.deck.face_id(action.card)].kind).id
-    if kind is ActionType.PASS and before.phase != DRAWN:
-        return rules.pass_when_nothing_to_draw.id
-    if kind is ActionType.ACCEPT and before.pending_kind is not None:
-        return rules.effect(before.pending_kind).id
-    return _ENTRY[kind](rules)
-
-
-_ENTRY: dict[ActionType, Callable[[RuleTable], str]] = {
-    ActionType.DRAW: lambda r: r.draw.id,
-    ActionType.PASS: lambda r: r.draw.id,
-    ActionType.ACCEPT: lambda r: r.wild_draw_four.id,
-    ActionType.CHALLENGE: lambda r: r.wd4_legality.id,
-    ActionType.UNO: lambda r: r.uno.id,
-    ActionType.CATCH: lambda r: r.uno.id,
-    ActionType.CHOOSE_COLOR: lambda r: r.start_wild.id,
-    ActionType.MISPLAY: lambda r: r.misplay.id,
-    ActionType.ADVISE: lambda r: r.advice.id,
-}
 
 
 def _causes(game: Game) -> list[str]:

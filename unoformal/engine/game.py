@@ -904,6 +904,27 @@ class Game(Concrete):
             return check(self, action, p, face)
         return self._turn_check(action, p, face)
 
+    def command_of(self, action: Checked) -> Command | None:
+        """The command ``action`` would run now, as :meth:`refusal` finds it (None when no
+        command runs: the round is over or its start card not settled). Its ``cites``
+        name the rules the action is made under; the referee's answer starts with them."""
+        if self.phase == OVER or self.phase == START:
+            return None
+        p, face, _, _ = self._resolve(action)
+        assert isinstance(action, Action)  # _resolve checked it
+        kind = action.type
+        t = self.t
+        if kind is _ADVISE:
+            return t.out_of_turn.advise
+        if kind is ActionType.UNO:
+            return t.out_of_turn.say_uno
+        if kind is ActionType.CATCH:
+            return t.out_of_turn.catch
+        if kind is _PLAY:
+            assert face is not None
+            return t.play[face] if p == self.turn else t.jump[face]
+        return self._command(kind)
+
     def _turn_check(self, action: Action, p: int, face: int | None) -> Refusal | None:
         """PLAY-1 (whose turn), then the move's own command: the refusal of its first
         failing conjunct (what a round waiting for a color or an answer takes, START-WILD

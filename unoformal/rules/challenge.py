@@ -2,13 +2,15 @@
 
 The engine's legality check and refusal words, and the Z3 relation's verdict, all read
 :func:`wd4_blocks`; the table's reading of WD4-1 (``illegal_when_holding``) is folded in
-here, once, when the statement is built for a table.
+here, once, when the statement is built for a table. :func:`legality` names WD4-1's two
+branches as coverage counts them, where the card is played and where a challenge judges it.
 """
 
 from __future__ import annotations
 
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Holding, RuleTable
+from unoformal.rules.commands import Label
 from unoformal.rules.lang import All, Not, OfCurrentColor, OfKind, Playable, Said
 
 
@@ -20,3 +22,12 @@ def wd4_blocks(table: RuleTable) -> Said:
     # "other card they could play": another Wild Draw Four is restricted by this rule
     return Said(All((Not(OfKind(Kind.WILD_DRAW_FOUR)), Playable())),
                 "{card}, which could be played on {top} / {color}")
+
+
+def legality(table: RuleTable) -> tuple[Label, Label]:
+    """WD4-1's branches, legal then bluff: what a Wild Draw Four played was, counted when
+    it is played and again when a challenge judges it (the rule the challenge rests on)."""
+    rule, kinds = table.wd4_legality.id, (Kind.WILD_DRAW_FOUR,)
+    return (Label(rule, "legal", "a Wild Draw Four played holding no card of the current "
+                  "color", kinds),
+            Label(rule, "bluff", "a Wild Draw Four played holding the current color", kinds))

@@ -25,6 +25,7 @@ from functools import cache
 from unoformal.rulebook.cards import Face, Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
+from unoformal.rules.challenge import legality
 from unoformal.rules.commands import (
     PENDING_RULE,
     Actor,
@@ -60,6 +61,7 @@ from unoformal.rules.commands import (
     Wd4Legal,
     When,
     Who,
+    WindowOf,
 )
 from unoformal.rules.effects import LAST_DRAW_CARD, card_effect, stacks_last_card
 from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND
@@ -77,6 +79,8 @@ WILD_PLAYED = Label("PLAY-1", "wild", "a wild card played", (_K.WILD, _K.WILD_DR
 NUMBER_PLAYED = Label("PLAY-1", "number", "a number card played: the turn passes on",
                       (_K.NUMBER,))
 SAID_WITH_CARD = Label("UNO-1", "said-with-card", "UNO said with the next-to-last card")
+WINDOW_OPENS = Label("UNO-1", "window-opens", "UNO not said with the next-to-last card: "
+                     "the player can be caught until the next turn begins")
 LAST_CARD = Label("END-1", "last-card", "the last card played ends the round")
 
 
@@ -124,13 +128,10 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
         *_matched(table, kind),
         PlaceCard(kind, effect.victim_may_challenge, effect.chooses_color)]
     if kind is Kind.WILD_DRAW_FOUR:
-        steps.append(Sorts(Legal(True), Label(table.wd4_legality.id, "legal",
-                                              "a Wild Draw Four played holding no card of "
-                                              "the current color", (kind,)),
-                           Label(table.wd4_legality.id, "bluff", "a Wild Draw Four played "
-                                 "holding the current color", (kind,))))
+        steps.append(Sorts(Legal(True), *legality(table)))
     if uno.enabled:  # UNO-1 off: no call, so no window
-        steps.append(OpenWindow(uno.cards_left))
+        # counted here, where it opens: turn_begins closed any window before
+        steps += (OpenWindow(uno.cards_left), Sorts(WindowOf(Who.ACTOR), WINDOW_OPENS))
     if exchange is not None:
         steps.append(_exchanged(table, exchange))
     steps += card_effect(table, kind)

@@ -15,6 +15,7 @@ from functools import cache
 
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import ChallengeOutcome, RuleTable
+from unoformal.rules.challenge import legality
 from unoformal.rules.commands import (
     Actor,
     Both,
@@ -97,6 +98,7 @@ def _accepted(table: RuleTable) -> tuple[Effect, ...]:
 def _outcome(table: RuleTable, label: str, legal: bool,
              outcome: ChallengeOutcome) -> Branch:
     effect: list[Effect] = [
+        Shows(legality(table)[0 if legal else 1]),  # what the challenge judged, WD4-1
         Shows(Label(outcome.id, label.removeprefix("challenge_"), _SAID[label], _WD4))]
     if outcome.offender_draws:
         # END-1: the offender went out with the card, and the penalty deals them cards
