@@ -9,6 +9,7 @@ challenge can be paid (EXT-SHORT off)."""
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import pytest
@@ -137,6 +138,10 @@ def test_reshuffle_1_without_keep_top_an_empty_discard_matches_by_color_alone() 
     assert plays == {"R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "RR", "RS",
                      "R+2", "W", "W+4"}  # PLAY-1: no top card to match by number or symbol
     refused(game, "A play G2", "PLAY-1")
+    # WD4-1 asked with no top card: A holds red cards of the current color, so the Wild
+    # Draw Four played is a bluff (legal=0), which a challenge would uphold
+    play(game, "A play W+4 blue")
+    assert game.phase == "respond" and " legal=0 " in game.to_text()
 
 
 def test_reshuffle_1_an_empty_discard_leaves_the_whole_pile_to_draw() -> None:
@@ -351,6 +356,23 @@ def test_nostack_1_a_draw_card_the_answers_leave_out_is_drawn_at_once() -> None:
     assert (game.phase, game.to_play, len(game.hands[1])) == ("play", "C", 2)
 
 
+def test_nostack_1_an_answer_need_not_match_a_draw_two_answers_a_wild_draw_four() -> None:
+    """Where a Draw Two may answer a Wild Draw Four, the answer need not match (PLAY-1 does
+    not bind an answer): a red Draw Two answers a Wild Draw Four naming green. The listing
+    passes over a card that does not match only outside an answer."""
+    both = derive(CLASSIC, "answer-both", "", {"NOSTACK-1": {"victim_may_answer": True,
+                                                            "answers": ["+2", "W+4"]}})
+    game = make_game(ABC, "C", {"A": ["W+4", "G5"], "B": ["R+2", "B9"]}, ("Y7", "Y1", "Y2"),
+                     rules=both, rest_to="C")
+    play(game, "A play W+4 green")
+    assert (game.phase, game.to_play) == ("respond", "B")
+    for penalties in (True, False):
+        listed = [str(a) for a in game.legal_actions("B", penalties=penalties)]
+        assert "B play R+2" in listed and "B play B9" not in listed, listed
+    play(game, "B play R+2")
+    assert (game.phase, game.to_play) == ("respond", "C")
+
+
 def test_wd4_2_the_respond_phase_names_the_card_just_played_whatever_lies_below() -> None:
     game = make_game(ABC, "C", {"A": ["R1", "W+4", "G5"], "B": ["R3", "B9"]},
                      ("R7", "Y1", "Y2"), rest_to="C")
@@ -380,3 +402,23 @@ def test_uno_1_a_play_carries_uno_only_where_the_call_goes_with_the_card(
     plays = [a for a in game.legal_actions("A") if a.type is ActionType.PLAY]
     assert {a.card for a in plays} == {"R1", "R2"}
     assert {a.uno for a in plays} == with_call
+
+
+@pytest.mark.parametrize("variant", ["classic", "jump-in"])
+def test_play_1_a_players_legal_actions_are_theirs_of_everyones(variant: str) -> None:
+    """``legal_actions(player)`` is exactly that player's share of every player's list, in
+    the same order (out-of-turn moves included: advice, UNO, a catch, a jump), and a name
+    that is not a player is refused (DECK-2)."""
+    rules = load_rules(variant)
+    rng = random.Random(3)
+    for seed in range(4):
+        game = Game(["A", "B", "C"], rules=rules, seed=seed)
+        while not game.round_over:
+            everyone = game.legal_actions()
+            for name in game.names:
+                assert game.legal_actions(name) == [a for a in everyone
+                                                    if a.player == name], game.to_text()
+            game.apply(rng.choice(everyone))
+    with pytest.raises(InvalidInputError) as info:
+        Game(["A", "B"], seed=1).legal_actions("Zed")
+    assert info.value.rule_id == "DECK-2"

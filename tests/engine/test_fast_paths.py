@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import random
 from collections.abc import Callable, Iterator, MutableSequence
 from typing import Any
@@ -24,7 +25,8 @@ from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Chance, Game, _generator, _Random
 from unoformal.errors import IllegalActionError
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.variants import VARIANTS, load_rules
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 from unoformal.rules.book import commands
 from unoformal.rules.commands import Binding, Cond, DrawnOnly, Wd4Legal, in_phase
 from unoformal.rules.lang import OfKind, Said
@@ -112,6 +114,57 @@ def test_play_1_listing_checks_fail_on_the_planted_bug(
         check: Callable[[type[Game]], None], planted: type[Game]) -> None:
     with pytest.raises(AssertionError):
         check(planted)
+
+
+def _rows_follow_color_and_top(game_type: type[Game]) -> None:
+    """PLAY-1's match row and WD4-1's block row are cached per game under a key of (color,
+    top) (``Game._row_key``), and the game keeps the last one. Asked of one game with
+    every top (any face) under each color in turn, then with that top and an empty discard
+    (RESHUFFLE-1 without keep_top leaves none) in turn, each row is the one computed
+    afresh: the key tells apart the pairs a game may ask one after the other."""
+    game = game_type(["A", "B", "C"], seed=1)
+    faces = range(len(game.f_kind))
+    colors = range(len(game.deck.colors))
+
+    def asked(discard: list[int], color: int) -> None:
+        game.discard, game.color = discard, color
+        assert game._match_row() == [game._matches(f) for f in faces], (color, discard)
+        assert game._block_row() == [game.t.wd4_blocks.holds(game, f) for f in faces], \
+            (color, discard)
+
+    for face in faces:
+        for color in colors:
+            asked([face], color)
+        for color in colors:
+            asked([], color)
+            asked([face], color)
+
+
+class _RowKeyWithoutColor(Game):
+    """Planted bug: the rows' key forgets the color (a stale row after a color change)."""
+
+    def _row_key(self) -> int:
+        return self.discard[-1] + 1 if self.discard else 0
+
+
+class _RowKeyTopLessOne(Game):
+    """Planted bug: the top's part of the key is its face less one, so the face 1 shares
+    the key of an empty discard."""
+
+    def _row_key(self) -> int:
+        color = self.color
+        assert color is not None
+        return ((color + 1) << 16) + (self.discard[-1] - 1 if self.discard else 0)
+
+
+def test_play_1_wd4_1_the_rows_follow_the_color_as_well_as_the_top() -> None:
+    _rows_follow_color_and_top(Game)
+
+
+@pytest.mark.parametrize("planted", [_RowKeyWithoutColor, _RowKeyTopLessOne])
+def test_play_1_rows_check_fails_on_the_planted_bug(planted: type[Game]) -> None:
+    with pytest.raises(AssertionError):
+        _rows_follow_color_and_top(planted)
 
 
 class _AlwaysShuffles(Chance):
@@ -309,15 +362,22 @@ def test_play_1_playable_check_fails_on_the_planted_bug() -> None:
         _plays_are_the_playable_cards(_EveryMatchPlays)
 
 
+# DRAW-1 as RLCard has it on the classic table: the play phase's listing then takes the
+# fast path where a card is a play exactly when it matches (Game._on_turn).
+NO_DRAW_WHEN_ABLE = derive(CLASSIC, "no-draw-when-able", "", {
+    "DRAW-1": {"may_draw_when_able_to_play": False}})
+
+
 def _draw_allowed_as_the_long_way(game_type: type[Game]) -> None:
-    """DRAW-1 under ``rlcard`` (a draw only with nothing to play): the listing asks each
-    card once, and DRAW-1's CanPlay reads what it found rather than going over the hand
-    again. At every turn, before anything is listed for that state, a draw is accepted
-    exactly when no card of the hand may be played (asked card by card, ``_can_play``),
-    and refused by DRAW-1 otherwise; the listing offers it likewise."""
-    for players in (2, 3):
-        game = game_type([f"P{i}" for i in range(players)], seed=players,
-                         rules=load_rules("rlcard"))
+    """DRAW-1 under ``rlcard``, and on the classic table with RLCard's DRAW-1 (a draw
+    only with nothing to play): the listing asks each card once, and DRAW-1's CanPlay
+    reads what it found rather than going over the hand again. At every turn, before
+    anything is listed for that state, a draw is accepted exactly when no card of the
+    hand may be played (asked card by card, ``_can_play``), and refused by DRAW-1
+    otherwise; the listing offers it likewise."""
+    for players, rules in itertools.product((2, 3), (load_rules("rlcard"),
+                                                      NO_DRAW_WHEN_ABLE)):
+        game = game_type([f"P{i}" for i in range(players)], seed=players, rules=rules)
         rng = random.Random(players)
         for _ in range(1500):
             if game.round_over:
@@ -331,15 +391,20 @@ def _draw_allowed_as_the_long_way(game_type: type[Game]) -> None:
                 if can_play:
                     assert _refused(game, draw).rule_id == "DRAW-1", game.to_text()
                 else:
+                    probe = game.copy()  # the listing of this very state offers the draw
+                    for penalties in (True, False):
+                        assert draw in probe.legal_actions(penalties=penalties), \
+                            game.to_text()
                     try:
                         game.apply(draw)
                     except IllegalActionError as err:
                         raise AssertionError(f"refused with nothing to play: {err}") from err
                     continue
-            listed = game.legal_actions(penalties=False)
-            if game.phase == "play":
-                assert (draw in listed) == (not can_play and game.available() > 0), \
-                    game.to_text()
+            for penalties in (True, False):  # the full listing, then a bot's
+                listed = game.legal_actions(penalties=penalties)
+                if game.phase == "play":
+                    assert (draw in listed) == (not can_play and game.available() > 0), \
+                        game.to_text()
             assert listed, game.to_text()  # a turn always has a move
             game.apply(rng.choice(listed))
 
