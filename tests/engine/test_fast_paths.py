@@ -20,12 +20,12 @@ from typing import Any
 
 import pytest
 
-from tests.engine.helpers import make_game
+from tests.engine.helpers import afresh, make_game
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Chance, Game, _generator, _Random
 from unoformal.errors import IllegalActionError
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 from unoformal.rules.book import commands
 from unoformal.rules.commands import Binding, Cond, DrawnOnly, Wd4Legal, in_phase
@@ -500,3 +500,54 @@ def test_play_1_draw_1_a_guard_reduced_for_its_phase_holds_where_the_whole_does(
 def test_play_1_reduced_guard_check_fails_on_the_planted_bug() -> None:
     with pytest.raises(AssertionError):
         _reduced_guards_agree(_drawn_only_dropped)
+
+
+
+def _plays_as_its_twin(rules: RuleTable, twin: RuleTable,
+                       game_type: type[Game] = Game) -> None:
+    """Games under ``rules`` and under ``twin`` (equal values, another name and object,
+    so its lookups are built apart), played in lockstep from one seed, offer the same
+    actions and reach the same states, the table's name aside."""
+    for players in (2, 3):
+        names = [f"P{i}" for i in range(players)]
+        game = game_type(names, seed=players, rules=rules)
+        other = game_type(names, seed=players, rules=twin)
+        rng = random.Random(players)
+        for _ in range(400):
+            if game.game_over:
+                break
+            if game.round_over:
+                game.next_round()
+                other.next_round()
+            listed = game.legal_actions()
+            assert other.legal_actions() == listed, game.to_text()
+            action = rng.choice(listed)
+            game.apply(action)
+            other.apply(action)
+            ours, theirs = game.to_text().split(" ", 1), other.to_text().split(" ", 1)
+            assert ours[1] == theirs[1], (str(action), game.to_text())
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_a_tables_name_does_not_change_the_game(variant: str) -> None:
+    # A table met for the first time builds its own lookups (helpers.afresh); mutmut's
+    # fork server built the shipped table's before any mutant ran, so under mutation this
+    # compares a mutant's lookups with the original's.
+    rules = load_rules(variant)
+    _plays_as_its_twin(rules, afresh(rules))
+
+
+class _NamedLookups(Game):
+    """Planted bug: a table not named as a shipped one offers no Wild with a color."""
+
+    def legal_actions(self, player: Any = None, *, penalties: bool = True) -> list[Action]:
+        out = super().legal_actions(player, penalties=penalties)
+        if self.rules.name in VARIANTS:
+            return out
+        return [a for a in out if a.color is None]
+
+
+def test_a_tables_name_check_fails_on_the_planted_bug() -> None:
+    rules = load_rules("classic")
+    with pytest.raises(AssertionError):
+        _plays_as_its_twin(rules, afresh(rules), _NamedLookups)
