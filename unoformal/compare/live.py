@@ -175,8 +175,8 @@ class Referee:
             ran, game.ran = game.ran, None
         # a play's command cites the rules every play of its card runs under (PLAY-1, the
         # card's own, a house rule's); another move's label names its rule as it ran
-        played = command is not None and action.type is ActionType.PLAY
-        cites = list(command.cites) if played and command is not None else []
+        cites = list(command.cites) if command is not None and \
+            action.type is ActionType.PLAY else []
         return _dedupe(ids + cites + ran_rules(ran, over, game))
 
     def _stated(self, game: Game, message: dict[str, Any], action: Action) -> Stated | None:
