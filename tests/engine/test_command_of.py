@@ -27,7 +27,7 @@ def test_every_legal_action_finds_its_own_command(variant: str) -> None:
     rules = load_rules(variant)
     rng = random.Random(5)
     seen: set[str] = set()
-    for seed in range(6):
+    for seed in range(4):
         game = Game(["A", "B", "C"], rules=rules, seed=seed)
         while not game.round_over:
             actions = game.legal_actions(penalties=True)
@@ -42,7 +42,8 @@ def test_every_legal_action_finds_its_own_command(variant: str) -> None:
                 own = "jump_" if action.player != game.to_play else "play_"
                 assert command.name.startswith(own), (action, command.name)
                 assert rules.effect(kind).id in command.cites, (action, command.cites)
-            game.apply(rng.choice(actions))
+            plays = [a for a in actions if a.type is ActionType.PLAY]  # rounds that end
+            game.apply(rng.choice(plays if plays and rng.random() < 0.9 else actions))
         assert game.command_of(actions[0]) is None  # the round is over
     wanted = {"draw", "play_number", "play_wild_draw_four"}
     if rules.effect(Kind.WILD_DRAW_FOUR).victim_may_challenge:
