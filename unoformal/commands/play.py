@@ -9,7 +9,6 @@ import random
 import sys
 import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import IO, Any
 
 from unoformal.commands import SUMMARY
@@ -57,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         finished = play(table)
     finally:  # Ctrl-C too: what was played is kept
-        saved = _save(table.game, out, args.rules, chosen)
+        saved = _save(table.game, out, chosen)
     if saved is None:
         return 2
     print(f"{'Game over' if finished else 'Stopped'}; the record is in {saved} "
@@ -98,14 +97,12 @@ def _asker(stream: IO[bytes]) -> Callable[[str], str | None]:
     return ask
 
 
-def _save(game: Game, out: str, rules_arg: str | None, chosen: int) -> str | None:
+def _save(game: Game, out: str, chosen: int) -> str | None:
     """Save the record at ``out``, else at a fallback it names, else print it: a game
-    just played is never lost. Where it went (None: printed)."""
-    record = to_record(game)
-    if rules_arg is not None and rules_arg.endswith(".toml"):
-        # A file's variant is named by its path, so the record replays from anywhere.
-        record["rules"] = str(Path(rules_arg).resolve())
-    text = json.dumps(record, indent=1) + "\n"
+    just played is never lost. Where it went (None: printed). The record states the
+    rules as ``to_record`` does, a variant file's overrides embedded and never its path
+    (which a version-2 record refuses), so it replays from any folder, the file gone."""
+    text = json.dumps(to_record(game), indent=1) + "\n"
     fallbacks = [f"unoformal-game-{chosen}.json",
                  os.path.join(tempfile.gettempdir(), f"unoformal-game-{chosen}.json")]
     why = ""
