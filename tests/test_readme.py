@@ -5,10 +5,17 @@ example runs; every relative link points at a file (and heading) of the reposito
 
 from __future__ import annotations
 
+import importlib.metadata
+import json
 import re
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -138,3 +145,73 @@ def test_every_docs_page_is_listed_in_the_readme_and_the_index() -> None:
         if page.name != "index.md":
             assert f"](docs/{page.name})" in readme, f"README's Documentation lacks {page.name}"
             assert f"]({page.name})" in index, f"docs/index.md lacks {page.name}"
+
+
+# A process that can import only what ``pip install -e .`` installs: the distributions
+# pyproject.toml declares (no extras) and theirs, followed through the installed metadata.
+# Any other installed package (the test extras' matplotlib, rlcard ...) is refused as a
+# plain install would lack it, so a dependency used but not declared fails here.
+PLAIN_INSTALL = """
+import importlib.abc, importlib.metadata, json, sys
+allowed = set(json.loads(sys.argv[1]))
+owners = importlib.metadata.packages_distributions()
+norm = lambda d: d.lower().replace("_", "-").replace(".", "-")
+
+class NotInstalled(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        dists = owners.get(name.partition(".")[0], [])
+        if dists and not any(norm(d) in allowed for d in dists):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, NotInstalled())
+from unoformal.commands.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def _requires(dist: str, extras: frozenset[str]) -> list[tuple[str, frozenset[str]]]:
+    try:
+        listed = importlib.metadata.requires(dist) or []
+    except importlib.metadata.PackageNotFoundError:
+        return []  # declared but not installed here: nothing of it can be imported
+    wanted = [Requirement(r) for r in listed]
+    return [(r.name, frozenset(r.extras)) for r in wanted
+            if r.marker is None or any(r.marker.evaluate({"extra": e}) for e in extras | {""})]
+
+
+def plain_install() -> set[str]:
+    """The distributions ``pip install -e .`` brings: pyproject's dependencies, closed."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    todo = [(r.name, frozenset(r.extras))
+            for r in map(Requirement, project["project"]["dependencies"])]
+    seen: set[tuple[str, frozenset[str]]] = set()
+    while todo:
+        item = todo.pop()
+        if item not in seen:
+            seen.add(item)
+            todo += _requires(*item)
+    return {canonicalize_name(name) for name, _ in seen} | {"unoformal"}
+
+
+@pytest.mark.parametrize("command", [
+    ["show", "--preset", "micro"], ["explore", "--preset", "micro"],
+    ["vectors", "--preset", "micro"], ["replay", "tests/records/seed002_whole_game.json"],
+], ids=" ".join)
+def test_the_readme_commands_run_after_the_plain_install(
+        command: list[str], tmp_path: Path) -> None:
+    out = ["--out", str(tmp_path / "out")] if command[0] in ("show", "vectors") else []
+    done = subprocess.run(
+        [sys.executable, "-c", PLAIN_INSTALL, json.dumps(sorted(plain_install())),
+         *command, *out], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_a_picture_without_its_extra_is_refused_in_one_line(tmp_path: Path) -> None:
+    """matplotlib is the ``plot`` extra: without it, one line that says what to install."""
+    done = subprocess.run(
+        [sys.executable, "-c", PLAIN_INSTALL, json.dumps(sorted(plain_install())),
+         "explore", "--preset", "micro", "--picture", str(tmp_path / "micro.svg")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-2000:]
+    assert "pip install 'unoformal[plot]'" in done.stderr
