@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -147,11 +148,12 @@ def test_every_docs_page_is_listed_in_the_readme_and_the_index() -> None:
             assert f"]({page.name})" in index, f"docs/index.md lacks {page.name}"
 
 
-# A process that can import only what ``pip install -e .`` installs: the distributions
-# pyproject.toml declares (no extras) and theirs, followed through the installed metadata.
-# Any other installed package (the test extras' matplotlib, rlcard ...) is refused as a
-# plain install would lack it, so a dependency used but not declared fails here.
-PLAIN_INSTALL = """
+# A process that can import only what an install brings (``pip install -e .``, or with
+# extras): the distributions pyproject.toml declares for it and theirs, followed through
+# the installed metadata. Any other installed package (the test extras' matplotlib,
+# rlcard ...) is refused as that install would lack it, so a dependency used but not
+# declared fails here. sys.argv[1] is the JSON list of the distributions allowed.
+ONLY_INSTALLED = """
 import importlib.abc, importlib.metadata, json, sys
 allowed = set(json.loads(sys.argv[1]))
 owners = importlib.metadata.packages_distributions()
@@ -165,9 +167,8 @@ class NotInstalled(importlib.abc.MetaPathFinder):
         return None
 
 sys.meta_path.insert(0, NotInstalled())
-from unoformal.commands.cli import main
-sys.exit(main(sys.argv[2:]))
 """
+CLI = ONLY_INSTALLED + "from unoformal.commands.cli import main\nsys.exit(main(sys.argv[2:]))\n"
 
 
 def _requires(dist: str, extras: frozenset[str]) -> list[tuple[str, frozenset[str]]]:
@@ -180,11 +181,13 @@ def _requires(dist: str, extras: frozenset[str]) -> list[tuple[str, frozenset[st
             if r.marker is None or any(r.marker.evaluate({"extra": e}) for e in extras | {""})]
 
 
-def plain_install() -> set[str]:
-    """The distributions ``pip install -e .`` brings: pyproject's dependencies, closed."""
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    todo = [(r.name, frozenset(r.extras))
-            for r in map(Requirement, project["project"]["dependencies"])]
+def installed(extras: Sequence[str] = ()) -> set[str]:
+    """The distributions ``pip install -e '.[extras]'`` brings: pyproject's dependencies
+    and those of the extras, closed."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    listed = [*project["dependencies"],
+              *(r for extra in extras for r in project["optional-dependencies"][extra])]
+    todo = [(r.name, frozenset(r.extras)) for r in map(Requirement, listed)]
     seen: set[tuple[str, frozenset[str]]] = set()
     while todo:
         item = todo.pop()
@@ -194,6 +197,15 @@ def plain_install() -> set[str]:
     return {canonicalize_name(name) for name, _ in seen} | {"unoformal"}
 
 
+def run_installed(code: str, args: Sequence[str], extras: Sequence[str] = (),
+                  ) -> subprocess.CompletedProcess[str]:
+    """``python -c code`` from the repository's root, importing only what the install
+    with ``extras`` brings; ``args`` follow the allowed list in sys.argv."""
+    return subprocess.run(
+        [sys.executable, "-c", code, json.dumps(sorted(installed(extras))), *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+
+
 @pytest.mark.parametrize("command", [
     ["show", "--preset", "micro"], ["explore", "--preset", "micro"],
     ["vectors", "--preset", "micro"], ["replay", "tests/records/seed002_whole_game.json"],
@@ -201,17 +213,13 @@ def plain_install() -> set[str]:
 def test_the_readme_commands_run_after_the_plain_install(
         command: list[str], tmp_path: Path) -> None:
     out = ["--out", str(tmp_path / "out")] if command[0] in ("show", "vectors") else []
-    done = subprocess.run(
-        [sys.executable, "-c", PLAIN_INSTALL, json.dumps(sorted(plain_install())),
-         *command, *out], cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    done = run_installed(CLI, [*command, *out])
     assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_a_picture_without_its_extra_is_refused_in_one_line(tmp_path: Path) -> None:
     """matplotlib is the ``plot`` extra: without it, one line that says what to install."""
-    done = subprocess.run(
-        [sys.executable, "-c", PLAIN_INSTALL, json.dumps(sorted(plain_install())),
-         "explore", "--preset", "micro", "--picture", str(tmp_path / "micro.svg")],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    done = run_installed(CLI, ["explore", "--preset", "micro", "--picture",
+                               str(tmp_path / "micro.svg")])
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-2000:]
     assert "pip install 'unoformal[plot]'" in done.stderr
