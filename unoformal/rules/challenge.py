@@ -24,10 +24,13 @@ def wd4_blocks(table: RuleTable) -> Said:
                 "{card}, which could be played on {top} / {color}")
 
 
-def legality(table: RuleTable) -> tuple[Label, Label]:
+def legality(table: RuleTable, secret: bool = False) -> tuple[Label, Label]:
     """WD4-1's branches, legal then bluff: what a Wild Draw Four played was, counted when
-    it is played and again when a challenge judges it (the rule the challenge rests on)."""
+    it is played and again when a challenge judges it (the rule the challenge rests on).
+    ``secret`` where it is played: the player's hand decides it, which is what a challenge
+    exists to find out (HIDDEN-1), so only the player knows it until one is decided."""
     rule, kinds = table.wd4_legality.id, (Kind.WILD_DRAW_FOUR,)
     return (Label(rule, "legal", "a Wild Draw Four played holding no card of the current "
-                  "color", kinds),
-            Label(rule, "bluff", "a Wild Draw Four played holding the current color", kinds))
+                  "color", kinds, secret),
+            Label(rule, "bluff", "a Wild Draw Four played holding the current color", kinds,
+                  secret))

@@ -128,7 +128,7 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
         *_matched(table, kind),
         PlaceCard(kind, effect.victim_may_challenge, effect.chooses_color)]
     if kind is Kind.WILD_DRAW_FOUR:
-        steps.append(Sorts(Legal(True), *legality(table)))
+        steps.append(Sorts(Legal(True), *legality(table, secret=True)))
     if uno.enabled:  # UNO-1 off: no call, so no window
         # counted here, where it opens: turn_begins closed any window before
         steps += (OpenWindow(uno.cards_left), Sorts(WindowOf(Who.ACTOR), WINDOW_OPENS))

@@ -63,7 +63,7 @@ def _holding(table: RuleTable) -> Sorts:
     variant) does not let them answer with."""
     return Sorts(HoldsUnanswerable(tuple(table.drawing_kinds())),
                  Label(table.no_stacking.id, "victim-holds-draw-card", "the victim of a draw "
-                       "card holds a draw card it may not answer with", _DRAWS))
+                       "card holds a draw card it may not answer with", _DRAWS, secret=True))
 
 
 def accept(table: RuleTable) -> Command:

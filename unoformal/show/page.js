@@ -93,8 +93,16 @@
     return list;
   }
 
+  // What the seat chosen in "view as" may see: the same parts of a step that a seat's
+  // own page keeps (unoformal/show/seat.py, which marks them in the data).
   function canSee(seat) {
     return ui.view === "" || ui.view === seat;
+  }
+
+  // A label [rule, branch, words, only]: `only` names the one seat that may know it ran
+  // ("" for none: the referee's alone), null for every seat.
+  function knows(label) {
+    return label.length < 4 || label[3] === null || canSee(label[3]);
   }
 
   function seat(name, state, prev, current) {
@@ -144,7 +152,7 @@
   function rules(labels) {
     const list = el("ul", "rules", "");
     list.id = "rules";
-    for (const [rule, branch, text] of labels) {
+    for (const [rule, branch, text] of labels.filter(knows)) {
       const item = el("li", "", "");
       item.appendChild(el("b", "rule-id", rule));
       item.appendChild(el("span", "branch", " " + branch + (text ? ": " + text : "")));
@@ -154,7 +162,9 @@
     return list;
   }
 
-  function refusal(refused) {
+  // The mover's own words, or to another seat the ruling alone (its `public` part).
+  function refusal(refused, actor) {
+    if (!canSee(actor) && refused.public) refused = refused.public;
     const box = el("div", "refused", "");
     box.id = "refused";
     box.appendChild(el("b", "", "refused" + (refused.rule ? " (breaks " + refused.rule + ")" : "")));
@@ -181,7 +191,7 @@
     head.id = "action";
     head.textContent = step.action === null ? (ui.at === 0 ? "the deal" : "a new round dealt") : step.action;
     box.appendChild(head);
-    if (step.refused) box.appendChild(refusal(step.refused));
+    if (step.refused) box.appendChild(refusal(step.refused, step.actor));
     const seen = revealed(step);
     if (seen) box.appendChild(seen);
     box.appendChild(rules(step.labels));

@@ -61,28 +61,10 @@ def record_page(record: Json, source: str, rules: RuleTable | None = None,
 
 
 def hidden(data: Json, seat: str) -> Json:
-    """The page data as ``seat`` may see it (HIDDEN-1), nothing else in the file: other
-    hands as their sizes, a drawn card only to its drawer, CHAL-1's look only to the
-    challenger."""
-    if "graph" in data:
-        raise InvalidInputError("--as: a graph page shows whole states (every hand); "
-                                "show one of its witnesses as a record for a seat's view",
-                                "HIDDEN-1")
-    if seat not in data["players"]:
-        raise InvalidInputError(f"--as {show(seat)}: not a player of this trace "
-                                f"({', '.join(data['players'])})", "HIDDEN-1")
-    steps = [{**s, "state": _seen(s["state"], seat),
-              "reveal": s["reveal"] if s["reveal"] and s["reveal"]["to"] == seat else None}
-             for s in data["steps"]]
-    out = {**data, "steps": steps, "view_as": seat}
-    out.pop("finding", None)  # a finding shows whole states: the referee's view
-    return out
+    """The page data as ``seat`` may see it (HIDDEN-1): :func:`unoformal.show.seat.page_as`."""
+    from unoformal.show.seat import page_as
 
-
-def _seen(state: Json, seat: str) -> Json:
-    hands = {n: h if n == seat else ["?"] * len(h) for n, h in state["hands"].items()}
-    drawn = state["drawn"] if state["to_play"] == seat else None
-    return {**state, "hands": hands, "drawn": drawn}
+    return page_as(data, seat)
 
 
 # ------------------------------------------------------------------ verify

@@ -24,6 +24,9 @@ from unoformal.engine.record import (
 )
 from unoformal.errors import UnoError
 from unoformal.rulebook.table import CLASSIC, RuleTable
+from unoformal.rules.book import commands
+from unoformal.rules.commands import labels_of
+from unoformal.show.seat import REFEREE
 from unoformal.verification.explore.coverage import Labeler, text_of
 
 Json = dict[str, Any]
@@ -51,8 +54,10 @@ def _texts(rules: RuleTable) -> dict[tuple[str, str], str]:
     return {**text_of(rules), ("END-2", "next-round"): NEXT_ROUND}
 
 
-def label(rule_id: str, branch: str, rules: RuleTable) -> list[str]:
-    return [rule_id, branch, _texts(rules).get((rule_id, branch), "")]
+def label(rule_id: str, branch: str, rules: RuleTable, only: str | None = None) -> list[Any]:
+    """``[rule, branch, words, only]``: ``only`` names the one seat that may know the
+    label ran (the mover, for a label its command marks secret), None for everyone."""
+    return [rule_id, branch, _texts(rules).get((rule_id, branch), ""), only]
 
 
 def initial_labels(game: Game) -> list[list[str]]:
@@ -60,13 +65,34 @@ def initial_labels(game: Game) -> list[list[str]]:
     return [label(r, b, game.rules) for r, b in Labeler(game).initial(game)]
 
 
-def edge_labels(after: Game) -> list[list[str]]:
+def edge_labels(after: Game, secret: frozenset[tuple[str, str]] = frozenset(),
+                mover: str | None = None) -> list[list[Any]]:
     """The rules and branches one action ran (``after.ran``, counted while it ran: the
-    explorer's labels), and the score of a round it ended."""
-    labels = list(Labeler(after).edge(after))
+    explorer's labels), and the score of a round it ended; those in ``secret`` are the
+    mover's alone (:func:`secrets`)."""
+    labels = [label(r, b, after.rules, mover if (r, b) in secret else None)
+              for r, b in Labeler(after).edge(after)]
     if after.phase == "over" and after.winner is not None:
-        labels += sorted(set(Labeler(after).over(after)))
-    return [label(r, b, after.rules) for r, b in labels]
+        # SCORE-1's kinds of card left: of hands whose faces stay hidden (HIDDEN-1)
+        labels += [label(r, b, after.rules, REFEREE)
+                   for r, b in sorted(set(Labeler(after).over(after)))]
+    return labels
+
+
+def secrets(before: Game, action: Action) -> frozenset[tuple[str, str]]:
+    """The labels the command ``action`` runs marks secret (HIDDEN-1: what the mover's own
+    hidden cards decide), read from the command itself."""
+    command = before.command_of(action)  # as the engine runs it, without its labels
+    if command is None:
+        return frozenset()
+    return _secret_labels(before.rules).get(command.name, frozenset())
+
+
+@cache
+def _secret_labels(rules: RuleTable) -> dict[str, frozenset[tuple[str, str]]]:
+    """Of each command of ``rules`` by name, the labels it marks secret."""
+    return {command.name: frozenset((lab.rule, lab.branch) for lab in labels_of(command)
+                                    if lab.secret) for command in commands(rules)}
 
 
 def reveal(game: Game, action: Action) -> Json | None:
@@ -86,9 +112,13 @@ def step(game: Game, action: Action | None, labels: list[list[str]],
             "labels": labels, "state": snapshot(game), "reveal": seen, "refused": refused}
 
 
-def refusal(err: UnoError) -> Json:
-    """A refused action in words, without the state text the error also carries."""
-    return {"rule": err.rule_id, "message": err.message, "causes": list(err.causes)}
+def refusal(err: UnoError, actor: str | None = None) -> Json:
+    """A refused action in words, without the state text the error also carries; its
+    ``public`` part is what the other seats may know of it (unoformal.show.seat)."""
+    from unoformal.show.seat import public_refusal
+
+    out: Json = {"rule": err.rule_id, "message": err.message, "causes": list(err.causes)}
+    return {**out, "public": public_refusal(out, actor)}
 
 
 def record_steps(record: Json, rules: RuleTable | None = None) -> tuple[Game, list[Json]]:
@@ -102,16 +132,26 @@ def record_steps(record: Json, rules: RuleTable | None = None) -> tuple[Game, li
             game.next_round()
             steps.append(step(game, None, [label("END-2", "next-round", game.rules),
                                            *initial_labels(game)]))
-        before = game.copy()
-        game.ran = []
-        try:
-            _apply(game, action, raw[i])
-        except UnoError as err:
-            steps.append(step(before, action, [], refused=refusal(err)))
-            return before, steps
-        steps.append(step(game, action, edge_labels(game), reveal(game, action)))
-        game.ran = None
+        game, done = advance(game, action, raw[i])
+        steps.append(done)
+        if done["refused"]:
+            return game, steps
     return game, steps
+
+
+def advance(game: Game, action: Action, data: Any = None) -> tuple[Game, Json]:
+    """``action`` on ``game`` (with the chance outcomes a version-2 record's ``data``
+    states) and its step: the game after it, or, refused, the game as it was before."""
+    before = game.copy()
+    game.ran = []
+    try:
+        _apply(game, action, data)
+    except UnoError as err:
+        return before, step(before, action, [], refused=refusal(err, action.player))
+    done = step(game, action, edge_labels(game, secrets(before, action), action.player),
+                reveal(game, action))
+    game.ran = None
+    return game, done
 
 
 def _apply(game: Game, action: Action, data: Any) -> None:
