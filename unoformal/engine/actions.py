@@ -6,8 +6,9 @@ target, all as text, so actions are self-contained and round-trip::
     Ada play W+4 green uno      Ada draw          Bo catch Ada      Ada play R7 Bo
 
 A play names a target only where its command chooses a seat (a house rule's swap of
-hands); a color's name after the card is read as the color, so a table with such a play
-admits no player named like a color (``Game`` refuses the names).
+hands). The text reads some words as themselves wherever they stand (``uno`` at the end
+of a play, a color's name after the card), so a name is never one of the text's own
+words (:func:`check_readable`; ``Game`` refuses such names under every table).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ class ActionType(Enum):
 _NEEDS_CARD = {ActionType.PLAY, ActionType.MISPLAY}
 _JSON_KEYS = {"player", "action", "card", "color", "target", "uno"}
 _COLOR_NAMES = tuple(c.value for c in Color)
+_VERBS = frozenset(t.value for t in ActionType)
 
 
 class Action(NamedTuple):
@@ -144,6 +146,36 @@ def check_action(action: Any) -> Action:
     if not isinstance(action.uno, bool):
         raise InvalidInputError(f"{show(action.uno)}: must be true or false", key="uno")
     return action
+
+
+def text_word(name: str) -> str | None:
+    """What the action text reads ``name`` as when it is one of its own words (None when
+    it is free to be a name): the call ``uno``, a color, a card code, a verb."""
+    if name == "uno":
+        return "the UNO call said with a play ('Ann play R7 Bo uno')"
+    if name in _COLOR_NAMES:
+        return "the color a wild is played with ('Ann play W red')"
+    if name in _VERBS:
+        return "an action ('Ann draw')"
+    try:
+        parse_face(name)
+    except ValueError:
+        return None
+    return "a card code ('Ann play R7')"
+
+
+def check_readable(names: list[str]) -> list[str]:
+    """``names``, refused where one is a word the action text reads as itself: a name
+    there would make a listed action read back as another (``Bob play G7 uno``: a swap
+    with ``uno``, or a swap without a target said with UNO). Every table refuses them,
+    so a name valid in one game is valid in every other."""
+    for name in names:
+        word = text_word(name)
+        if word is not None:
+            raise InvalidInputError(
+                f"player {show(name)}: the action text reads {show(name)} as {word}, so "
+                "no player may be named so; choose another name", "DECK-2", key="players")
+    return names
 
 
 def _action_type(verb: str, context: str) -> ActionType:

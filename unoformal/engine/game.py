@@ -22,7 +22,7 @@ from typing import Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from unoformal.engine.actions import Action, ActionType, check_action
+from unoformal.engine.actions import Action, ActionType, check_action, check_readable
 from unoformal.engine.text import read_state, state_to_text
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_seed, show
@@ -276,7 +276,7 @@ class Game(Concrete):
         self.chance: Chance = SEEDED if chance is None else chance
         self.rules = rules
         self.deck = Deck.of(rules)
-        self.names = _targets_named(check_names(players, rules), rules)
+        self.names = check_readable(check_names(players, rules))
         self.n = len(self.names)
         self.seed = check_seed(seed)
         if dealer is not None:
@@ -1459,22 +1459,8 @@ def _holds(hand: list[int], face: int) -> bool:
     return False
 
 
-def _targets_named(names: list[str], rules: RuleTable) -> list[str]:
-    """``names``, refused where a play of these rules names a target seat after its card
-    and a name is also a color's: the action text could not tell the two apart."""
-    command = _aiming(rules)
-    if command is not None:
-        for name in names:
-            if name in _COLOR_NAMES:
-                raise InvalidInputError(
-                    f"player {show(name)}: {command.name} names a player after the card, "
-                    "so no player may be named like a color in these rules",
-                    command.cites[-1], key="players")
-    return names
-
-
-_COLOR_NAMES: Final = frozenset(c.value for c in Color)
-# Per table: its first play that names a target seat, or None (asked at every Game()).
+# Per table: its first play that names a target seat, or None (asked by the refusal of a
+# target that a play does not name; tests.engine.helpers forgets it with the commands).
 _AIMING: dict[int, tuple[RuleTable, Command | None]] = {}
 
 

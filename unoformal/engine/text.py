@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from unoformal.engine.actions import check_readable
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import MAX_SEED, MAX_STATE_TEXT, ascii_int, show
 from unoformal.rulebook.cards import Color, Kind
@@ -94,7 +95,8 @@ def decode(text: str, rules: RuleTable | None) -> tuple[RuleTable, dict[str, Any
     elif not isinstance(rules, RuleTable):
         raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable")
     deck = Deck.of(rules)
-    names = _field("players", lambda v: check_names(v.split(","), rules), fields)
+    names = _field("players", lambda v: check_readable(check_names(v.split(","), rules)),
+                   fields)
     reader = _Reader(fields, rules, deck, names)
     values: dict[str, Any] = {"rules": rules, "names": names}
     # The zones first: the deck check comes before any field that names a card's owner.
