@@ -654,13 +654,22 @@ class Game(Concrete):
     # ---------------------------------------------------------- legal actions
 
     def legal_actions(self, player: Checked = None, *,
-                      penalties: bool = True) -> list[Action]:
+                      penalties: Checked = True) -> list[Action]:
         """Every legal action of ``player`` (of all players when None), including
         out-of-turn ones (UNO, catch, advice). ``penalties=False`` leaves out the actions
-        that only exist to be penalised (MISPLAY-1, ADVICE-1), as bots want."""
+        that only exist to be penalised (MISPLAY-1, ADVICE-1), as bots want. The
+        arguments are checked first, whatever the phase: a name that is no player's is
+        refused after the round as during it."""
+        seat = None if player is None else self.seat(player)
+        if not isinstance(penalties, bool):
+            raise InvalidInputError(f"penalties {show(penalties)}: expected True or False",
+                                    key="penalties")
         if self.phase == OVER or self.phase == START:
             return []
-        seat = None if player is None else self.seat(player)
+        return self._listed(seat, penalties)
+
+    def _listed(self, seat: int | None, penalties: bool) -> list[Action]:
+        """:meth:`legal_actions` of a seat (every seat's when None) in a round under way."""
         moves = self.t.out_of_turn
         # ADVICE-1's guard names no seat: it holds for every adviser or for none.
         advise = penalties and moves.advise.allows(self, Binding(self.turn))
@@ -907,12 +916,16 @@ class Game(Concrete):
     def command_of(self, action: Checked) -> Command | None:
         """The command ``action`` would run now, as :meth:`refusal` finds it (None when no
         command runs: the round is over or its start card not settled). Its ``cites``
-        name the rules the action is made under; the referee's answer starts with them."""
+        name the rules the action is made under; the referee's answer starts with them.
+        A malformed action is refused first, whatever the phase."""
+        p, face, _, _ = self._resolve(action)
         if self.phase == OVER or self.phase == START:
             return None
-        p, face, _, _ = self._resolve(action)
         assert isinstance(action, Action)  # _resolve checked it
-        kind = action.type
+        return self._command_at(action.type, p, face)
+
+    def _command_at(self, kind: ActionType, p: int, face: int | None) -> Command:
+        """The command an action of ``kind`` by seat ``p`` (of ``face``, a play's) runs now."""
         t = self.t
         if kind is _ADVISE:
             return t.out_of_turn.advise
@@ -922,7 +935,10 @@ class Game(Concrete):
             return t.out_of_turn.catch
         if kind is _PLAY:
             assert face is not None
-            return t.play[face] if p == self.turn else t.jump[face]
+            jump = t.jump[face] if p != self.turn else None
+            # With no jump for the card (JUMP-IN off, or a wild), a play out of turn is
+            # still the card's play, refused because its actor is the player to move.
+            return t.play[face] if jump is None else jump
         return self._command(kind)
 
     def _turn_check(self, action: Action, p: int, face: int | None) -> Refusal | None:

@@ -1,0 +1,101 @@
+"""The public ``Game`` methods check their arguments first, whatever the phase: a name
+that is no player's, an action that is no action, a ``penalties`` that is not a bool are
+refused after the round exactly as during it (they used to get an empty answer once the
+round was over). And ``command_of`` finds a command for every well-formed action while
+the round is under way, a play out of turn included (None only once it is over)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.game import Game
+from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
+from unoformal.rulebook.variants import VARIANTS, load_rules
+
+from .helpers import make_game, play
+
+ABC = ("A", "B", "C")
+
+
+def _games() -> tuple[Game, Game]:
+    """The same position mid-round and after it: A, to move, holds one card."""
+    during = make_game(ABC, "C", {"A": ["R1"], "B": ["G5", "G6"], "C": ["Y1"]}, ["R2"])
+    after = play(during.copy(), "A play R1")
+    assert not during.round_over and after.round_over and not after.game_over
+    return during, after
+
+
+def _refusal(call: Callable[[Game], object], game: Game) -> tuple[Any, ...]:
+    before = game.to_text()
+    with pytest.raises(UnoError) as info:
+        call(game)
+    err = info.value
+    assert game.to_text() == before
+    return type(err), err.message, err.rule_id, err.key
+
+
+BAD_CALLS: dict[str, Callable[[Game], object]] = {
+    "legal_actions(5)": lambda g: g.legal_actions(5),
+    "legal_actions('Nobody')": lambda g: g.legal_actions("Nobody"),
+    "legal_actions([])": lambda g: g.legal_actions([]),
+    "legal_actions(penalties='no')": lambda g: g.legal_actions(penalties="no"),
+    "legal_actions('A', penalties=None)": lambda g: g.legal_actions("A", penalties=None),
+    "command_of('garbage')": lambda g: g.command_of("garbage"),
+    "command_of(None)": lambda g: g.command_of(None),
+    "command_of(Nobody draw)": lambda g: g.command_of(Action("Nobody", ActionType.DRAW)),
+    "command_of(A play Z9)": lambda g: g.command_of(Action("A", ActionType.PLAY, "Z9")),
+    "command_of(A draw B)": lambda g: g.command_of(Action("A", ActionType.DRAW, target="B")),
+    "apply('garbage')": lambda g: g.apply("garbage"),
+    "apply(Nobody draw)": lambda g: g.apply(Action("Nobody", ActionType.DRAW)),
+    "hand('Nobody')": lambda g: g.hand("Nobody"),
+    "view({})": lambda g: g.view({}),
+    "seat(3.5)": lambda g: g.seat(3.5),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CALLS))
+def test_a_bad_argument_is_refused_after_the_round_as_during_it(name: str) -> None:
+    during, after = _games()
+    call = BAD_CALLS[name]
+    refused = _refusal(call, during)
+    assert issubclass(refused[0], InvalidInputError), refused
+    assert _refusal(call, after) == refused
+
+
+def test_good_arguments_after_the_round_get_the_empty_answers() -> None:
+    _, after = _games()
+    assert after.legal_actions() == after.legal_actions("B", penalties=False) == []
+    assert after.command_of(Action("B", ActionType.DRAW)) is None
+    with pytest.raises(IllegalActionError) as info:
+        after.apply(Action("B", ActionType.DRAW))
+    assert info.value.rule_id == "END-1"
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_command_of_a_play_out_of_turn_mid_round_is_a_command(variant: str) -> None:
+    # Reported: under classic, command_of of a play by a player not to move was None
+    # mid-round (no jump-in command for it), where the docs promise None only after the
+    # round. It is the card's play (refused: its actor is the player to move), or its
+    # jump-in where the table has one.
+    rules = load_rules(variant)
+    game = Game(["A", "B", "C"], seed=4, rules=rules)
+    assert not game.round_over
+    waiting = [n for n in game.names if n != game.to_play]
+    for name in waiting:
+        for card in game.hand(name):
+            action = Action(name, ActionType.PLAY, card,
+                            "red" if card.startswith("W") else None,
+                            None if rules.seven_o.enabled is False or card[1:] != "7"
+                            else game.to_play)
+            command = game.command_of(action)
+            assert command is not None, action
+            jumps = rules.jump_in.enabled and not card.startswith("W")
+            assert command.name.startswith("jump_" if jumps else "play_"), (action, command)
+            if not jumps:  # refused by PLAY-1, which the command cites
+                with pytest.raises(IllegalActionError) as info:
+                    game.apply(action)
+                assert info.value.rule_id == "PLAY-1" and "PLAY-1" in command.cites
