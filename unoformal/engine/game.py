@@ -876,7 +876,8 @@ class Game(Concrete):
                                         None if face is None else self.to_text())
             target = self.seat(action.target, "target")
         elif action.target is not None:
-            raise InvalidInputError(f"{action}: {kind.value} takes no target", "UNO-1")
+            words, rule = self._untargeted(kind, face)
+            raise InvalidInputError(f"{action}: {words}", rule)
         if action.uno and kind is not ActionType.PLAY:
             raise InvalidInputError(f"{action}: 'uno' goes with a play", "UNO-1")
         return p, face, color, target
@@ -891,6 +892,19 @@ class Game(Concrete):
             if Who.TARGET in command.choices:
                 return f"play {self.deck.code(face)}", command.cites[-1]
         return None
+
+    def _untargeted(self, kind: ActionType, face: int | None) -> tuple[str, str]:
+        """The words and the rule refusing a target named by an action whose command
+        chooses none. A play's: the house rule under which another card names a player
+        (SEVEN-O's 7), or PLAY-1 where no card does; another move's: its command's rule
+        (a catch alone names a target: UNO-1)."""
+        if kind is _PLAY and face is not None:
+            said = f"play {self.deck.code(face)} names no player"
+            aiming = _aiming(self.rules)
+            if aiming is None:
+                return f"{said}: no play does in these rules", "PLAY-1"
+            return f"{said}: only {aiming.name} does ({aiming.prose})", aiming.cites[-1]
+        return f"{kind.value} takes no target", self._command_at(kind, self.turn, face).cites[0]
 
     def _color(self, action: Action) -> int:
         color = Color(action.color)  # check_action: the color's name
