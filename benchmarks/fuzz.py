@@ -5,7 +5,8 @@
 The families and their checks are the test suite's (``tests/fuzz/families.py``); the
 tests run each briefly. Each input is refused cleanly (``InvalidInputError``; on the
 command line exit 2 with one line, no traceback) or accepted and consistent (texts and
-records read back, refusals leave the state unchanged, views hide other hands). Prints
+records read back, refusals leave the state unchanged, views hide other hands, a seat's
+view of two games it cannot tell apart is the same bytes). Prints
 the inputs tried and the outcomes per family; exits 1 if any family found a failure,
 with Hypothesis's shrunk example.
 """
@@ -29,6 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fuzz import families as f
 from fuzz import surfaces as s
+from fuzz import views as v
+
+from unoformal.rulebook.variants import VARIANTS
 
 
 def _record_file(data: bytes, as_json: bool) -> str:
@@ -65,6 +69,9 @@ def _families(folder: Path) -> dict[str, tuple[Callable[..., str], list[Any]]]:
         "conform (folders of records and logs)": (
             lambda files, extra: s.check_conform(files, extra, folder),
             [s.conform_folders(), s.conform_options()]),
+        "seat views (HIDDEN-1: alike games look alike)": (
+            v.check_seat_view, [st.sampled_from(sorted(VARIANTS)), st.integers(0, 2**32),
+                                st.integers(0, 80), st.integers(0, 2), st.integers(1, 10)]),
     }
 
 
