@@ -19,6 +19,8 @@ from unoformal.errors import InvalidInputError
 from unoformal.rulebook.cards import Color
 from unoformal.rulebook.variants import VARIANTS, load_rules
 
+from .helpers import make_game
+
 # The words the action text reads as themselves, and names a reader might confuse with
 # them that the text does not (case, a letter more or less): the latter are allowed.
 RESERVED = list(dict.fromkeys(["uno", *(c.value for c in Color),
@@ -109,3 +111,23 @@ def test_every_listed_action_reads_back_and_is_accepted(
         listed = _check_listed(game)
         game.apply(Action.parse(str(rng.choice(listed))))
 
+
+
+@pytest.mark.parametrize(("variant", "rule_id", "why"), [
+    ("seven-o", "SEVEN-O", "only play_swap_hands does (the player to move plays a 7 and "
+     "swaps hands with another player they choose)"),
+    ("classic", "PLAY-1", "no play does in these rules"),
+])
+def test_a_target_named_with_a_card_whose_play_names_none_cites_the_plays_rule(
+        variant: str, rule_id: str, why: str) -> None:
+    # Reported: "Bob play G6 Cy" under Seven-O was refused citing UNO-1, the catch's rule,
+    # as if a catch were the only move that names a player.
+    game = make_game(("Ann", "Bob", "Cy"), "Ann", {"Bob": ["G6", "G7", "R1"]}, ["G2"],
+                     rules=load_rules(variant), rest_to="Cy")
+    before = game.to_text()
+    with pytest.raises(InvalidInputError) as info:
+        game.apply(Action.parse("Bob play G6 Cy"))
+    err = info.value
+    assert (err.message, err.rule_id) == (f"Bob play G6 Cy: play G6 names no player: {why}",
+                                          rule_id)
+    assert game.to_text() == before and err.state == before

@@ -234,7 +234,7 @@ SMALL = derive(CLASSIC, "small", "numbers 0-4 only", {
     (Action("A", ActionType.CATCH, target="Zed"), CLASSIC,
      "unknown target 'Zed'; players are A, B, C", "DECK-2"),
     (Action("A", ActionType.DRAW, target="B"), CLASSIC, "A draw B: draw takes no target",
-     "UNO-1"),
+     "DRAW-1"),
     (Action("A", ActionType.DRAW, uno=True), CLASSIC, "A draw uno: 'uno' goes with a play",
      "UNO-1"),
 ])

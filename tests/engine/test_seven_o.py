@@ -106,7 +106,9 @@ def test_seven_o_a_record_with_a_swap_replays_to_the_same_state() -> None:
     ("C play R7 C", IllegalActionError, "C play R7 C: C cannot swap hands with themself",
      "SEVEN-O"),
     ("C play R7", InvalidInputError, "C play R7: play R7 needs a target", "SEVEN-O"),
-    ("C play G2 A", InvalidInputError, "C play G2 A: play takes no target", "UNO-1"),
+    ("C play G2 A", InvalidInputError, "C play G2 A: play G2 names no player: only "
+     "play_swap_hands does (the player to move plays a 7 and swaps hands with another "
+     "player they choose)", "SEVEN-O"),
     ("C play R7 Zed", InvalidInputError, "unknown target 'Zed'; players are A, B, C, D",
      "DECK-2"),
 ])
