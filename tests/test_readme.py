@@ -223,3 +223,36 @@ def test_a_picture_without_its_extra_is_refused_in_one_line(tmp_path: Path) -> N
                                str(tmp_path / "micro.svg")])
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr[-2000:]
     assert "pip install 'unoformal[plot]'" in done.stderr
+
+
+def _option_help(help_text: str, option: str) -> str | None:
+    """The words of one option's help in a command's --help, its lines joined."""
+    lines = help_text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.strip().startswith(option)), None)
+    if start is None:
+        return None
+    rest = lines[start + 1:]
+    end = next((i for i, line in enumerate(rest) if not line.startswith(" " * 6)), len(rest))
+    return " ".join(line.strip() for line in [lines[start], *rest[:end]])
+
+
+def test_every_rules_option_names_the_shipped_variants_and_the_file_format(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A newcomer reads ``unoformal rules --help`` (or any command's) for the names
+    ``--rules`` takes: every one is there whole, on a narrow terminal too, with where a
+    variant file is described."""
+    from unoformal.commands.cli import COMMANDS, main
+    from unoformal.rulebook.variants import VARIANTS
+
+    monkeypatch.setenv("COLUMNS", "60")
+    taking = []
+    for command in COMMANDS:
+        assert main([command, "--help"]) == 0
+        words = _option_help(capsys.readouterr().out, "--rules RULES")
+        if words is None:
+            continue
+        taking.append(command)
+        for variant in VARIANTS:
+            assert re.search(rf"[ :,]{re.escape(variant)}[,;]", words), (command, words)
+        assert "docs/rule-table.md" in words, (command, words)
+    assert "rules" in taking and len(taking) >= 10, taking

@@ -12,8 +12,9 @@ import contextlib
 import importlib
 import signal
 import sys
+import textwrap
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from unoformal.commands import SUMMARY
 from unoformal.errors import InvalidInputError, UnoError, one_line
@@ -23,8 +24,25 @@ COMMANDS = tuple(SUMMARY)
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 
 
+class Formatter(argparse.HelpFormatter):
+    """argparse's help, wrapped at spaces only: a rule ID (``RESHUFFLE-1``), a variant's
+    name or a file name is never split at its hyphen."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse, with a bad option reported on one line (not usage, then the error)."""
+    """argparse, with a bad option reported on one line (not usage, then the error), and
+    help wrapped by :class:`Formatter` (every command's parser is one of these)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {self.prog}: {one_line(message)} (see {self.prog} --help)\n")
@@ -45,9 +63,22 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         if argv is None or name == named:
             module = importlib.import_module(f"unoformal.commands.{name}")
             module.register(sub)
+            _name_the_variants(sub.choices[name])
         else:
             sub.add_parser(name, help=SUMMARY[name])
     return parser
+
+
+def _name_the_variants(command: argparse.ArgumentParser) -> None:
+    """A command's ``--rules`` help ends with the shipped variants' names and where a
+    variant file is described: said here once, so that no command's help leaves a reader
+    guessing the names (every command that takes ``--rules`` has loaded the variants)."""
+    from unoformal.rulebook.variants import VARIANTS
+
+    for action in command._actions:
+        if "--rules" in action.option_strings and action.help:
+            action.help += (f"; shipped variants: {', '.join(VARIANTS)}; a variant file "
+                            "is described in docs/rule-table.md")
 
 
 def _command(argv: Sequence[str] | None) -> str | None:
