@@ -2,19 +2,25 @@
 that is no player's, an action that is no action, a ``penalties`` that is not a bool are
 refused after the round exactly as during it (they used to get an empty answer once the
 round was over). And ``command_of`` finds a command for every well-formed action while
-the round is under way, a play out of turn included (None only once it is over)."""
+the round is under way, a play out of turn included (None only once it is over). The
+variant API's arguments (``derive``, ``load_rules``) are likewise refused in words, naming
+the argument, never with an AttributeError or a TypeError."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
-from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
-from unoformal.rulebook.variants import VARIANTS, load_rules
+from unoformal.errors import IllegalActionError, InvalidInputError, UnoError, VariantError
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 
 from .helpers import make_game, play
 
@@ -99,3 +105,43 @@ def test_command_of_a_play_out_of_turn_mid_round_is_a_command(variant: str) -> N
                 with pytest.raises(IllegalActionError) as info:
                     game.apply(action)
                 assert info.value.rule_id == "PLAY-1" and "PLAY-1" in command.cites
+
+
+@pytest.mark.parametrize(("args", "kwargs", "key", "words"), [
+    # reported: a base named by its name, or None, failed with an AttributeError
+    (("classic", "mine", "", {}), {}, "base", 'base = "classic": expected a RuleTable'),
+    ((None, "mine", "", {}), {}, "base", "base = null: expected a RuleTable"),
+    ((CLASSIC, ["x"], "", {}), {}, "name", 'name = ["x"]: expected a string'),  # TypeError
+    ((CLASSIC, None, "", {}), {}, "name", "name = null: expected a string"),
+    ((CLASSIC, "mine", "", {}), {"where": 5}, "where", "where = 5: expected a string"),
+    ((CLASSIC, "mine", "", {}), {"shipped": "yes"}, "shipped", 'shipped = "yes": expected'),
+])
+def test_derive_refuses_an_argument_of_the_wrong_type_naming_it(
+        args: tuple[Any, ...], kwargs: dict[str, Any], key: str, words: str) -> None:
+    with pytest.raises(VariantError) as info:
+        derive(*args, **kwargs)
+    assert info.value.key == key and words in info.value.message
+
+
+ANY = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8),
+                st.binary(max_size=4), st.lists(st.integers(), max_size=2),
+                st.dictionaries(st.text(max_size=6), st.none() | st.integers(), max_size=2),
+                st.just(CLASSIC), st.just("classic"), st.sampled_from(sorted(VARIANTS)))
+
+
+@settings(max_examples=150, deadline=None, database=None, derandomize=True)
+@given(ANY, ANY, ANY, ANY, ANY, ANY, ANY)
+def test_derive_and_load_rules_refuse_any_argument_in_words(
+        base: Any, name: Any, description: Any, overrides: Any, expect: Any, where: Any,
+        shipped: Any) -> None:
+    # anything but a VariantError fails the test
+    with contextlib.suppress(VariantError):
+        derive(base, name, description, overrides, expect, where, shipped=shipped)
+    with contextlib.suppress(VariantError):
+        load_rules(name)
+
+
+def test_load_rules_refuses_an_empty_name() -> None:
+    # "" was read as the path of the current folder ("." is a directory)
+    with pytest.raises(VariantError, match=r'^rules = "": expected a variant name'):
+        load_rules("")

@@ -100,8 +100,10 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
     dict, as in a file) is the new table's own: a base's expected verdicts need not hold
     for what is derived from it. Only a shipped variant (``shipped``) takes a shipped
     variant's name: the state text names a table by name, and reads it back as the
-    shipped one."""
-    where = where if where is not None else f"variant {show(name)}"
+    shipped one. An argument of the wrong type is refused naming it (``key``)."""
+    said = where if isinstance(where, str) else f"variant {show(name)}"
+    _check_arguments(base, name, where, shipped, said)
+    where = said
     if name in VARIANTS and not shipped:
         raise VariantError(f"{where}: name {show(name)} is a shipped variant's; a variant "
                            f"of your own takes another name (not {', '.join(VARIANTS)})")
@@ -122,6 +124,24 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
     return table
 
 
+def _check_arguments(base: object, name: object, where: object, shipped: object,
+                     said: str) -> None:
+    """:func:`derive`'s arguments that its schema does not check, each of its type (a
+    base named by its name, or None, would otherwise fail with an AttributeError; a name
+    that is a list, with a TypeError). ``said`` starts every message."""
+    if not isinstance(base, RuleTable):
+        raise VariantError(f"{said}: base = {show(base)}: expected a RuleTable (a variant's "
+                           "name gives one through load_rules)", key="base")
+    if not isinstance(name, str):
+        raise VariantError(f"{said}: name = {show(name)}: expected a string", key="name")
+    if where is not None and not isinstance(where, str):
+        raise VariantError(f"{said}: where = {show(where)}: expected a string or None",
+                           key="where")
+    if not isinstance(shipped, bool):
+        raise VariantError(f"{said}: shipped = {show(shipped)}: expected true or false",
+                           key="shipped")
+
+
 def _convert(entry: Rule, key: str, value: Any) -> Any:
     """A value the schema accepted, as the table's own type (tuples, enumerations)."""
     return _as(typing.get_type_hints(type(entry))[key], value)
@@ -140,7 +160,8 @@ def load_rules(name_or_path: object = None) -> RuleTable:
     """The table for a variant name (``classic`` when None) or a TOML file path."""
     if name_or_path is None:
         return CLASSIC
-    if not isinstance(name_or_path, str):
+    if not isinstance(name_or_path, str) or not name_or_path:
+        # "" would be read as the path of the current folder
         raise VariantError(f"rules = {show(name_or_path)}: expected a variant name or the "
                            "path of a .toml variant file")
     if name_or_path in VARIANTS:
