@@ -6,8 +6,10 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import tomli_w
@@ -20,7 +22,6 @@ from rich.progress import (
     TextColumn,
     TimeElapsedColumn,
 )
-from rich.table import Table
 
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import rules_and_counts, whole
@@ -90,6 +91,10 @@ def register(sub: Any) -> None:
     p.add_argument("--quiet", action="store_true",
                    help="print only the last line: the count of verdicts as expected, or of "
                         "unexpected ones")
+    p.add_argument("--details", action="store_true",
+                   help="also print every verdict (property x player count, with its time "
+                        "and action) and each refutation's counterexample state, steps and "
+                        "record (all of them are in --json too)")
     p.add_argument("--mutants", action="store_true",
                    help="mutate the table and report which property kills each mutant")
     p.add_argument("--check-equivalents", action="store_true",
@@ -137,7 +142,9 @@ _Checked = tuple[Result, Expectation]
 
 def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> int:
     props = [p for p in PROPERTIES if args.properties is None or p.name in args.properties]
-    console = Console(stderr=args.json)
+    # Never wrapped: in a file or a pipe rich would fold lines at 80 columns, splitting
+    # the names a reader looks up (and 100-card states over many lines).
+    console = Console(stderr=args.json, soft_wrap=True)
     shown = sys.stderr.isatty() and not (args.quiet or args.json)
     with _progress(sum(1 for n in counts for p in props if p.players(n)), shown) as report:
         done = check_suite(rules, props, counts, args.timeout, args.jobs, progress=report,
@@ -145,18 +152,20 @@ def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> in
     results: list[_Checked] = [
         (result, expected(rules, result.prop.name, result.n)) for result in done]
     bad = [(r, want) for r, want in results if not want.met_by(r.verdict, r.vacuous)]
-    witnesses = {} if args.no_witness else _witnesses(rules, results)
+    details = getattr(args, "details", False)
     if args.json:
+        witnesses = {} if args.no_witness else _witnesses(rules, results)
         print(json.dumps([_row(r, w, witnesses.get(id(r))) for r, w in results], indent=2))
+    elif details and not args.quiet:
+        _details(console, rules, results, {} if args.no_witness else
+                 _witnesses(rules, results))
     elif not args.quiet:
-        _table(console, rules, results)
-        for result, want in [] if args.quiet else results:
-            if result.verdict == REFUTED:
-                _counterexample(console, rules, result, want, witnesses.get(id(result)))
-            elif result.verdict == VACUOUS:
+        _summary(console, rules, counts, results)
+    if bad and not (args.quiet or args.json):
+        for result, want in bad:
+            if result.verdict == VACUOUS:
                 _vacuous(console, result, want)
-        if bad and not args.quiet:
-            _unexpected(console, rules, bad)
+        _unexpected(console, rules, bad)
     console.print(verdict_line(results, bad), markup=False, highlight=False)
     return 1 if bad else 0
 
@@ -229,23 +238,86 @@ def _source(want: Expectation) -> str:
     return f"manifest ({want.variant})"
 
 
-def _table(console: Console, rules: RuleTable, results: list[_Checked]) -> None:
-    table = Table(title=f"unoformal verify — rules {rules.name}",
-                  caption="time: the property's own queries and its share of the queries "
-                          "asked together (one per action for every property, about every "
-                          "player count of a worker at once), and of the vacuity checks")
-    # Names fold onto a second line rather than being cut ("conservat…") on a narrow
-    # terminal: they are what a reader looks up.
-    for col in ("property", "rule IDs", "players", "verdict", "expected", "time", "action"):
-        table.add_column(col, overflow="fold")
+def _summary(console: Console, rules: RuleTable, counts: list[int],
+             results: list[_Checked]) -> None:
+    """One row per property: its verdicts by runs of player counts, and whether they are
+    the expected ones; then why the manifest expects each refutation or vacuity, so that
+    a "refuted" on the official rules reads as the witness it is."""
+    sources = ", ".join(dict.fromkeys(_source(w) for _, w in results))
+    _say(console, f"unoformal verify: rules {rules.name}, players {_counts(counts)}; "
+                  f"expected verdicts: {sources}")
+    # The rule IDs last: the widest column, and the one a narrow terminal may fold.
+    rows = [["property", "verdicts (players)", "expected", "rule IDs"]]
+    expected_not_proved: list[tuple[Property, str, Expectation]] = []
+    for prop, checked in _by_property(results).items():
+        verdicts = ", ".join(f"{v} {n}" for v, n in _runs([r for r, _ in checked]))
+        rows.append([prop.name, verdicts, _met(checked), " ".join(prop.rule_ids)])
+        wanted = [(r, w) for r, w in checked if w.verdict != "proved"]
+        if wanted and all(w.met_by(r.verdict, r.vacuous) for r, w in checked):
+            shown = ", ".join(f"{v} {n}" for v, n in _runs([r for r, _ in wanted]))
+            expected_not_proved.append((prop, shown, wanted[0][1]))
+    for line in plain_table(rows):
+        _say(console, line)
+    if expected_not_proved:
+        _say(console, "\nAs expected, and why (the manifest's reasons):")
+        for prop, shown, want in expected_not_proved:
+            _say(console, textwrap.fill(f"{prop.name} {shown}: {want.reason}", WIDTH,
+                                        initial_indent="  ", subsequent_indent="    ",
+                                        break_long_words=False, break_on_hyphens=False))
+    if any(r.verdict in (REFUTED, VACUOUS) for r, _ in results):
+        _say(console, "Each counterexample (state, steps, record) and vacuous query: add "
+                      "--details, or --json.")
+
+
+WIDTH = 88  # the reasons' paragraphs; the table's rows are as wide as their cells
+
+
+def _met(checked: list[_Checked]) -> str:
+    """"as expected", or what was expected instead; the variant's own ``[[expect]]``
+    named where it decided (the heading names the other sources once)."""
+    own = " (own [[expect]])" if any(w.source == OWN for _, w in checked) else ""
+    if all(w.met_by(r.verdict, r.vacuous) for r, w in checked):
+        return "as expected" + own
+    wanted = [replace(r, verdict=w.verdict) for r, w in checked]
+    shown = ", ".join(f"{v} {n}" for v, n in _runs(wanted))
+    return f"UNEXPECTED: {shown} expected{own}"
+
+
+def plain_table(rows: list[list[str]]) -> list[str]:
+    """Rows as lines of columns padded to their widest cell, never wrapped or cut."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+            for row in rows]
+
+
+def _counts(counts: list[int]) -> str:
+    return ", ".join(n for _, n in _runs_of([(0, c) for c in sorted(set(counts))]))
+
+
+def _say(console: Console, text: str) -> None:
+    console.print(text, markup=False, highlight=False)
+
+
+def _details(console: Console, rules: RuleTable, results: list[_Checked],
+             witnesses: dict[int, Any]) -> None:
+    """Every verdict, one row each, then each refutation's counterexample (--details)."""
+    _say(console, f"unoformal verify: rules {rules.name}, every verdict")
+    rows = [["property", "rule IDs", "players", "verdict", "expected", "time", "action"]]
     for result, want in results:
-        style = "green" if want.met_by(result.verdict, result.vacuous) else "bold red"
         shown = want.verdict if want.source == MANIFEST else f"{want.verdict} ({want.source})"
+        if not want.met_by(result.verdict, result.vacuous):
+            shown += " UNEXPECTED"
         action = ", ".join(result.vacuous) if result.vacuous else result.label or ""
-        table.add_row(result.prop.name, " ".join(result.prop.rule_ids), str(result.n),
-                      f"[{style}]{result.verdict}[/]", shown, f"{result.seconds:.2f}s",
-                      action)
-    console.print(table)
+        rows.append([result.prop.name, " ".join(result.prop.rule_ids), str(result.n),
+                     result.verdict, shown, f"{result.seconds:.2f}s", action])
+    for line in plain_table(rows):
+        _say(console, line)
+    _say(console, "time: the property's own queries and its share of the queries asked "
+                  "together (one per action for every property, about every player count "
+                  "of a worker at once), and of the vacuity checks")
+    for result, want in results:
+        if result.verdict == REFUTED:
+            _counterexample(console, rules, result, want, witnesses.get(id(result)))
 
 
 def _vacuous(console: Console, result: Result, want: Expectation) -> None:
@@ -311,18 +383,23 @@ def _by_property(bad: list[_Checked]) -> dict[Property, list[_Checked]]:
 
 def _runs(results: list[Result]) -> list[tuple[str, str]]:
     """(verdict, players) for each run of neighbouring counts with one verdict: ``3-10``."""
-    out: list[tuple[str, int, int]] = []
-    for r in sorted(results, key=lambda r: r.n):
-        if out and out[-1][0] == r.verdict and out[-1][2] == r.n - 1:
-            out[-1] = (r.verdict, out[-1][1], r.n)
+    return _runs_of([(r.verdict, r.n) for r in results])
+
+
+def _runs_of(pairs: list[tuple[Any, int]]) -> list[tuple[Any, str]]:
+    """(value, counts) for each run of neighbouring counts with one value: ``3-10``."""
+    out: list[tuple[Any, int, int]] = []
+    for value, n in sorted(pairs, key=lambda p: p[1]):
+        if out and out[-1][0] == value and out[-1][2] == n - 1:
+            out[-1] = (value, out[-1][1], n)
         else:
-            out.append((r.verdict, r.n, r.n))
+            out.append((value, n, n))
     return [(v, f"{lo}" if lo == hi else f"{lo}-{hi}") for v, lo, hi in out]
 
 
 def _mutants(rules: RuleTable, args: argparse.Namespace) -> int:
     total = sum(1 for _ in mutation.mutants(rules))
-    console = Console(stderr=args.json)
+    console = Console(stderr=args.json, soft_wrap=True)
     players = tuple(args.players) if args.players is not None else MUTANT_COUNTS
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task("mutants", total=total)
@@ -333,14 +410,15 @@ def _mutants(rules: RuleTable, args: argparse.Namespace) -> int:
             {"mutant": o.mutant.name, "killed_by": o.killed_by, "equivalent": o.equivalent,
              "seconds": round(o.seconds, 3)} for o in outcomes]}, indent=2))
     elif not args.quiet:
-        table = Table(title=f"mutants of {rules.name}")
-        for col in ("mutant", "killed by", "time"):
-            table.add_column(col, overflow="fold")
+        # Plain rows, as verify's verdicts: never folded inside a mutant's name.
+        rows = [["mutant", "time", "killed by"]]
         for o in outcomes:
-            killer = o.killed_by or (f"[yellow]equivalent: {o.equivalent}[/]" if o.equivalent
-                                     else "[bold red]SURVIVED[/]")
-            table.add_row(o.mutant.name, killer, f"{o.seconds:.2f}s")
-        console.print(table)
+            killer = o.killed_by or (f"equivalent: {o.equivalent}" if o.equivalent
+                                     else "SURVIVED")
+            rows.append([o.mutant.name, f"{o.seconds:.2f}s", killer])
+        _say(console, f"mutants of {rules.name}")
+        for line in plain_table(rows):
+            _say(console, line)
     console.print(mutant_line(outcomes), markup=False, highlight=False)
     return 1 if any(o.killed_by is None and o.equivalent is None for o in outcomes) else 0
 
