@@ -4,7 +4,8 @@ refused after the round exactly as during it (they used to get an empty answer o
 round was over). And ``command_of`` finds a command for every well-formed action while
 the round is under way, a play out of turn included (None only once it is over). The
 variant API's arguments (``derive``, ``load_rules``) are likewise refused in words, naming
-the argument, never with an AttributeError or a TypeError."""
+the argument, never with an AttributeError or a TypeError; so is a house rule's refusal
+template, when its conjunct is built rather than when a move is refused."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError, InvalidInputError, UnoError, VariantError
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import VARIANTS, derive, load_rules
+from unoformal.rules.commands import CONJUNCT_FIELDS, Binding, Conjunct, Fixed
+from unoformal.rules.lang import OfCurrentColor, Said
 
 from .helpers import make_game, play
 
@@ -145,3 +148,43 @@ def test_load_rules_refuses_an_empty_name() -> None:
     # "" was read as the path of the current folder ("." is a directory)
     with pytest.raises(VariantError, match=r'^rules = "": expected a variant name'):
         load_rules("")
+
+
+@pytest.mark.parametrize(("words", "why"), [
+    # reported: 100 MB of spaces when the move was refused
+    ("{target:>99999999} cannot", "write {target} bare, without a format spec or conversion"),
+    # reported: a KeyError when the move was refused
+    ("{nobody} cannot", "unknown field {nobody}; the fields are {actor}, {to_move}, "),
+    ("{actor!r}", "write {actor} bare"),
+    ("{actor.__class__}", "unknown field {actor.__class__}"),
+    ("{0} and {}", "unknown field {0}"),
+    ("{actor", "expected '}' before end of string (write {{ and }} for a brace)"),
+    ("}", "Single '}' encountered"),
+])
+def test_a_malformed_template_is_refused_when_its_conjunct_is_built(
+        words: str, why: str) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        Conjunct(Fixed(False, "never"), "HOUSE-1", words)
+    err = info.value
+    assert err.key == "words" and err.message.startswith(f"HOUSE-1's words {words!r}: ")
+    assert why in err.message
+    with pytest.raises(InvalidInputError) as said:
+        Said(OfCurrentColor(), words.replace("actor", "card").replace("target", "top"))
+    assert said.value.key == "template"
+
+
+def test_every_field_a_template_may_name_is_filled_by_a_refusal() -> None:
+    # the fields the check allows are exactly those refusal() fills: a template naming
+    # them all is built, and filled in a state where each has a value (a draw card waits)
+    game = make_game(ABC, "C", {"A": ["W+4", "R5"], "B": ["G5", "G6"], "C": ["Y1"]},
+                     ["R2"])
+    play(game, "A play W+4 green")
+    template = " ".join(f"<{{{field}}}>" for field in CONJUNCT_FIELDS)
+    part = Conjunct(Fixed(False, "never"), "HOUSE-1", template)
+    b, g5 = game.seat("B"), game.deck.face_id("G5")
+    rule, words = part.refusal(game, Binding(b, game.seat("A"), game.seat("A"), g5))
+    # A, who played W+4 leaving one card without UNO, holds the window
+    assert (rule, words) == ("HOUSE-1", "<B> <B> <A> <A> <1> <4> <G5> <A> <W+4> <green> "
+                             "<G6, a card of the current color green> <accept or challenge>")
+    assert Said(OfCurrentColor(), "{card} {top} {color}").words(card="R5", top="W+4",
+                                                               color="green") == "R5 W+4 green"

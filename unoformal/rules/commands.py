@@ -40,6 +40,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CardEffect
 from unoformal.rulebook.words import KIND_NAMES
+from unoformal.rules.lang import check_template
 from unoformal.rules.state import DRAWN, RESPOND
 
 Term = Any  # a Z3 term (or a Python int the relation folds); opaque here
@@ -898,6 +899,11 @@ class ReverseSkips(Cond):
         return "a Reverse acts as a Skip at this number of players (TWO-1)"
 
 
+# The fields of a conjunct's words, each filled by Conjunct.refusal
+CONJUNCT_FIELDS = ("actor", "to_move", "target", "window", "held", "pending", "card",
+                   "offender", "top", "color", "blocking", "may")
+
+
 @dataclass(frozen=True)
 class Conjunct:
     """One condition of a guard, the rule it keeps, and the words of a refusal: a template
@@ -913,6 +919,12 @@ class Conjunct:
     rule: str
     words: str
     caused: bool = False
+
+    def __post_init__(self) -> None:
+        # A user's house rule builds conjuncts too: a template that names no field of
+        # refusal()'s, or formats one unbounded, is refused here rather than when a move
+        # is refused (a KeyError then, or a string of any size).
+        check_template(self.words, CONJUNCT_FIELDS, f"{self.cited()}'s words", key="words")
 
     def cited(self) -> str:
         """The rule as the rules document shows it."""

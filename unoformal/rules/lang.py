@@ -16,10 +16,14 @@ relation: the layers run table -> rules -> engine and relation.
 
 from __future__ import annotations
 
+import string
 from abc import ABC, abstractmethod
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from unoformal.errors import InvalidInputError
+from unoformal.inputs import show
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.words import KIND_NAMES
 
@@ -158,6 +162,41 @@ class All(Card):
         return " and ".join(p.text() for p in self.parts)
 
 
+TEMPLATE_SHOWN = 120  # characters of a refused template quoted in its error
+
+
+def check_template(template: object, fields: Collection[str], what: str,
+                   rule: str | None = None, key: str | None = None) -> str:
+    """``template``, refused when it is built (an :class:`InvalidInputError` naming it)
+    unless it is a string whose every ``{field}`` is one of ``fields``, written bare: a
+    format spec (``{target:>99999999}``: a 100 MB string), a conversion, an index or an
+    attribute is refused, and so is a brace left open. Filled in later with ``format``,
+    such a template can fail (a KeyError) or blow up only where it was refused here."""
+    shown = show(template, TEMPLATE_SHOWN)
+    if not isinstance(template, str):
+        raise InvalidInputError(f"{what} {shown}: expected a string", rule, key=key)
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError as err:  # a brace left open or closed alone
+        raise InvalidInputError(f"{what} {shown}: {err} (write {{{{ and }}}} for a brace)",
+                                rule, key=key) from None
+    for _, field, spec, conversion in parts:
+        if field is None:
+            continue
+        if field not in fields:
+            named = ", ".join(f"{{{f}}}" for f in fields)
+            raise InvalidInputError(f"{what} {shown}: unknown field {{{field}}}; the fields "
+                                    f"are {named}", rule, key=key)
+        if spec or conversion:
+            raise InvalidInputError(f"{what} {shown}: write {{{field}}} bare, without a "
+                                    "format spec or conversion", rule, key=key)
+    return template
+
+
+# What a Said template is filled with (WD4-1's words: ``Game._wd4_blocking``)
+SAID_FIELDS = ("card", "top", "color")
+
+
 @dataclass(frozen=True)
 class Said(Card):
     """``part``, with the words a user reads when it decides something: a template whose
@@ -165,6 +204,9 @@ class Said(Card):
 
     part: Card
     template: str
+
+    def __post_init__(self) -> None:
+        check_template(self.template, SAID_FIELDS, "template", key="template")
 
     def holds(self, game: Concrete, face: int) -> bool:
         return self.part.holds(game, face)
