@@ -123,3 +123,24 @@ def test_vectors_of_a_variant_file_pass_the_doc_checker(
     lines = out.read_text().splitlines()
     assert lines and json.loads(lines[0])["rules"]["rules"]["UNO-1"] == {"penalty": 1}
     assert _checker()(lines, OurEngine()) == []
+
+
+def test_a_validate_mismatch_under_a_variant_file_replays(tmp_path: Path) -> None:
+    """``validate`` writes the record of an engine-relation mismatch: under a variant of
+    the user's own it embeds the variant (its rules.toml beside it for --rules), so
+    ``unoformal replay`` reads it, from anywhere."""
+    from unoformal.compare.relation.check import Finding
+    from unoformal.compare.relation.records import write_mismatch
+    from unoformal.compare.relation.run import Mismatch
+    from unoformal.engine.record import to_record
+    from unoformal.rulebook.variants import load_rules
+
+    (tmp_path / "mine.toml").write_text(MINE)
+    rules = load_rules(str(tmp_path / "mine.toml"))
+    game = Game(["Ann", "Bob"], seed=1, rules=rules)
+    game.apply(game.legal_actions(game.to_play)[0])
+    finding = Finding("successor", "Ann draw", "a planted difference", "engine", "relation")
+    path = write_mismatch(Mismatch(finding, 2, to_record(game), 1), tmp_path / "m", rules)
+    (tmp_path / "mine.toml").unlink()
+    assert (tmp_path / "m" / "rules.toml").is_file()
+    assert main(["replay", str(path)]) == 0
