@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from unoformal.rulebook.table import CLASSIC
-from unoformal.rulebook.variants import VARIANTS, derive
+from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 from unoformal.verification.z3.manifest import (
     equivalents,
     expected,
@@ -88,3 +88,25 @@ def test_every_shipped_variant_gives_the_manifest_verdicts() -> None:
         enabled = [r for r in rows if r["property"] == "steps-enabled"]
         assert [(r["players"], r["verdict"], r["vacuous"]) for r in enabled] == \
             [(2, PROVED, []), (3, PROVED, [])], name
+
+
+def test_a_house_rules_property_is_vacuous_wherever_the_rule_is_off() -> None:
+    """Property.needs: SEVEN-O's and JUMP-IN's properties are expected vacuous in every
+    table that leaves the rule off (a variant file's included), with no manifest entry
+    per variant; where the rule is on, the manifest's verdict (proved) stands."""
+    from unoformal.verification.z3.manifest import OFF, expected, load
+    from unoformal.verification.z3.prover import SWITCHED_OFF
+
+    needing = [p for p in PROPERTIES if p.needs]
+    assert {p.name for p in needing} == {"seven-o", "jump-in"}
+    mine = derive(CLASSIC, "mine", "a user's table", {"UNO-1": {"penalty": 4}})
+    for rules in [load_rules(name) for name in VARIANTS] + [mine]:
+        for prop in needing:
+            off = not all(rules.entry(rule).enabled for rule in prop.needs)
+            want = expected(rules, prop.name, 4)
+            assert (want.verdict == VACUOUS and want.source == OFF) == off, (rules, prop)
+            if off:
+                assert want.queries == frozenset({SWITCHED_OFF})
+                assert prop.needs[0] in want.reason
+    listed = {e["property"] for e in load()["expect"] if e["verdict"] == VACUOUS}
+    assert not listed & {p.name for p in needing}  # no entry per variant is left

@@ -33,6 +33,7 @@ from unoformal.verification.z3 import mutants as mutation
 from unoformal.verification.z3.manifest import (
     INHERITED,
     MANIFEST,
+    OFF,
     OWN,
     Expectation,
     changed_rules,
@@ -194,7 +195,7 @@ def verdict_line(results: list[_Checked], bad: list[_Checked]) -> str:
     verdicts = "verdict" if len(results) == 1 else "verdicts"
     if bad:
         return f"{len(bad)} unexpected (of {len(results)} {verdicts})"
-    where = ("the manifest" if all(w.source == MANIFEST for _, w in results)
+    where = ("the manifest" if all(w.source in (MANIFEST, OFF) for _, w in results)
              else "the manifest and the variant's own [[expect]]")
     return f"{len(results)} {verdicts} as in {where}"
 
@@ -235,6 +236,8 @@ def _source(want: Expectation) -> str:
         return "the variant's own [[expect]]"
     if want.source == INHERITED:
         return f"inherited from {want.variant}"
+    if want.source == OFF:
+        return f"switched off ({want.reason.split(' is off', 1)[0]})"
     return f"manifest ({want.variant})"
 
 

@@ -4,6 +4,10 @@ with the package) for the shipped variants, and for any other table what it inhe
 Which expectations a table gets (docs/verification.md, "Your own variants"):
 
 1. its own ``[[expect]]`` entries (``RuleTable.expect``, from a variant file) first;
+1a. a property that needs an entry this table has switched off (``Property.needs``: a
+   house rule's own property, such as ``seven-o``) is expected vacuous: it has no action
+   to ask about. No variant lists it, and a new house rule's property needs no entry for
+   every variant that leaves the rule off;
 2. a table whose entries all equal a shipped variant's gets that variant's manifest
    entries, whatever its name or description;
 3. any other table inherits the manifest entries of its *base*: the shipped variant it
@@ -24,12 +28,13 @@ from typing import Any
 
 from unoformal.rulebook.table import RuleTable
 from unoformal.rulebook.variants import VARIANTS, load_rules
-from unoformal.verification.z3.prover import PROVED, VACUOUS
+from unoformal.verification.z3.prover import PROVED, SWITCHED_OFF, VACUOUS
 
 PATH = Path(__file__).with_name("manifest.toml")
 
-# Where an expectation comes from (``Expectation.source``).
-OWN, MANIFEST, INHERITED = "own", "manifest", "inherited"
+# Where an expectation comes from (``Expectation.source``): a variant file's own entry,
+# the manifest, a base's manifest entries, or a property's rule switched off.
+OWN, MANIFEST, INHERITED, OFF = "own", "manifest", "inherited", "switched off"
 
 
 @dataclass(frozen=True)
@@ -107,6 +112,11 @@ def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
     for own in rules.expect:
         if own.property == prop and n in _players(own.players):
             return Expectation(own.verdict, own.reason, OWN, rules.name)
+    off = switched_off(rules, prop)
+    if off:
+        return Expectation(VACUOUS, f"{', '.join(off)} is off in this table (a house rule): "
+                           "no action of the table asks about it", OFF, rules.name,
+                           frozenset({SWITCHED_OFF}))
     base = base_of(rules)
     source = MANIFEST if not differences(load_rules(base), rules) else INHERITED
     for entry in load().get("expect", []):
@@ -116,6 +126,14 @@ def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
             return Expectation(entry["verdict"], entry["reason"], source, base,
                                None if queries is None else frozenset(queries))
     return Expectation(PROVED, "", source, base)
+
+
+def switched_off(rules: RuleTable, prop: str) -> list[str]:
+    """The entries property ``prop`` needs that ``rules`` has switched off."""
+    from unoformal.verification.z3.properties import PROPERTIES
+
+    needs = next((p.needs for p in PROPERTIES if p.name == prop), ())
+    return [rule_id for rule_id in needs if not rules.entry(rule_id).enabled]
 
 
 def mutants() -> list[dict[str, Any]]:

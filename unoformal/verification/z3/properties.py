@@ -144,6 +144,10 @@ class Property:
     rule_ids: tuple[str, ...]
     queries: Callable[[Spec, Sym], Iterator[Query]]
     players: Callable[[int], bool] = lambda n: True
+    # The entries that must be switched on for the property to ask anything: where one
+    # is off (a house rule, off in classic), the property is expected vacuous, with no
+    # manifest entry per variant (unoformal.verification.z3.manifest.expected)
+    needs: tuple[str, ...] = ()
 
 
 # ------------------------------------------------------------------ helpers
@@ -829,9 +833,10 @@ PROPERTIES: tuple[Property, ...] = (
              "sends cards back to a player who went out", ("END-1", "WD4-1", "EXT-LAST"),
              _end_of_round),
     Property("seven-o", "a 7 swaps two hands, a 0 passes every hand on; not as the last "
-             "card", ("SEVEN-O",), _seven_o),
+             "card", ("SEVEN-O",), _seven_o, needs=("SEVEN-O",)),
     Property("jump-in", "out of turn only a card identical to the top, before the player to "
-             "move plays or draws; play goes on from the jumper", ("JUMP-IN",), _jump_in),
+             "move plays or draws; play goes on from the jumper", ("JUMP-IN",), _jump_in,
+             needs=("JUMP-IN",)),
     STEPS_ENABLED,
 )
 

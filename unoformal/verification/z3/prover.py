@@ -48,6 +48,8 @@ from unoformal.verification.z3.state import (
 from unoformal.verification.z3.vacuity import Need, Witnesses
 
 PROVED, REFUTED, UNKNOWN, VACUOUS = "proved", "refuted", "unknown", "vacuous"
+# The one vacuous "query" of a property none of whose actions the table has.
+SWITCHED_OFF = "no action of this table (switched off)"
 DEFAULT_TIMEOUT_MS = 5000
 RETRY = 4  # a query that timed out about several counts: the time for each count alone
 
@@ -501,7 +503,7 @@ def _tallied(prop: Property, n: int, tally: _Tally, spec: Spec) -> Result:
     vacuous = tally.vacuous.get(n, [])
     if not tally.queries and prop is not STEPS_ENABLED:
         # every action the property speaks of is switched off by the table
-        vacuous = vacuous or ["no action of this table (switched off)"]
+        vacuous = vacuous or [SWITCHED_OFF]
     if vacuous:
         return Result(prop, n, VACUOUS, seconds, tally.queries, vacuous[0],
                       notes=[f"holds in no invariant state: {label}" for label in vacuous],
