@@ -178,7 +178,7 @@ def _line(err: Exception) -> str:
 
 def _explore(cfg: Config, quiet: bool) -> StateGraph:
     if quiet:
-        return explore(cfg)
+        return explore(cfg, partial=True)  # Ctrl-C: the partial results are reported
     columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, transient=True) as bar:
         task = bar.add_task("exploring")
@@ -188,7 +188,7 @@ def _explore(cfg: Config, quiet: bool) -> StateGraph:
             bar.update(task, description=f"depth {depth}  states {graph.states:,}  "
                                          f"edges {graph.edges:,}  {rate:,.0f}/s")
 
-        return explore(cfg, tick)
+        return explore(cfg, tick, partial=True)
 
 
 def _outputs(args: argparse.Namespace, graph: StateGraph, found: Any) -> None:

@@ -182,7 +182,10 @@ class Explorer:
     def _codes(self, counts: list[int]) -> list[str]:
         return [self.deck.code(f) for f in _faces(counts)]
 
-    def run(self) -> StateGraph:
+    def run(self, partial: bool = False) -> StateGraph:
+        """The graph; on Ctrl-C, with ``partial``, the graph so far (``stopped`` says
+        so), else the ``KeyboardInterrupt`` goes on: a caller that takes a graph for
+        whole (a page, a picture) must not get half of one unawares."""
         graph = StateGraph(self.config, self.keyer)
         # The search makes no reference cycles (every state, game and key is freed by its
         # reference count), but the cycle collector would walk every live frontier game
@@ -196,6 +199,8 @@ class Explorer:
                 frontier = self._layer(graph, frontier, depth)
                 depth += 1
         except KeyboardInterrupt:
+            if not partial:
+                raise
             graph.stopped = "interrupted"
         finally:
             if collecting:
@@ -316,5 +321,6 @@ def _bags(counts: list[int], size: int, start: int) -> Iterator[list[int]]:
             counts[face] += 1
 
 
-def explore(config: Config, progress: Progress | None = None) -> StateGraph:
-    return Explorer(config, progress).run()
+def explore(config: Config, progress: Progress | None = None,
+            partial: bool = False) -> StateGraph:
+    return Explorer(config, progress).run(partial)
