@@ -113,3 +113,24 @@ def test_an_unexpected_verdict_names_the_change_and_the_entry_to_add(
                         "reason": "lenient changes UNO-1 (say why this verdict is right)"}]
     recorded = dataclasses.replace(table, expect=tuple(Expect(**e) for e in entries))
     assert _verify(recorded, [2, 3], "penalties", "challenge") == 0
+
+
+def test_a_file_based_on_another_file_inherits_its_expectations(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's case: a file with ``base = "other.toml"`` was refused its base's
+    [[expect]] entries and gave unexpected verdicts. The base's entries hold, after the
+    file's own, which win where both speak."""
+    penalties = ('[rules."UNO-1"]\npenalty = 1\n[[expect]]\nproperty = "penalties"\n'
+                 'players = "2-10"\nverdict = "refuted"\nreason = "one card, not 2"\n')
+    _file(tmp_path, "base", penalties)
+    child = _file(tmp_path, "child", '[rules."SCORE-2"]\nscore = 200\n', base="base.toml")
+    code, rows = _json(capsys, "--rules", child, "--players", "2", "--property",
+                       "penalties")
+    assert code == 0 and [r["verdict"] for r in rows] == ["refuted"]
+    assert rows[0]["expected_from"] == "the variant's own [[expect]]"
+    own = ('[[expect]]\nproperty = "penalties"\nplayers = "2"\nverdict = "proved"\n'
+           'reason = "the child claims otherwise"\n')
+    child = _file(tmp_path, "child2", own, base="base.toml")
+    table = load_rules(child)
+    assert expected(table, "penalties", 2).verdict == "proved"  # its own entry first
+    assert expected(table, "penalties", 3).verdict == "refuted"  # the base's

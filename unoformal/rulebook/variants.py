@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from unoformal.errors import VariantError
+from unoformal.inputs import open_input
 from unoformal.rulebook.schema import check_table, expect_of, plain, show, validate
 from unoformal.rulebook.table import CLASSIC, Expect, Rule, RuleTable
 
@@ -194,9 +195,14 @@ def load_toml(path: Path, chain: tuple[Path, ...] = ()) -> RuleTable:
     where = _display(path)
     data = _parse(path, where)
     validate(data, where)
-    base = _base(data.get("base", "classic"), path, chain, where)
+    named = data.get("base", "classic")
+    base = _base(named, path, chain, where)
+    # A base file's [[expect]] entries hold here too, after this file's own (the first
+    # entry that matches a verdict is the one taken): a shipped base's come from the
+    # manifest instead (unoformal.verification.z3.manifest)
+    inherited = () if named in VARIANTS else base.expect
     return derive(base, data.get("name", path.stem), data.get("description", ""),
-                  data.get("rules", {}), data.get("expect", ()), where)
+                  data.get("rules", {}), (*data.get("expect", ()), *inherited), where)
 
 
 def _parse(path: Path, where: str) -> dict[str, Any]:
@@ -217,7 +223,7 @@ def _read(path: Path, where: str) -> str:
             what = "a directory" if path.is_dir() else \
                 "not a regular file" if _exists(path) else "no such file"
             raise VariantError(f"{where}: {what}: expected a .toml variant file")
-        with path.open("rb") as file:
+        with open_input(path, "variant file") as file:  # checked again, never waited on
             raw = file.read(MAX_BYTES + 1)
     except OSError as err:
         raise VariantError(f"{where}: cannot read: {err.strerror or err}") from None
