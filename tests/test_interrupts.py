@@ -180,14 +180,6 @@ def test_simulate_reports_the_games_played_before_ctrl_c() -> None:
     assert 0 < partial["games"] < 1_000_000
 
 
-def test_replay_ends_on_ctrl_c_while_it_waits_for_its_record(tmp_path: Path) -> None:
-    fifo = tmp_path / "record.json"
-    os.mkfifo(fifo)  # nobody writes: replay waits for the record until Ctrl-C
-    proc = _start("replay", str(fifo))
-    time.sleep(2.0)
-    _interrupt(proc, group=False)
-
-
 LOST = """
 import gc, signal, sys, time
 from unoformal.runtime import interrupts

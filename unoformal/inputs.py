@@ -124,25 +124,65 @@ def check_path(text: str, what: str) -> str:
     return text
 
 
-def read_text(path: str | Path, what: str) -> str:
-    """A file's text: a regular file, at most ``MAX_FILE_BYTES``, UTF-8. Never reads more
-    than the limit, so a device or a huge file costs nothing."""
+def check_input(path: str | Path, what: str) -> str:
+    """The one check every input file passes before it is opened: it exists and is a
+    regular file, told by ``stat`` alone. Opening is no test: opening a named pipe for
+    reading waits for a writer (for ever), and a device may never end."""
     where = check_path(str(path), what)
     try:
-        with open(path, "rb") as handle:
-            if stat.S_ISDIR(os.fstat(handle.fileno()).st_mode):
-                raise InvalidInputError(f"{what} is a directory", source=where)
-            data = handle.read(MAX_FILE_BYTES + 1)
+        mode = os.stat(where).st_mode
     except OSError as err:
         raise InvalidInputError(f"cannot read the {what}: {err.strerror}",
                                 source=where) from None
+    except ValueError as err:  # a path the system cannot take (a lone surrogate ...)
+        raise InvalidInputError(f"cannot read the {what}: {err}", source=where) from None
+    if stat.S_ISDIR(mode):
+        raise InvalidInputError(f"{what} is a directory", source=where)
+    if not stat.S_ISREG(mode):
+        raise InvalidInputError(f"not a regular file ({_kind(mode)}): the {what} must be "
+                                "one", source=where)
+    return where
+
+
+def _kind(mode: int) -> str:
+    kinds = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+             (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a file")
+
+
+def open_input(path: str | Path, what: str) -> IO[bytes]:
+    """An input file opened for reading, after :func:`check_input`. Opened without
+    waiting (``O_NONBLOCK``) and checked again once open, so a path swapped for a pipe
+    between the check and the open is refused too, never waited on. What the system
+    refuses (a permission) is its ``OSError``, for the caller to word."""
+    where = check_input(path, what)
+    fd = os.open(where, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InvalidInputError(f"not a regular file ({_kind(mode)}): the {what} must be "
+                                "one", source=where)
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def read_text(path: str | Path, what: str) -> str:
+    """A file's text: a regular file (:func:`open_input`), at most ``MAX_FILE_BYTES``,
+    UTF-8. Never reads more than the limit, so a huge file costs nothing."""
+    try:
+        with open_input(path, what) as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as err:
+        raise InvalidInputError(f"cannot read the {what}: {err.strerror}",
+                                source=str(path)) from None
     if len(data) > MAX_FILE_BYTES:
         raise InvalidInputError(f"{what} is larger than {MAX_FILE_BYTES:,} bytes",
-                                source=where)
+                                source=str(path))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise InvalidInputError(f"not UTF-8 text (byte {err.start})", source=where) from None
+        raise InvalidInputError(f"not UTF-8 text (byte {err.start})",
+                                source=str(path)) from None
 
 
 # JSON's own white space (RFC 8259): a line of only these is empty. Python's str.strip

@@ -53,7 +53,7 @@ def test_deck_1_a_reported_record_file_is_refused_in_one_line(tmp_path: Path,
 def test_deck_1_replay_refuses_a_directory_and_dev_zero(tmp_path: Path) -> None:
     (tmp_path / "dir.toml").mkdir()
     (tmp_path / "r.json").write_bytes(_record_with(rules=str(tmp_path / "dir.toml")))
-    for argv, words in ((["replay", "/dev/zero"], "larger than"),
+    for argv, words in ((["replay", "/dev/zero"], "not a regular file (a character device)"),
                         (["replay", str(tmp_path)], "directory"),
                         (["replay", str(tmp_path / "r.json")], "not a regular file")):
         run = run_cli(argv)

@@ -68,10 +68,10 @@ def test_deck_1_a_file_that_cannot_be_read_says_why(tmp_path: Path,
     path = tmp_path / "locked.toml"
     path.write_text('name = "locked"\n')
 
-    def denied(self: Path, *args: object, **kwargs: object) -> None:
+    def denied(*args: object, **kwargs: object) -> None:
         raise PermissionError(errno.EACCES, "Permission denied")
 
-    monkeypatch.setattr(Path, "open", denied)
+    monkeypatch.setattr("os.open", denied)  # as unoformal.inputs.open_input opens
     assert message(str(path)) == f"{path}: cannot read: Permission denied"
 
 

@@ -10,7 +10,6 @@ rule the action broke when nothing earlier explains it. A record that is not a r
 from __future__ import annotations
 
 import os
-import stat
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -19,7 +18,14 @@ from typing import Any
 
 from unoformal.engine.record import replay
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import decode_line, is_empty, parse_json, read_lines, read_text
+from unoformal.inputs import (
+    decode_line,
+    is_empty,
+    open_input,
+    parse_json,
+    read_lines,
+    read_text,
+)
 from unoformal.rulebook.table import RuleTable
 from unoformal.runtime import campaign
 
@@ -172,15 +178,15 @@ def _lines(path: str) -> Iterator[tuple[str, Raw]]:
     refused while it is read once it passes the limit (never held whole). Lines of JSON
     white space only are not records and are skipped."""
     try:
-        handle = open(path, "rb")  # noqa: SIM115 - closed below, lines are streamed
+        # a device or a pipe may never end (a link to /dev/zero), or never begin (a FIFO)
+        handle = open_input(path, "record file")
+    except InvalidInputError as err:
+        yield path, err
+        return
     except OSError as err:
         yield path, InvalidInputError(f"cannot read it: {err.strerror}", source=path)
         return
     with handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            # a device or a pipe may never end (a link to /dev/zero)
-            yield path, InvalidInputError("not a regular file", source=path)
-            return
         for number, raw in enumerate(read_lines(handle), start=1):
             if isinstance(raw, InvalidInputError):
                 raw.source = f"{path}:{number}"

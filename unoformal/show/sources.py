@@ -12,6 +12,7 @@ raises :class:`~unoformal.errors.InvalidInputError` naming what and where.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +33,14 @@ def load(path: str) -> tuple[str, Any]:
     ``("mismatch", folder)``; anything else is refused in one line."""
     where = Path(path)
     if where.is_dir():
-        if (where / "record.json").is_file() and (where / "mismatch.txt").is_file():
+        if _mismatch_folder(where):
             return "mismatch", where
         raise InvalidInputError("a folder, but not a validate mismatch (record.json and "
                                 "mismatch.txt); name a record or a verify --json output",
                                 source=path)
     data = parse_json(read_text(path, "input"), path)
     if isinstance(data, dict) and "players" in data:
-        if where.name == "record.json" and (where.parent / "mismatch.txt").is_file():
+        if where.name == "record.json" and _mismatch_folder(where.parent):
             return "mismatch", where.parent
         return "record", data
     if isinstance(data, list) and data and all(isinstance(r, dict) and "property" in r
@@ -48,6 +49,12 @@ def load(path: str) -> tuple[str, Any]:
     raise InvalidInputError("not a game record (an object with \"players\"), a verify "
                             "--json output (a list of verdicts) or a validate mismatch",
                             source=path)
+
+
+def _mismatch_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds validate's two files by name, whatever they are: a pipe
+    or a device among them is then refused unopened, by name, when it is read."""
+    return all(os.path.lexists(folder / name) for name in ("record.json", "mismatch.txt"))
 
 
 def record_page(record: Json, source: str, rules: RuleTable | None = None,
