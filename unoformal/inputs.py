@@ -63,6 +63,7 @@ MAX_TIMEOUT_MS = 3_600_000       # verify --timeout: an hour per query
 MAX_MEMORY_GIB = 4096.0          # explore --memory-budget
 MAX_STATES = 10**12              # explore --max-states
 MAX_COPIES = 100                 # explore: copies of one card, cards in a hand
+MAX_PAGE_STATES = 2000           # show --limit: states a graph page draws
 
 
 def show(value: Any, limit: int = 40) -> str:
@@ -227,8 +228,11 @@ def decode_line(raw: bytes) -> str:
 def check_output(text: str, what: str) -> str:
     """A file to write, checked before any work: its folder exists and takes a new file
     (tried, since permission bits say little to root or on /sys), and the path is not a
-    folder and not a device or anything else that is not a regular file."""
+    folder and not a device or anything else that is not a regular file, but for the null
+    device (``/dev/null``, or a link to it)."""
     where = check_path(text, what)
+    if is_null_device(where):
+        return where  # the ordinary way to throw output away: written to directly
     parent = os.path.dirname(where) or "."
     if os.path.isdir(where):
         raise InvalidInputError(f"{what} is a directory; name a file", source=where)
@@ -251,11 +255,30 @@ def check_output(text: str, what: str) -> str:
     return where
 
 
+def is_null_device(path: str) -> bool:
+    """Whether ``path`` is the null device: a character device with its device number,
+    so a link to it is too, and ``/dev/full`` (also a character device) is not."""
+    try:
+        info, null = os.stat(path), os.stat(os.devnull)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(info.st_mode) and info.st_rdev == null.st_rdev
+
+
 @contextlib.contextmanager
 def atomic_path(path: str, what: str) -> Iterator[str]:
     """For a writer that takes a file name (matplotlib, graphviz): a temporary name
     beside ``path`` with its extension, renamed over ``path`` once the writer is done,
-    removed if it fails, so a failure never destroys an older file either."""
+    removed if it fails, so a failure never destroys an older file either. The null
+    device is the name itself: a rename onto it would replace the device with a file
+    (as root) or fail, and it holds nothing to destroy."""
+    if is_null_device(path):
+        try:
+            yield path
+        except OSError as err:
+            raise InvalidInputError(f"cannot write the {what}: {err.strerror}",
+                                    source=path) from None
+        return
     folder = os.path.dirname(path) or "."
     extension = os.path.splitext(path)[1][:16]
     try:

@@ -4,8 +4,6 @@ small state graph as one self-contained HTML page to step through (docs/show.md)
 from __future__ import annotations
 
 import argparse
-import os
-import stat
 import sys
 import webbrowser
 from pathlib import Path
@@ -14,7 +12,7 @@ from typing import Any
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, whole
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import show
+from unoformal.inputs import MAX_PAGE_STATES, check_output, write_text
 
 GRAPH_LIMIT = 400
 
@@ -43,25 +41,22 @@ def register(sub: Any) -> None:
                         "first refuted)")
     p.add_argument("--as", dest="seat", default=None, metavar="PLAYER",
                    help="write only what PLAYER may see (HIDDEN-1, CHAL-1's look)")
-    p.add_argument("--limit", type=whole(1, 2000), default=GRAPH_LIMIT,
+    p.add_argument("--limit", type=whole(1, MAX_PAGE_STATES), default=GRAPH_LIMIT,
                    help=f"most states of a graph page (default {GRAPH_LIMIT}); a larger "
                         "graph shows the witness and its neighbours")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from unoformal.show.page import render
+
     try:
         out = _target(args)
         data = _data(args)
+        # whole or not at all (a temporary file renamed into place), /dev/null directly
+        write_text(out, render(data), "page")
     except InvalidInputError as err:
         print(f"error: {err.line()}", file=sys.stderr)
-        return 2
-    from unoformal.show.page import render, write_atomic
-
-    try:
-        write_atomic(out, render(data))
-    except OSError as err:
-        print(f"error: cannot write: {err.strerror}: {out}", file=sys.stderr)
         return 2
     print(f"wrote {out} ({len(data['steps']) or len(data['graph']['nodes'])} "
           f"{'steps' if data['steps'] else 'states'})")
@@ -72,28 +67,19 @@ def run(args: argparse.Namespace) -> int:
 
 def _target(args: argparse.Namespace) -> str:
     """The page's path, checked before any work: ``--out`` (argparse checked it), else
-    beside the input, which must then be a file, not a folder or device."""
+    ``PRESET-graph.html`` or the input's name with ``.html`` in the working folder."""
     if (args.input is None) == (args.preset is None):
         raise InvalidInputError("name one INPUT (a record, a verify --json output, a "
                                 "mismatch folder) or --preset, not both or neither")
     if args.out is not None:
-        out = str(args.out)
-    elif args.preset is not None:
-        out = output_file(f"{args.preset}-graph.html")
+        return str(args.out)
+    if args.preset is not None:
+        name = f"{args.preset}-graph"
     else:
         source = Path(args.input)
-        name = source.name if source.is_dir() else source.stem
-        out = output_file(str(Path.cwd() / f"{name or 'show'}.html"))
-    return _regular(out)
-
-
-def _regular(out: str) -> str:
-    """Refuse an existing path that is not a regular file (a device, a pipe, a socket):
-    the page is renamed into place, which would replace it rather than write to it."""
-    if os.path.lexists(out) and not stat.S_ISREG(os.stat(out).st_mode):
-        raise InvalidInputError(f"{show(out)} exists and is not a regular file; name a "
-                                "file to write", key="--out")
-    return out
+        name = (source.name if source.is_dir() else source.stem) or "show"
+    # checked here, not by argparse: an error of ours, not argparse's ArgumentTypeError
+    return check_output(str(Path.cwd() / f"{name}.html"), "output file")
 
 
 def _data(args: argparse.Namespace) -> dict[str, Any]:

@@ -13,6 +13,8 @@ from itertools import pairwise
 from typing import Any
 
 from unoformal.engine.actions import Action
+from unoformal.errors import InvalidInputError
+from unoformal.inputs import MAX_PAGE_STATES
 from unoformal.show import trace
 from unoformal.verification.explore.analysis import Findings, analyse
 from unoformal.verification.explore.chance import ExploreGame, outcomes
@@ -21,6 +23,7 @@ from unoformal.verification.explore.graph import Config, StateGraph, explore, pr
 from unoformal.verification.explore.picture import (
     LEGEND,
     edges,
+    focus,
     games,
     label,
     layout,
@@ -42,8 +45,9 @@ def preset_page(name: str, limit: int) -> Json:
 
 
 def graph_page(config: Config, limit: int) -> Json:
-    graph = explore(config)
+    graph = explore(config)  # Ctrl-C goes on (no partial graph): no page is written
     found = analyse(graph)
+    _check_fits(graph, found, limit)
     chosen = select(graph, found, limit)
     nodes = chosen.nodes
     known = games(graph, sorted({s for n in nodes for s in path_to(graph, n)}))
@@ -67,6 +71,21 @@ def graph_page(config: Config, limit: int) -> Json:
                 "states": {str(s): trace.snapshot(g) for s, g in sorted(known.items())},
                 "parent": {str(s): _parent(graph, known, s) for s in sorted(known)},
                 "focus": chosen.path[-1] if chosen.path else None}}
+
+
+def _check_fits(graph: StateGraph, found: Findings, limit: int) -> None:
+    """A page draws at least the witness path; a longer one is refused here, before the
+    picture's selection would refuse it with the advice of ``explore --picture``."""
+    path, what = focus(graph, found)
+    states = len(set(path))
+    if states <= limit:
+        return
+    more = f"raise --limit (at most {MAX_PAGE_STATES:,}), or " \
+        if states <= MAX_PAGE_STATES else ""
+    raise InvalidInputError(
+        f"{graph.states:,} states, and the shortest path to {what} alone has {states}: "
+        f"the page shows at most {limit}; {more}write the whole graph with 'unoformal "
+        f"explore --preset {graph.config.name} --dot FILE'", key="--limit")
 
 
 def _lines(graph: StateGraph, found: Findings, what: str, note: str) -> list[str]:
