@@ -193,7 +193,7 @@ def check_template(template: object, fields: Collection[str], what: str,
     return template
 
 
-# What a Said template is filled with (WD4-1's words: ``Game._wd4_blocking``)
+# What a Said template is filled with (a Wild Draw Four's blocking card: ``Game._wd4_blocking``)
 SAID_FIELDS = ("card", "top", "color")
 
 
