@@ -41,6 +41,8 @@ MAX_RECORD_ACTIONS = 100_000
 # and in one action text.
 MAX_STATE_TEXT = 16_384
 MAX_ACTION_TEXT = 256
+# Steps of a verify counterexample that ``show`` replays (verify's have one or two).
+MAX_VERIFY_STEPS = 100
 # Player names: 1 to 24 ASCII letters, digits and _ - . starting with a letter or digit.
 # The text form separates with space , / : = and writes "-" for "nobody", so these
 # characters keep every name readable back.

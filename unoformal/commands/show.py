@@ -4,6 +4,7 @@ small state graph as one self-contained HTML page to step through (docs/show.md)
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import webbrowser
 from pathlib import Path
@@ -79,7 +80,15 @@ def _target(args: argparse.Namespace) -> str:
         source = Path(args.input)
         name = (source.name if source.is_dir() else source.stem) or "show"
     # checked here, not by argparse: an error of ours, not argparse's ArgumentTypeError
-    return check_output(str(Path.cwd() / f"{name}.html"), "output file")
+    return check_output(os.path.join(_working_folder(), f"{name}.html"), "output file")
+
+
+def _working_folder() -> str:
+    try:
+        return os.getcwd()
+    except OSError as err:  # the working folder was removed
+        raise InvalidInputError(f"no working folder to write the page in ({err.strerror}); "
+                                "name the page with --out") from None
 
 
 def _data(args: argparse.Namespace) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import embedded_rules, load_record
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import load_rules_arg, parse_json, read_text, show
+from unoformal.inputs import MAX_VERIFY_STEPS, load_rules_arg, parse_json, read_text, show
 from unoformal.rulebook.table import RuleTable
 from unoformal.show import trace
 
@@ -77,22 +77,27 @@ def hidden(data: Json, seat: str) -> Json:
 # ------------------------------------------------------------------ verify
 
 
+# What show reads from a verify --json row, and the JSON type each must have where it is
+# given (absent and null are alike: verify leaves out what a verdict does not have).
+ROW_TYPES: dict[str, type] = {
+    "property": str, "verdict": str, "state": str, "steps": list, "record": dict,
+    "replayable": bool, "players": int, "action": str, "expected": str,
+    "expected_from": str, "rules": list}
+TYPE_NAMES = {str: "a string", list: "a list", dict: "an object", bool: "true or false",
+              int: "a whole number"}
+
+
 def verify_page(rows: list[Json], source: str, rules: RuleTable | None,
                 wanted: str | None) -> Json:
     """The counterexample of one refuted property: its words, the pre-state and the
     post-state side by side, and the record that reaches it stepped through."""
-    row = _refuted(rows, source, wanted)
-    rules = rules if rules is not None else _rules_of(row, source)
+    for i, each in enumerate(rows):
+        _check_row(each, i)
+    at, row = _refuted(rows, source, wanted)
+    rules = rules if rules is not None else _rules_of(row, source, at)
     prop = _property(row)
-    pre, post, refused = _post(row, rules, source)
-    record = row.get("record")
-    if isinstance(record, dict):
-        data = record_page(record, source, rules, f"counterexample: {row['property']}")
-        data["start"] = len(data["steps"]) - 1
-    else:
-        data = {"kind": "trace", "title": f"counterexample: {row['property']}",
-                "source": source, "players": list(pre.names),
-                "steps": [trace.step(pre, None, [])]}
+    pre, post, refused = _post(row, rules, source, at)
+    data = _trace(row, pre, rules, source, at)
     cites = set(prop["rules"]) | trace.cited(data["steps"])
     data["table"] = trace.table_data(rules, cites)
     data["kind"] = "counterexample"
@@ -101,7 +106,51 @@ def verify_page(rows: list[Json], source: str, rules: RuleTable | None,
         "lines": _verify_lines(row), "rules": prop["rules"],
         "sides": [side("pre-state", "pre-state", pre),
                   side("post-state", "post-state after " + "; ".join(
-                      map(str, row.get("steps") or [])), post, 0, refused)]}
+                      row.get("steps") or []), post, 0, refused)]}
+    return data
+
+
+def _check_row(row: Json, at: int) -> None:
+    """Every field show reads of a row: of its JSON type (or absent, or null); the steps
+    action texts, at most ``MAX_VERIFY_STEPS`` of them; the rules, rule IDs."""
+    for key, kind in ROW_TYPES.items():
+        value = row.get(key)
+        if value is not None and (not isinstance(value, kind) or
+                                  (kind is int and isinstance(value, bool))):
+            raise InvalidInputError(f"{show(value)}: expected {TYPE_NAMES[kind]}",
+                                    key=f"[{at}].{key}")
+    steps = row.get("steps") or []
+    if len(steps) > MAX_VERIFY_STEPS:
+        raise InvalidInputError(f"{len(steps):,} steps: a counterexample has at most "
+                                f"{MAX_VERIFY_STEPS}", key=f"[{at}].steps")
+    for key in ("steps", "rules"):
+        for j, item in enumerate(row.get(key) or []):
+            if not isinstance(item, str):
+                raise InvalidInputError(f"{show(item)}: expected a string",
+                                        key=f"[{at}].{key}[{j}]")
+
+
+def _trace(row: Json, pre: Game, rules: RuleTable, source: str, at: int) -> Json:
+    """The row's record stepped through (it must be a game of the state's players), or
+    the pre-state alone when the row has none."""
+    record = row.get("record")
+    title = f"counterexample: {row['property']}"
+    if record is None:
+        return {"kind": "trace", "title": title, "source": source,
+                "players": list(pre.names), "steps": [trace.step(pre, None, [])]}
+    key = f"[{at}].record"
+    try:
+        data = record_page(record, source, rules, title)
+    except InvalidInputError as err:
+        raise InvalidInputError(err.message, err.rule_id, err.state, source=source,
+                                key=f"{key}.{err.key}" if err.key else key,
+                                action=err.action, index=err.index) from None
+    if data["players"] != list(pre.names):
+        # the page draws the record's seats beside the state's: they must be the same
+        raise InvalidInputError(
+            f"a record of another game: its players {show(data['players'], 80)} are not "
+            f"the state's {show(list(pre.names), 80)}", source=source, key=key)
+    data["start"] = len(data["steps"]) - 1
     return data
 
 
@@ -113,11 +162,12 @@ def side(key: str, title: str, game: Game | None, against: int | None = None,
             "against": against, "note": note or "no state"}
 
 
-def _refuted(rows: list[Json], source: str, wanted: str | None) -> Json:
-    refuted = [r for r in rows if r.get("verdict") == "refuted" and isinstance(r.get("state"),
-                                                                                str)]
+def _refuted(rows: list[Json], source: str, wanted: str | None) -> tuple[int, Json]:
+    """The first refuted row with a state (of ``wanted``), and its index."""
+    refuted = [(i, r) for i, r in enumerate(rows)
+               if r.get("verdict") == "refuted" and r.get("state") is not None]
     if wanted is not None:
-        refuted = [r for r in refuted if r.get("property") == wanted]
+        refuted = [(i, r) for i, r in refuted if r.get("property") == wanted]
     if not refuted:
         what = f"property {show(wanted)}" if wanted else "any property"
         raise InvalidInputError(f"no counterexample of {what} in this verify output "
@@ -125,7 +175,7 @@ def _refuted(rows: list[Json], source: str, wanted: str | None) -> Json:
     return refuted[0]
 
 
-def _rules_of(row: Json, source: str) -> RuleTable:
+def _rules_of(row: Json, source: str, at: int) -> RuleTable:
     """The rules a counterexample's state names (``rules=NAME``): a shipped variant;
     a file variant is given with ``--rules``."""
     head = str(row["state"]).split(" ", 1)[0]
@@ -135,7 +185,7 @@ def _rules_of(row: Json, source: str) -> RuleTable:
     except InvalidInputError:
         raise InvalidInputError(f"the counterexample's rules {show(name)} are not a shipped "
                                 "variant: give the variant file with --rules", source=source,
-                                key="state") from None
+                                key=f"[{at}].state") from None
     return rules
 
 
@@ -145,34 +195,38 @@ def _property(row: Json) -> Json:
     for p in PROPERTIES:
         if p.name == row["property"]:
             return {"title": p.title, "rules": list(p.rule_ids)}
-    rules = row.get("rules")
     return {"title": "(a property this version does not know)",
-            "rules": [str(r) for r in rules] if isinstance(rules, list) else []}
+            "rules": list(row.get("rules") or [])}
 
 
-def _post(row: Json, rules: RuleTable, source: str) -> tuple[Game, Game | None, str | None]:
+def _post(row: Json, rules: RuleTable, source: str,
+          at: int) -> tuple[Game, Game | None, str | None]:
     """The model's pre-state, and the engine's state after the refuting step(s) (or why
     the engine refuses them)."""
     try:
         pre = Game.from_text(row["state"], rules)
     except InvalidInputError as err:
-        raise err.at(source=source, key="state") from None
+        # the text's own place ("state text") gives way to the file's and the row's
+        raise InvalidInputError(err.message, err.rule_id, source=source,
+                                key=f"[{at}].state") from None
     post = pre.copy()
-    try:
-        for text in row.get("steps") or []:
-            post.apply(Action.parse(str(text)))
-    except UnoError as err:
-        return pre, None, f"the engine refuses {show(text, 80)}: {err.message}"
+    for text in row.get("steps") or []:
+        try:
+            post.apply(Action.parse(text))
+        except UnoError as err:
+            return pre, None, f"the engine refuses {show(text, 80)}: {err.message}"
     return pre, post, None
 
 
 def _verify_lines(row: Json) -> list[str]:
     lines = [f"refuted with {row.get('players')} players at {row.get('action')}; "
              f"expected {row.get('expected')} ({row.get('expected_from')})"]
-    if "record" in row:
-        lines.append("the record below reaches it from a deal"
-                     + ("" if row.get("replayable") else
-                        " (not replayable by the engine to the model's state)"))
+    if row.get("record") is not None:
+        # verify searches the record apart from the pre-state: it ends in a refutation
+        # of its own, at the same action, not in the pre-state shown above
+        lines.append("the record below reaches a refutation of it at this action from a "
+                     "deal" + ("" if row.get("replayable") else
+                               " (not replayable by the engine to its model's state)"))
     return lines
 
 
