@@ -1,0 +1,386 @@
+"""Breadth-first search over packed records, with a visited set of 64-bit fingerprints.
+
+The states live in three places, none of them Python objects per state:
+
+- the **visited set**: the fingerprints seen, a sorted ``uint64`` array, with the state
+  number of each in a parallel ``int32`` array; a chunk of children is looked up with one
+  ``searchsorted`` and its new fingerprints merged in (12 bytes a state);
+- the **records**, in discovery order (so state ``i``'s record is row ``i``, and a layer's
+  frontier is a range of rows): in memory, or in a file of a temporary directory read back
+  as ``numpy.memmap`` (``spill``);
+- **arrays** per state (the BFS parent, 4 bytes) and per edge (source, target, action
+  type: in memory, or appended to files with ``spill``), and per label of the rule table
+  the number of edges that ran it, with the first edge that did (the explorer's
+  ``covered``): enough to rebuild a witness path, and to report dead rules and stuck
+  states.
+
+State numbers, parents and first witnesses are the explorer's (its ``graph`` module):
+a chunk's new states are numbered in the order their first edge was found, as the
+explorer numbers them. Fingerprints can collide: two different states with one
+fingerprint count as one. Each run states the probability as TLC does
+(:meth:`PackedGraph.collision`).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import tempfile
+import time
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from unoformal.engine.actions import Action
+from unoformal.rulebook.deck import Deck
+from unoformal.verification.explore import memory
+from unoformal.verification.explore.chance import ExploreGame, deal_outcomes, first_outcome
+from unoformal.verification.explore.coverage import Label, Labeler
+from unoformal.verification.explore.graph import Config, Explorer, Root
+from unoformal.verification.packed.layout import OVER_CODE, Layout
+from unoformal.verification.packed.successor import ACTION_TYPES, EngineSuccessor, Successor
+
+CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
+
+
+class _Store:
+    """Fixed-width rows appended in order, in memory or in a file; read back by range."""
+
+    def __init__(self, width: int, dtype: Any, path: Path | None) -> None:
+        self.width, self.dtype = width, np.dtype(dtype)
+        self.rows = 0
+        self.path = path
+        # in memory: a flat array grown by doubling (views of it stay valid: a new one
+        # is allocated, never resized in place)
+        self._mem = np.zeros(0, dtype=self.dtype)
+        self._file = open(path, "wb") if path is not None else None  # noqa: SIM115
+
+    def append(self, data: bytes | npt.NDArray[Any]) -> None:
+        flat = np.frombuffer(data, dtype=self.dtype) if isinstance(data, bytes) \
+            else np.ascontiguousarray(data, dtype=self.dtype).reshape(-1)
+        used = self.rows * self.width
+        self.rows += len(flat) // self.width
+        if self._file is not None:
+            self._file.write(flat.tobytes())
+            return
+        if used + len(flat) > len(self._mem):
+            grown = np.zeros(max(2 * len(self._mem), used + len(flat), 1024),
+                             dtype=self.dtype)
+            grown[:used] = self._mem[:used]
+            self._mem = grown
+        self._mem[used:used + len(flat)] = flat
+
+    def read(self, start: int = 0, stop: int | None = None) -> npt.NDArray[Any]:
+        stop = self.rows if stop is None else stop
+        size = self.width * self.dtype.itemsize
+        if self._file is None:
+            view = self._mem[start * self.width:stop * self.width]
+            return view.reshape(-1, self.width) if self.width > 1 else view
+        self._file.flush()
+        if stop <= start:
+            return np.zeros((0, self.width) if self.width > 1 else 0, dtype=self.dtype)
+        assert self.path is not None
+        mm = np.memmap(self.path, dtype=np.uint8, mode="r", offset=start * size,
+                       shape=((stop - start) * size,))
+        out: npt.NDArray[Any] = mm.view(self.dtype)
+        return out.reshape(-1, self.width) if self.width > 1 else out
+
+    def bytes_held(self) -> int:
+        return int(self._mem.nbytes)
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+@dataclass
+class PackedGraph:
+    """What a packed search found: counts, layers, the arrays and the labels."""
+
+    config: Config
+    layout: Layout
+    records: _Store
+    src: _Store
+    dst: _Store
+    act: _Store
+    parent: array[int] = field(default_factory=lambda: array("i"))
+    roots: dict[int, Root] = field(default_factory=dict)
+    layer_start: list[int] = field(default_factory=list)
+    layer_edges: list[dict[str, int]] = field(default_factory=list)
+    covered: dict[Label, tuple[int, Action | None, int]] = field(default_factory=dict)
+    label_counts: dict[Label, int] = field(default_factory=dict)
+    stuck: list[int] = field(default_factory=list)
+    generated: int = 0  # children generated (before deduplication): TLC's m
+    stopped: str | None = None
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    peak_bytes: int = 0
+    visited_bytes: int = 0
+    directory: str | None = None
+
+    @property
+    def states(self) -> int:
+        return self.records.rows
+
+    @property
+    def edges(self) -> int:
+        return self.src.rows
+
+    @property
+    def complete(self) -> bool:
+        return self.stopped is None
+
+    @property
+    def layer_states(self) -> list[int]:
+        bounds = [*self.layer_start, self.states]
+        return [b - a for a, b in pairwise(bounds) if b > a]
+
+    def depth(self, sid: int) -> int:
+        d = 0
+        while d + 1 < len(self.layer_start) and self.layer_start[d + 1] <= sid:
+            d += 1
+        return d
+
+    def record(self, sid: int) -> bytes:
+        return bytes(self.records.read(sid, sid + 1)[0])
+
+    def collision(self) -> dict[str, float]:
+        """The probability that two distinct states shared a fingerprint, as TLC states
+        it: ``optimistic`` = n (m - n) / 2^64 (n distinct states, m states generated:
+        each generated state that hit the set could have been a new one in disguise), and
+        the birthday bound n (n - 1) / 2^65 over the distinct states."""
+        n, m = self.states, max(self.generated, self.states)
+        return {"optimistic": n * (m - n) / 2.0 ** 64, "birthday": n * (n - 1) / 2.0 ** 65}
+
+    def perft(self) -> dict[str, Any]:
+        """The perft table in the explorer's form (:func:`..explore.perft.table`)."""
+        return {"preset": self.config.name, "symmetry": self.config.symmetry,
+                "states": self.states, "edges": self.edges,
+                "layers": self.layer_states, "by_action": list(self.layer_edges)}
+
+    def path_to(self, sid: int) -> list[int]:
+        path = [sid]
+        while self.parent[path[-1]] >= 0:
+            path.append(self.parent[path[-1]])
+        return path[::-1]
+
+    def close(self) -> None:
+        for store in (self.records, self.src, self.dst, self.act):
+            store.close()
+
+
+Progress = Callable[[PackedGraph, int], None]
+
+
+class PackedSearch:
+    """A breadth-first search of one configuration over packed records."""
+
+    def __init__(self, config: Config, successor: str | Successor = "engine",
+                 spill: str | None = None, chunk: int = CHUNK, edges: bool = True,
+                 progress: Progress | None = None) -> None:
+        if config.symmetry:
+            raise ValueError("the packed search has no colour symmetry yet")
+        self.config = config
+        self.deck = Deck.of(config.rules)
+        self.layout = Layout(self.deck, len(config.players))
+        self.explorer = Explorer(config)  # its deals, in its order
+        self.spill = spill
+        self.chunk = chunk
+        self.keep_edges = edges
+        self.progress = progress
+        self.limit = memory.limit(config.memory_budget)
+        self._successor = successor
+        self.template: ExploreGame | None = None
+
+    def successor(self) -> Successor:
+        assert self.template is not None
+        if callable(self._successor):
+            return self._successor
+        if self._successor == "engine":
+            return EngineSuccessor(self.layout, self.template, self.config.penalties)
+        raise ValueError(f"unknown successor {self._successor!r}")
+
+    def run(self) -> PackedGraph:
+        directory = tempfile.mkdtemp(prefix="packed-", dir=self.spill) \
+            if self.spill is not None else None
+
+        def at(name: str) -> Path | None:
+            return None if directory is None else Path(directory, name)
+
+        w = self.layout.width
+        g = PackedGraph(self.config, self.layout, _Store(w, np.uint8, at("records")),
+                        _Store(1, np.int32, at("src")), _Store(1, np.int32, at("dst")),
+                        _Store(1, np.uint8, at("act")), directory=directory)
+        started, cpu = time.perf_counter(), time.process_time()
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._search(g)
+        except KeyboardInterrupt:
+            g.stopped = "interrupted"
+        finally:
+            if collecting:
+                gc.enable()
+        g.seconds = time.perf_counter() - started
+        g.cpu_seconds = time.process_time() - cpu
+        g.peak_bytes = memory.peak_rss()
+        return g
+
+    # ------------------------------------------------------------------ search
+
+    def _initial(self, g: PackedGraph) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
+        cfg = self.config
+        labeler: Labeler | None = None
+        seen: dict[bytes, int] = {}
+        rows = bytearray()
+        for deal in self.explorer.deals():
+            if self.template is None:
+                self.template = first_outcome(cfg.players, cfg.rules, cfg.dealer, deal.json)
+            for script, game in deal_outcomes(self.template, deal):
+                labeler = labeler or Labeler(game)
+                rec = self.layout.encode(game)
+                sid = seen.get(rec)
+                if sid is None:
+                    sid = seen[rec] = len(seen)
+                    rows += rec
+                    g.parent.append(-1)
+                    g.roots[sid] = Root(deal.json, script)
+                for label in labeler.initial(game):
+                    g.covered.setdefault(label, (-1, None, sid))
+                    g.label_counts[label] = g.label_counts.get(label, 0) + 1
+        g.records.append(bytes(rows))
+        g.layer_start.append(0)
+        recs = np.frombuffer(bytes(rows), dtype=np.uint8).reshape(-1, self.layout.width)
+        fps = self.layout.fingerprints(recs)
+        order = np.argsort(fps, kind="stable")
+        fps = fps[order]
+        if len(fps) > 1 and bool((fps[1:] == fps[:-1]).any()):
+            raise RuntimeError("two deals share a fingerprint")
+        return fps, order.astype(np.int32)
+
+    def _search(self, g: PackedGraph) -> None:
+        vfp, vid = self._initial(g)
+        depth = 0
+        while g.stopped is None:
+            start = g.layer_start[depth]
+            stop = g.states
+            if stop <= start:
+                g.layer_start.pop()
+                break
+            g.layer_start.append(stop)
+            if bool((g.records.read(start, stop)[:, 0] == OVER_CODE).all()):
+                break  # only finished rounds: the explorer's frontier is empty
+            by_action: dict[int, int] = {}
+            for lo in range(start, stop, self.chunk):
+                hi = min(stop, lo + self.chunk)
+                vfp, vid = self._chunk(g, lo, hi, vfp, vid, by_action)
+                g.visited_bytes = vfp.nbytes + vid.nbytes
+                if self._check(g, depth):
+                    break
+            g.layer_edges.append(dict(sorted((ACTION_TYPES[c].value, k)
+                                             for c, k in by_action.items())))
+            depth += 1
+        if g.layer_start and g.layer_start[-1] >= g.states:
+            g.layer_start.pop()
+
+    def _check(self, g: PackedGraph, depth: int) -> bool:
+        if self.progress is not None:
+            self.progress(g, depth)
+        cap = self.config.max_states
+        if cap is not None and g.states >= cap:
+            g.stopped = f"state limit {cap:,} reached"
+        elif memory.rss() > self.limit:
+            g.stopped = f"memory budget {self.limit / memory.GIB:.1f} GiB reached"
+        return g.stopped is not None
+
+    def _chunk(self, g: PackedGraph, lo: int, hi: int, vfp: npt.NDArray[np.uint64],
+               vid: npt.NDArray[np.int32], by_action: dict[int, int]
+               ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
+        succ = self.successor()
+        frontier = g.records.read(lo, hi)
+        phases = frontier[:, 0]
+        children = bytearray()
+        src = array("i")
+        codes = bytearray()
+        # first witnesses of labels not yet covered: label -> (source, action, child index)
+        pending: dict[Label, tuple[int, Action, int]] = {}
+        counts = g.label_counts
+        covered = g.covered
+        k = 0
+        for i in range(hi - lo):
+            if phases[i] == OVER_CODE:
+                continue  # a finished round has no move
+            sid = lo + i
+            edges = succ(bytes(frontier[i]))
+            if not edges:
+                g.stuck.append(sid)
+                continue
+            for e in edges:
+                children += e.child
+                src.append(sid)
+                codes.append(e.code)
+                by_action[e.code] = by_action.get(e.code, 0) + 1
+                for label in e.ends:
+                    counts[label] = counts.get(label, 0) + 1
+                    if label not in covered and label not in pending:
+                        pending[label] = (sid, e.action, k)
+                for label in e.labels:
+                    counts[label] = counts.get(label, 0) + 1
+                    if label not in covered and label not in pending:
+                        pending[label] = (sid, e.action, k)
+                k += 1
+        g.generated += k
+        if not k:
+            return vfp, vid
+        recs = np.frombuffer(bytes(children), dtype=np.uint8).reshape(k, self.layout.width)
+        fps = self.layout.fingerprints(recs)
+        ids = np.empty(k, dtype=np.int32)
+        pos = np.searchsorted(vfp, fps)
+        pos_c = np.minimum(pos, len(vfp) - 1)
+        found = vfp[pos_c] == fps
+        ids[found] = vid[pos_c[found]]
+        fresh = np.nonzero(~found)[0]
+        if len(fresh):
+            u, first, inv = np.unique(fps[fresh], return_index=True, return_inverse=True)
+            order = np.argsort(first, kind="stable")  # numbered as first found
+            number = np.empty(len(u), dtype=np.int32)
+            base = g.states
+            number[order] = np.arange(base, base + len(u), dtype=np.int32)
+            ids[fresh] = number[inv.reshape(-1)]
+            firsts = fresh[first[order]]
+            g.records.append(recs[firsts])
+            g.parent.extend(np.asarray(src, dtype=np.int32)[firsts].tolist())
+            at = np.searchsorted(vfp, u)
+            vfp = np.insert(vfp, at, u)
+            vid = np.insert(vid, at, number)
+        for label, (sid, action, index) in pending.items():
+            covered[label] = (sid, action, int(ids[index]))
+        if self.keep_edges:
+            g.src.append(np.asarray(src, dtype=np.int32))
+            g.dst.append(ids)
+            g.act.append(bytes(codes))
+        else:
+            g.src.rows += k
+        return vfp, vid
+
+
+def search(config: Config, successor: str | Successor = "engine", spill: str | None = None,
+           chunk: int = CHUNK, edges: bool = True,
+           progress: Progress | None = None) -> PackedGraph:
+    return PackedSearch(config, successor, spill, chunk, edges, progress).run()
+
+
+def cleanup(g: PackedGraph) -> None:
+    """Close the graph's files and remove its spill directory."""
+    g.close()
+    if g.directory is not None:
+        for name in os.listdir(g.directory):
+            os.remove(os.path.join(g.directory, name))
+        os.rmdir(g.directory)

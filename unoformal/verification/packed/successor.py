@@ -1,0 +1,66 @@
+"""Successor functions over packed records.
+
+:class:`EngineSuccessor` is the correctness baseline: the record decoded to the engine's
+game, every legal action run through the explorer's chance enumeration
+(:func:`unoformal.verification.explore.chance.outcomes`, the engine's ``push``), every
+outcome encoded again. It is the explorer's own successor function, so its edges, labels
+and witnesses are the explorer's by construction; what changes is only where the states
+live (records and fingerprints instead of games and a dict of keys).
+
+A successor returns, per legal action, the distinct children (an (action, target) pair is
+one edge, as in the explorer), each with the coverage labels of the first outcome that
+reached it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from unoformal.engine.actions import Action, ActionType
+from unoformal.rules.state import OVER
+from unoformal.verification.explore.chance import ExploreGame, outcomes
+from unoformal.verification.explore.coverage import Label, Labeler
+from unoformal.verification.packed.layout import Layout
+
+ACTION_TYPES = list(ActionType)
+ACTION_INDEX = {t: i for i, t in enumerate(ACTION_TYPES)}
+
+
+@dataclass(frozen=True)
+class Edge:
+    action: Action
+    code: int  # the action type's index in ActionType
+    child: bytes
+    labels: tuple[Label, ...]  # what the move ran (the first outcome that reached child)
+    ends: tuple[Label, ...]  # SCORE-1's labels when the child is a finished round
+
+
+Successor = Callable[[bytes], list[Edge]]
+
+
+class EngineSuccessor:
+    """Decode, run the engine on every chance outcome, encode: the explorer's successors."""
+
+    def __init__(self, layout: Layout, template: ExploreGame, penalties: bool) -> None:
+        self.layout = layout
+        self.template = template
+        self.penalties = penalties
+        self.labeler = Labeler(template)
+
+    def __call__(self, rec: bytes) -> list[Edge]:
+        layout, labeler = self.layout, self.labeler
+        encode = layout.encode
+        game = layout.decode(rec, self.template)
+        out: list[Edge] = []
+        for action in game.legal_actions(penalties=self.penalties):
+            code = ACTION_INDEX[action.type]
+            targets: list[bytes] = []
+            for _, child in outcomes(game, action, True):
+                crec = encode(child)
+                if crec in targets:
+                    continue
+                targets.append(crec)
+                ends = tuple(labeler.over(child)) if child.phase == OVER else ()
+                out.append(Edge(action, code, crec, tuple(labeler.edge(child)), ends))
+        return out
