@@ -125,7 +125,7 @@ def test_play_saves_a_record_it_cannot_write_to_a_named_fallback(
 
     monkeypatch.chdir(tmp_path)
     game = Game(["You", "Ada"], seed=3)
-    assert _save(game, str(tmp_path / "gone" / "g.json"), None, 3) == "unoformal-game-3.json"
+    assert _save(game, str(tmp_path / "gone" / "g.json"), 3) == "unoformal-game-3.json"
     err = capsys.readouterr().err
     assert err.startswith("error: cannot save the record: ") and err.count("\n") == 1
     assert "saved it to unoformal-game-3.json instead" in err
@@ -133,7 +133,7 @@ def test_play_saves_a_record_it_cannot_write_to_a_named_fallback(
     (tmp_path / "unoformal-game-3.json").unlink()
     (tmp_path / "unoformal-game-3.json").mkdir()  # every place refused: printed instead
     monkeypatch.setattr("tempfile.gettempdir", lambda: str(tmp_path / "gone"))
-    assert _save(game, str(tmp_path / "gone" / "g.json"), None, 3) is None
+    assert _save(game, str(tmp_path / "gone" / "g.json"), 3) is None
     shown = capsys.readouterr()
     assert "here it is on standard output" in shown.err
     assert json.loads(shown.out)["players"] == ["You", "Ada"]
