@@ -49,6 +49,10 @@ from unoformal.verification.packed.successor import ACTION_TYPES, EngineSuccesso
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
 
 
+# "engine", a successor function, or an EngineSuccessor class (the tests' plants)
+Choice = str | Successor | type[EngineSuccessor]
+
+
 class _Store:
     """Fixed-width rows appended in order, in memory or in a file; read back by range."""
 
@@ -182,9 +186,9 @@ Progress = Callable[[PackedGraph, int], None]
 class PackedSearch:
     """A breadth-first search of one configuration over packed records."""
 
-    def __init__(self, config: Config, successor: str | Successor = "engine",
+    def __init__(self, config: Config, successor: Choice = "engine",
                  spill: str | None = None, chunk: int = CHUNK, edges: bool = True,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, max_seconds: float | None = None) -> None:
         if config.symmetry:
             raise ValueError("the packed search has no colour symmetry yet")
         self.config = config
@@ -195,17 +199,23 @@ class PackedSearch:
         self.chunk = chunk
         self.keep_edges = edges
         self.progress = progress
+        self.max_seconds = max_seconds
+        self.started = time.process_time()
         self.limit = memory.limit(config.memory_budget)
         self._successor = successor
         self.template: ExploreGame | None = None
 
     def successor(self) -> Successor:
         assert self.template is not None
-        if callable(self._successor):
-            return self._successor
-        if self._successor == "engine":
+        choice = self._successor
+        if isinstance(choice, type):  # an EngineSuccessor class (a plant)
+            made: EngineSuccessor = choice(self.layout, self.template, self.config.penalties)
+            return made
+        if not isinstance(choice, str):
+            return choice
+        if choice == "engine":
             return EngineSuccessor(self.layout, self.template, self.config.penalties)
-        raise ValueError(f"unknown successor {self._successor!r}")
+        raise ValueError(f"unknown successor {choice!r}")
 
     def run(self) -> PackedGraph:
         directory = tempfile.mkdtemp(prefix="packed-", dir=self.spill) \
@@ -219,6 +229,7 @@ class PackedSearch:
                         _Store(1, np.int32, at("src")), _Store(1, np.int32, at("dst")),
                         _Store(1, np.uint8, at("act")), directory=directory)
         started, cpu = time.perf_counter(), time.process_time()
+        self.started = cpu
         collecting = gc.isenabled()
         gc.disable()
         try:
@@ -298,6 +309,9 @@ class PackedSearch:
             g.stopped = f"state limit {cap:,} reached"
         elif memory.rss() > self.limit:
             g.stopped = f"memory budget {self.limit / memory.GIB:.1f} GiB reached"
+        elif self.max_seconds is not None and \
+                time.process_time() - self.started > self.max_seconds:
+            g.stopped = f"time limit {self.max_seconds:,.0f} CPU s reached"
         return g.stopped is not None
 
     def _chunk(self, g: PackedGraph, lo: int, hi: int, vfp: npt.NDArray[np.uint64],
@@ -371,10 +385,10 @@ class PackedSearch:
         return vfp, vid
 
 
-def search(config: Config, successor: str | Successor = "engine", spill: str | None = None,
-           chunk: int = CHUNK, edges: bool = True,
-           progress: Progress | None = None) -> PackedGraph:
-    return PackedSearch(config, successor, spill, chunk, edges, progress).run()
+def search(config: Config, successor: Choice = "engine", spill: str | None = None,
+           chunk: int = CHUNK, edges: bool = True, progress: Progress | None = None,
+           max_seconds: float | None = None) -> PackedGraph:
+    return PackedSearch(config, successor, spill, chunk, edges, progress, max_seconds).run()
 
 
 def cleanup(g: PackedGraph) -> None:

@@ -47,6 +47,11 @@ class EngineSuccessor:
         self.template = template
         self.penalties = penalties
         self.labeler = Labeler(template)
+        self.planted = type(self).plant is not EngineSuccessor.plant
+
+    def plant(self, action: Action, before: ExploreGame, after: ExploreGame) -> None:
+        """A wrong effect, planted by a subclass (the tests' mutants) on every outcome of
+        ``action`` from ``before``; here nothing."""
 
     def __call__(self, rec: bytes) -> list[Edge]:
         layout, labeler = self.layout, self.labeler
@@ -57,6 +62,8 @@ class EngineSuccessor:
             code = ACTION_INDEX[action.type]
             targets: list[bytes] = []
             for _, child in outcomes(game, action, True):
+                if self.planted:
+                    self.plant(action, game, child)
                 crec = encode(child)
                 if crec in targets:
                     continue

@@ -1,0 +1,190 @@
+"""The packed explorer (unoformal/verification/packed/) against today's explorer: the same
+records as keys, the same successors, perft tables, findings and witnesses on the small
+presets; and planted wrong effects in the packed backend are caught."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from unoformal.engine.actions import ActionType
+from unoformal.rules.state import PLAY
+from unoformal.verification.explore import Config, Size, analyse, explore, preset_config
+from unoformal.verification.explore.chance import ExploreGame, outcomes
+from unoformal.verification.explore.keys import Keyer
+from unoformal.verification.explore.perft import compare
+from unoformal.verification.explore.presets import small_rules
+from unoformal.verification.explore.witness import witness
+from unoformal.verification.packed.bridge import to_state_graph
+from unoformal.verification.packed.layout import Layout
+from unoformal.verification.packed.presets import FAR, config
+from unoformal.verification.packed.search import PackedSearch, cleanup, search
+from unoformal.verification.packed.successor import EngineSuccessor
+
+DATA = Path(__file__).parent.parent / "data"
+_STATES: dict[str, list[ExploreGame]] = {}
+
+
+def reachable(name: str) -> list[ExploreGame]:
+    """Every state of a preset, as the explorer's successor function reaches them."""
+    if name not in _STATES:
+        from unoformal.compare.successors import reachable as walk
+        _STATES[name] = walk(preset_config(name))[0]
+    return _STATES[name]
+
+
+@pytest.mark.parametrize("name", ["duel", "tiny"])
+def test_records_are_keys_and_decode_to_the_same_state(name: str) -> None:
+    states = reachable(name)
+    layout = Layout(states[0].deck, states[0].n)
+    keyer = Keyer(states[0].deck)
+    by_record: dict[bytes, bytes] = {}
+    for g in states:
+        rec = layout.encode(g)
+        assert len(rec) == layout.width
+        assert by_record.setdefault(rec, keyer.key(g)) == keyer.key(g)
+        back = layout.decode(rec, states[0])
+        assert layout.encode(back) == rec
+        assert keyer.key(back) == keyer.key(g)
+    assert len(by_record) == len(states)  # one record per key, one key per record
+    fps = layout.fingerprints(layout_rows(layout, list(by_record)))
+    assert len(set(fps.tolist())) == len(states)
+
+
+def layout_rows(layout: Layout, records: list[bytes]) -> Any:
+    import numpy as np
+    return np.frombuffer(b"".join(records), dtype=np.uint8).reshape(-1, layout.width)
+
+
+def engine_successors(g: ExploreGame, layout: Layout, penalties: bool) -> list[tuple[str, bytes]]:
+    out = set()
+    for action in g.legal_actions(penalties=penalties):
+        for _, child in outcomes(g, action):
+            out.add((str(action), layout.encode(child)))
+    return sorted(out)
+
+
+def mismatches(name: str, succ_class: type[EngineSuccessor] = EngineSuccessor) -> int:
+    """States of the preset whose packed successors (from the record) differ from the
+    engine's (from the game itself), as (action, child) sets."""
+    states = reachable(name)
+    penalties = preset_config(name).penalties
+    layout = Layout(states[0].deck, states[0].n)
+    succ = succ_class(layout, states[0], penalties)
+    bad = 0
+    for g in states:
+        mine = sorted({(str(e.action), e.child) for e in succ(layout.encode(g))})
+        if mine != engine_successors(g, layout, penalties):
+            bad += 1
+    return bad
+
+
+@pytest.mark.parametrize("name", ["micro", "duel"])
+def test_successors_equal_the_engines_on_every_state(name: str) -> None:
+    assert mismatches(name) == 0
+
+
+@pytest.mark.parametrize("name", ["micro", "duel", "tiny", "wd4"])
+def test_perft_tables_unchanged(name: str) -> None:
+    g = search(preset_config(name))
+    want = json.loads((DATA / f"perft_{name}.json").read_text())
+    assert compare(want, g.perft()) is None
+    assert g.complete
+    assert 0 < g.collision()["birthday"] < 1e-9
+
+
+def _findings(graph: Any) -> dict[str, Any]:
+    f = analyse(graph)
+    return {"stuck": f.stuck, "over": f.round_over, "doomed": f.doomed, "traps": f.traps,
+            "cycle": f.cycle, "idle": f.idle_loops, "covered": f.covered,
+            "dead": [(b.rule, b.name, why) for b, why in f.dead], "unreached": f.unreached}
+
+
+def short_off() -> Config:
+    size = Size(numbers=(1, 1), wilds=0, penalties=False)
+    return Config(small_rules(size, extra={"EXT-SHORT": {"enabled": False}}, name="ext"),
+                  tuple(size.players_list()), "ext", penalties=False)
+
+
+@pytest.mark.parametrize("cfg", [preset_config("duel"), preset_config("wd4"), short_off()],
+                         ids=["duel", "wd4", "EXT-SHORT-off"])
+def test_findings_and_witnesses_are_the_explorers(cfg: Config) -> None:
+    ps = PackedSearch(cfg)
+    g = ps.run()
+    assert ps.template is not None
+    packed = to_state_graph(g, ps.template)
+    old = explore(cfg)
+    assert packed.keys == old.keys  # the same states, numbered alike
+    assert list(packed.parent) == list(old.parent)
+    assert _findings(packed) == _findings(old)
+    # the packed search's own arrays say the same without the bridge
+    assert g.stuck == analyse(old).stuck
+    assert g.covered == old.covered
+    found = analyse(packed)
+    sid = found.stuck[0] if found.stuck else found.cycle[0] if found.cycle else 0
+    assert witness(packed, sid).record == witness(old, sid).record
+
+
+def test_short_off_has_stuck_states() -> None:
+    """The comparison above is not vacuous: EXT-SHORT off leaves stuck states."""
+    assert search(short_off()).stuck
+
+
+def test_spilled_search_is_the_same(tmp_path: Path) -> None:
+    cfg = preset_config("duel")
+    g = search(cfg, spill=str(tmp_path), chunk=97)
+    try:
+        assert g.directory is not None and Path(g.directory, "records").stat().st_size
+        mem = search(cfg)
+        assert g.perft() == mem.perft()
+        assert (g.records.read() == mem.records.read()).all()
+        assert g.covered == mem.covered and list(g.parent) == list(mem.parent)
+    finally:
+        cleanup(g)
+    assert not Path(g.directory).exists()
+
+
+# ---------------------------------------------------------------- planted wrong effects
+
+class ShortAccept(EngineSuccessor):
+    """An accepted Wild Draw Four draws one card fewer (WD4-2 wrong)."""
+
+    def plant(self, action: Any, before: ExploreGame, after: ExploreGame) -> None:
+        if action.type is ActionType.ACCEPT:
+            hand = after.hands[before.turn]
+            if len(hand) > len(before.hands[before.turn]):
+                after.pile.append(hand.pop())
+
+
+class ColorStays(EngineSuccessor):
+    """A number card played leaves the color as it was (PLAY-1 wrong)."""
+
+    def plant(self, action: Any, before: ExploreGame, after: ExploreGame) -> None:
+        if action.type is ActionType.PLAY and action.color is None:
+            after.color = before.color
+
+
+class NoUnoWindow(EngineSuccessor):
+    """Going down to one card never opens the UNO window (UNO-1 wrong)."""
+
+    def plant(self, action: Any, before: ExploreGame, after: ExploreGame) -> None:
+        if action.type is ActionType.PLAY and after.phase == PLAY:
+            after.uno_window = None
+
+
+@pytest.mark.parametrize("plant", [ShortAccept, ColorStays, NoUnoWindow])
+def test_a_planted_wrong_effect_is_caught(plant: type[EngineSuccessor]) -> None:
+    assert mismatches("duel", plant) > 0
+    cfg = preset_config("duel")
+    want = json.loads((DATA / "perft_duel.json").read_text())
+    assert compare(want, search(cfg, successor=plant).perft()) is not None
+
+
+def test_far_presets_build() -> None:
+    for name in FAR:
+        cfg = config(name, max_states=500)
+        g = search(cfg, chunk=64)
+        assert g.states >= 500 and g.stopped is not None
