@@ -33,6 +33,8 @@ def summary(g: PackedGraph) -> dict[str, Any]:
         "dead_or_not_seen": dead, "record_bytes": g.layout.width,
         "cpu_seconds": round(g.cpu_seconds, 1), "wall_seconds": round(g.seconds, 1),
         "states_per_cpu_second": round(g.states / g.cpu_seconds) if g.cpu_seconds else None,
+        "successor_cpu_seconds": round(g.successor_seconds, 1),
+        "bookkeeping_ceiling": round(g.states / max(1e-9, g.cpu_seconds - g.successor_seconds)),
         "peak_rss_mib": round(g.peak_bytes / 2**20),
         "peak_rss_bytes_per_state": round(g.peak_bytes / max(1, g.states), 1),
         "visited_bytes_per_state": round(g.visited_bytes / max(1, g.states), 1),
