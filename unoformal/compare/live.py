@@ -25,6 +25,7 @@ from unoformal.engine.record import (
     apply_stated,
     check_schema,
     game_from_record,
+    set_up_deviation,
     stated_chance,
 )
 from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
@@ -114,8 +115,14 @@ class Referee:
     def _new(self, message: dict[str, Any]) -> dict[str, Any]:
         setup = {k: message[k] for k in SETUP if k in message}
         record = {"version": VERSION, **setup, "actions": []}
-        game = game_from_record(record, stated=_Watched)
+        game = game_from_record(record, stated=_Watched, lenient=True)
         assert isinstance(game, _Watched)
+        deviation = set_up_deviation(game)
+        if deviation is not None:
+            # a set-up the rules contradict is refused as illegal, as replay counts it a
+            # deviation (not malformed input); the game before it stays, as for any refusal
+            deviation.state = None
+            raise deviation
         self.game, self.setup, self.actions = game, setup, []
         rules = game.rules
         ids = [rules.dealer_draw.id] if "dealer" not in setup else []

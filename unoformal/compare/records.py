@@ -1,7 +1,8 @@
 """Conformance: referee many records (any engine's logs) and tally their first deviations.
 
 Each record is replayed (:func:`unoformal.engine.record.replay`); a record that plays to
-its end is clean; one refused at some action deviates there, and the deviation is counted
+its end is clean; one refused at some action (or at its set-up: a start Wild stated to be
+put back under the pile, START-WILD) deviates there, and the deviation is counted
 under its cause — the rule that made the state what it was (TWO-1, START-D2 ...), or the
 rule the action broke when nothing earlier explains it. A record that is not a record
 (bad JSON, a field the format refuses) is counted as malformed and the run goes on.
@@ -69,11 +70,12 @@ class Tally:
         refused = result.error.at(source=source)
         cause = cause_of(refused)
         self.deviations[cause] += 1
-        index = result.error_index if result.error_index is not None else 0
+        # a set-up deviation (no index) is shown with no action: it replays straight to it
+        length = 0 if result.error_index is None else result.error_index + 1
         best = self.examples.get(cause)
-        if best is None or index + 1 < best.length:
-            cut = {**record, "actions": record.get("actions", [])[: index + 1]}
-            self.examples[cause] = Example(index + 1, source, cut, refused)
+        if best is None or length < best.length:
+            cut = {**record, "actions": record.get("actions", [])[:length]}
+            self.examples[cause] = Example(length, source, cut, refused)
         return cause
 
     def merge(self, other: Tally) -> None:
@@ -116,9 +118,17 @@ class Tally:
             lines.append(f"{'cause':<12} {'games':>6}  shortest example")
         for rule, ex in self._ordered():
             lines.append(f"{rule:<12} {self.deviations[rule]:>6}  {ex.source} "
-                         f"actions[{ex.error.index}]: {ex.error.message}")
+                         f"{where(ex.error)}: {ex.error.message}")
         lines += [f"malformed: {line}" for line in self.malformed_lines]
         return "\n".join(lines)
+
+
+def where(err: UnoError) -> str:
+    """Where in its record a deviation is: ``actions[i]``, or the set-up field it states
+    (``start_reshuffles``) when the record deviates before its first action."""
+    if err.index is None:
+        return err.key or "set-up"
+    return f"actions[{err.index}]"
 
 
 def cause_of(err: UnoError) -> str:

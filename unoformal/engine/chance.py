@@ -52,6 +52,9 @@ class StatedChance(Chance):
         self.start_color = start_color
         self.seat, self.count, self.taken = 0, 0, 0  # the draw under way
         self.drew_under: dict[int, str] = {}  # this action's draws: seat to their rule
+        # The first set-up statement the rules contradict, found once its stage is over
+        # (the game whole): :class:`StatedGame` raises it, or keeps it as a deviation.
+        self.deviation: ChanceError | None = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -95,23 +98,20 @@ class StatedChance(Chance):
         """Stated outcomes of the dealer draw or of the start card that it did not use."""
         if rule == game.rules.dealer_draw.id:
             if self.dealer_draws is not None and self.dealer_round < len(self.dealer_draws):
-                raise ChanceError(f"dealer_draws[{self.dealer_round}]: the dealer was already "
-                                  "decided", "DEAL-1")
+                self._deviate(ChanceError(f"dealer_draws[{self.dealer_round}]: the dealer "
+                                          "was already decided", "DEAL-1",
+                                          key="dealer_draws"))
             return
         if self.start_piles or self.start_color is not None:
-            # the rule of the start card that stayed says what it did instead
-            card = game.discard[-1] if game.discard else None
-            start = None if card is None else game.rules.start_rule(game.f_kind[card])
-            rule_id = game.rules.deal.id if start is None else start.id
-            top = "-" if card is None else game.deck.code(card)
-            if self.start_piles:
-                raise ChanceError(f"{len(self.start_piles)} start reshuffle(s) stated that "
-                                  f"the start card {top} does not cause: it stays face up",
-                                  rule_id, game.to_text(), key="start_reshuffles")
-            raise ChanceError(f"a start color is stated, but these rules do not draw the "
-                              f"color of the start card {top} at random", rule_id,
-                              game.to_text(), key="start_color")
+            self._deviate(_unused_start(game, len(self.start_piles or ()), self.start_color))
         self.start_piles = None  # later rounds are dealt from the seed (END-2)
+        self.start_color = None
+
+    def _deviate(self, err: ChanceError) -> None:
+        """Keep the first contradicted set-up statement: the stage it was found in is over,
+        so the game is whole, as the rules left it."""
+        if self.deviation is None:
+            self.deviation = err
 
     # ------------------------------------------------------------- per action
 
@@ -165,12 +165,23 @@ class StatedChance(Chance):
         return game.pile.pop()
 
     def _wanted(self, game: Game) -> list[int]:
-        """The stated cards the seat drawing now has still to take (never empty)."""
+        """The stated cards the seat drawing now has still to take (never empty). Too few
+        stated breaks the rule whose draw this is: END-1 while a player who went out waits
+        for the last draw card's draw to be resolved (an engine that ends the round at once
+        skips END-1's draw, not DRAW-1's), else DRAW-1."""
         assert self.draws is not None
         want = self.draws.get(self.seat, [])
         if not want:
-            raise ChanceError(f"{game.names[self.seat]} must draw {self.count} card(s) here; "
-                              f"the record states {self.taken}", "DRAW-1")
+            name = game.names[self.seat]
+            out = _out_waiting(game, self.seat)
+            if out is None:
+                raise ChanceError(f"{name} must draw {self.count} card(s) here; the record "
+                                  f"states {self.taken}", "DRAW-1")
+            rule = game.rules.end_of_round.id
+            last = game.deck.code(game.discard[-1]) if game.discard else "a draw card"
+            raise ChanceError(f"{name} must draw {self.count} card(s) here; the record states "
+                              f"{self.taken}: {game.names[out]} went out with {last}, whose "
+                              f"draw is resolved before the round ends ({rule})", rule)
         return want
 
     def reshuffle(self, game: Game, cards: list[int], rule: str) -> None:
@@ -212,9 +223,15 @@ class StatedGame(Game):
                  dealer: str | None = None, deal: dict[str, Any] | None = None,
                  start_piles: list[list[int]] | None = None,
                  dealer_draws: list[dict[str, int]] | None = None,
-                 start_color: int | None = None) -> None:
+                 start_color: int | None = None, lenient: bool = False) -> None:
+        """``lenient``: a set-up statement the rules contradict (a start reshuffle the
+        start card does not cause ...) is kept in ``stated.deviation``, the game set up as
+        the rules have it, where by default it is raised (a :class:`ChanceError`)."""
         super().__init__(players, seed, rules, dealer, deal,
                          chance=self.POLICY(start_piles, dealer_draws, start_color))
+        deviation = self.stated.deviation
+        if deviation is not None and not lenient:
+            raise deviation
 
     @property
     def stated(self) -> StatedChance:
@@ -230,6 +247,32 @@ class StatedGame(Game):
     def settle(self, rule_id: str) -> None:
         """After the action: every stated draw and reshuffle must have happened."""
         self.stated.settle(self, rule_id)
+
+
+def _unused_start(game: Game, piles: int, color: int | None) -> ChanceError:
+    """Start reshuffles (or a start color) stated that the start card left face up does
+    not cause: named by that card's start rule (START-WILD for a Wild put back), which
+    says what it does instead."""
+    card = game.discard[-1] if game.discard else None
+    start = None if card is None else game.rules.start_rule(game.f_kind[card])
+    rule_id = game.rules.deal.id if start is None else start.id
+    top = "-" if card is None else game.deck.code(card)
+    if piles:
+        return ChanceError(f"{piles} start reshuffle(s) stated that the start card {top} "
+                           "does not cause: it stays face up", rule_id, game.to_text(),
+                           key="start_reshuffles")
+    return ChanceError(f"a start color is stated, but these rules do not draw the color of "
+                       f"the start card {top} at random", rule_id, game.to_text(),
+                       key="start_color")
+
+
+def _out_waiting(game: Game, seat: int) -> int | None:
+    """The player who went out (END-1's winner-to-be, noted before the last card's draw
+    runs) if another seat's draw is resolving their last card now; else None."""
+    out = game.winner
+    if out is None or out == seat or game.hands[out] or game.round_over:
+        return None
+    return out
 
 
 def _check_same(game: Game, stated: list[int], want: list[int], rule_id: str,

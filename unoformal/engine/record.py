@@ -206,13 +206,19 @@ def check_schema(record: Any) -> None:
 
 
 def game_from_record(record: dict[str, Any], rules: RuleTable | None = None,
-                     stated: type[StatedGame] = StatedGame) -> Game:
+                     stated: type[StatedGame] = StatedGame, lenient: bool = False) -> Game:
     """The game a record starts from (before its actions). Errors name the field (``key``).
-    A version-2 record's game is a ``stated`` (a :class:`StatedGame` or a subclass)."""
+    A version-2 record's game is a ``stated`` (a :class:`StatedGame` or a subclass).
+
+    A set-up statement the rules contradict once its stage is over (a start reshuffle
+    the start card does not cause, a start color not drawn at random, a dealer draw after
+    the dealer is decided) is refused as input by default; ``lenient``, the game is set
+    up as the rules have it and :func:`set_up_deviation` gives the contradiction (a record
+    that deviates at its set-up: :func:`replay` and the referee count it so)."""
     if not isinstance(record, dict):
         raise InvalidInputError(f"record {show(record)}: expected a JSON object")
     if version_of(record) == VERSION:
-        return _game_v2(record, rules, stated)
+        return _game_v2(record, rules, stated, lenient)
     extra = set(record) - RECORD_KEYS - {"version"}
     if extra:
         raise InvalidInputError(f"unknown field(s) {show(sorted(extra))}; allowed: "
@@ -240,8 +246,22 @@ def _set_up(record: dict[str, Any], rules: RuleTable) -> tuple[list[str], int, A
     return names, seed, dealer
 
 
+def set_up_deviation(game: Game) -> ChanceError | None:
+    """What a leniently set-up game's record stated of its set-up that the rules
+    contradict (:func:`game_from_record`), with its key, rule, cause and the state as the
+    rules set it up; None when nothing was, or for a game without stated chance."""
+    chance = game.chance
+    err = chance.deviation if isinstance(chance, StatedChance) else None
+    if err is None:
+        return None
+    if not err.causes and err.rule_id is not None:
+        err.causes = (err.rule_id,)  # the rule the set-up broke is why the record deviates
+    err.at(state=game.to_text())
+    return err
+
+
 def _game_v2(record: dict[str, Any], rules: RuleTable | None,
-             stated: type[StatedGame]) -> Game:
+             stated: type[StatedGame], lenient: bool = False) -> Game:
     if rules is None:
         rules = _keyed("rules", lambda: embedded_rules(record.get("rules")))
     names, seed, dealer = _set_up(record, rules)
@@ -259,7 +279,8 @@ def _game_v2(record: dict[str, Any], rules: RuleTable | None,
                           dealer=None if dealer_draws is not None else dealer,
                           deal=record.get("deal"), start_piles=start_piles,
                           dealer_draws=dealer_draws,
-                          start_color=None if color is None else codes.color(color))
+                          start_color=None if color is None else codes.color(color),
+                          lenient=lenient)
     except ChanceError as err:
         key = err.key or {"DEAL-1": "dealer_draws", "START-WD4": "start_reshuffles"}.get(
             err.rule_id or "", "start_color")
@@ -431,15 +452,21 @@ def replay(record: dict[str, Any] | Record, rules: RuleTable | None = None,
     A malformed record (bad fields, bad deal, a malformed action anywhere) raises
     :class:`InvalidInputError` naming the field, and the action's index; a refused action
     is reported in the result with its index, the game left in the state just before it
-    (which the error also carries).
+    (which the error also carries). A set-up the rules contradict (a start Wild stated to
+    be put back ...) is reported so too, before any action: its ``error_index`` is None,
+    its error's ``key`` the set-up field (:func:`set_up_deviation`).
     """
     if isinstance(record, Record):
         record = record.data
-    game = game_from_record(record, rules)
+    game = game_from_record(record, rules, lenient=True)
     actions = record_actions(record)
+    chance = _chance(game, record)  # a malformed record is malformed, deviating or not
+    deviation = set_up_deviation(game)
+    if deviation is not None:
+        # refused before its first action: no index, the key names the set-up field
+        return Replay(game, 0, deviation, None, [])
     if stop_at is not None:
         actions = actions[:stop_at]
-    chance = _chance(game, record)
     played: list[Action] = []
     for i, action in enumerate(actions):
         stated = chance[i] if chance is not None else None
