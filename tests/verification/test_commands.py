@@ -561,3 +561,25 @@ def test_start_the_relation_turns_the_start_card_out_of_the_pile(ext_start: bool
             solver = z3.Solver()
             solver.add(step.guard, step.draws, taken != (0 if again else 1))
             assert solver.check() == z3.unsat, step.name
+
+
+def test_either_is_the_languages_or_in_every_reading() -> None:
+    """Either: holds when one part does, in the engine and in Z3, and reduces for a
+    known phase (a part the phase decides drops out, or decides the whole)."""
+    from unoformal.rules.commands import Both, Either, Fixed, PhaseIs, Unless
+    from unoformal.rules.state import PLAY, RESPOND
+    from unoformal.verification.z3.actions import Spec
+
+    game = Game(["A", "B"], seed=1)
+    b = Binding(game.turn)
+    yes, no = Fixed(True, "yes"), Fixed(False, "no")
+    for parts, want in [((yes, no), True), ((no, no), False), ((no, yes), True), ((), False)]:
+        assert Either(parts).holds(game, b) is want
+    spec, s = Spec(CLASSIC, 2), to_sym(game)
+    for parts, want in [((yes, no), True), ((no, no), False)]:
+        assert z3.is_true(z3.simplify(Either(parts).encode(spec, s, b))) is want
+    assert Either((PhaseIs(RESPOND), no)).in_phase(PLAY) is False
+    assert Either((PhaseIs(RESPOND), no)).in_phase(RESPOND) is True
+    assert Either((PhaseIs(PLAY), Unless(PhaseIs(RESPOND)))).in_phase(RESPOND) is False
+    assert Both((PhaseIs(RESPOND), yes)).in_phase(PLAY) is False
+    assert Either((yes, no)).text() == "yes or no"

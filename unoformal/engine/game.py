@@ -42,6 +42,7 @@ from unoformal.rules.commands import (
     in_phase,
 )
 from unoformal.rules.deal import dealing
+from unoformal.rules.effects import answers_to
 from unoformal.rules.lang import Said
 from unoformal.rules.play import plays as card_plays
 from unoformal.rules.respond import Responses, responses
@@ -633,12 +634,6 @@ class Game(Concrete):
                 return False
         return True
 
-    def _can_answer(self, face: int) -> bool:
-        """NOSTACK-1 (or its variant): may the victim answer the draw card with this one?"""
-        st = self.rules.no_stacking
-        return (st.victim_may_answer and self.pending_kind in st.answers
-                and self.f_kind[face] in st.answers)
-
     def _can_draw(self, count: int) -> bool:
         """EXT-SHORT: with it off, an effect needing more cards than are left is not allowed."""
         return self.rules.draw_what_is_left.enabled or self.available() >= count
@@ -996,12 +991,12 @@ class Game(Concrete):
         ``{may}``."""
         kind = self.pending_kind
         assert kind is not None  # a respond phase has one (the text reader: WD4-2)
-        stack = self.rules.no_stacking
         may = ["accept"]
         if self.rules.effect(kind).victim_may_challenge:
             may.append("challenge")
-        if stack.victim_may_answer and kind in stack.answers:
-            may.append("answer with a " + " or a ".join(KIND_NAMES[k] for k in stack.answers))
+        answering = answers_to(self.rules, kind)
+        if answering:
+            may.append("answer with a " + " or a ".join(KIND_NAMES[k] for k in answering))
         return " or ".join(may) if len(may) < 3 else ", ".join(may[:-1]) + " or " + may[-1]
 
     def _not_to_move(self, action: Action) -> Refusal:

@@ -161,9 +161,6 @@ class Concrete:
     def _color_name(self, color: int | None) -> str | None:
         raise _unread(self, "_color_name", "the engine")
 
-    def _can_answer(self, face: int) -> bool:
-        raise _unread(self, "_can_answer", "the engine")
-
     def _match_row(self) -> list[bool]:
         raise _unread(self, "_match_row", "the engine")
 
@@ -282,7 +279,7 @@ class Symbolic(Protocol):
 
     def colored(self, s: Any, color: Term) -> Any: ...
 
-    def can_answer(self, s: Any, kind: Kind) -> Term: ...
+    def holds_kind(self, s: Any, seat: Term, kind: Kind) -> Term: ...
 
     def matches_kind(self, s: Any, card: Term, kind: Kind) -> Term: ...
 
@@ -764,31 +761,9 @@ class DrawnOnly(Cond):
 
 
 @dataclass(frozen=True)
-class Answers(Cond):
-    """While a draw card waits for an answer, a card of ``kind`` may answer it (NOSTACK-1
-    or its stacking variant); at any other time this holds."""
-
-    kind: Kind
-
-    def holds(self, game: Concrete, b: Binding) -> bool:
-        return game.phase != RESPOND or game._can_answer(b.card)
-
-    def in_phase(self, phase: str) -> Cond | bool:
-        return True if phase != RESPOND else self
-
-    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
-        return spec.either([spec.negated(spec.phase_is(s, RESPOND)),
-                            spec.can_answer(s, self.kind)])
-
-    def text(self) -> str:
-        return (f"no draw card waits for an answer, or a {KIND_NAMES[self.kind]} may "
-                "answer the one that waits")
-
-
-@dataclass(frozen=True)
 class Unanswering(Cond):
     """``cond`` holds, unless the card answers a draw card (an answer is judged by
-    :class:`Answers` alone)."""
+    NOSTACK-1's own conjunct alone: ``unoformal.rules.effects.answers``)."""
 
     cond: Cond
 
@@ -1753,6 +1728,47 @@ class Both(Cond):
     def text(self) -> str:
         return " and ".join(part.text() for part in self.parts)
 
+    def in_phase(self, phase: str) -> Cond | bool:
+        left: list[Cond] = []
+        for part in self.parts:
+            known = part.in_phase(phase)
+            if known is False:
+                return False
+            if known is not True:
+                left.append(known)
+        return True if not left else left[0] if len(left) == 1 else Both(tuple(left))
+
+
+@dataclass(frozen=True)
+class Either(Cond):
+    """At least one of ``parts`` holds: the language's disjunction (a rule that allows a
+    move in one state or another, stated once for the engine, Z3 and the words)."""
+
+    parts: tuple[Cond, ...]
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        for part in self.parts:  # noqa: SIM110 - compiled, a loop beats any()
+            if part.holds(game, b):
+                return True
+        return False
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.either([part.encode(spec, s, b) for part in self.parts])
+
+    def text(self) -> str:
+        return " or ".join(f"({part.text()})" if isinstance(part, Both) else part.text()
+                           for part in self.parts) or "never"
+
+    def in_phase(self, phase: str) -> Cond | bool:
+        left: list[Cond] = []
+        for part in self.parts:
+            known = part.in_phase(phase)
+            if known is True:
+                return True
+            if known is not False:
+                left.append(known)
+        return False if not left else left[0] if len(left) == 1 else Either(tuple(left))
+
 
 @dataclass(frozen=True)
 class Unless(Cond):
@@ -1768,6 +1784,10 @@ class Unless(Cond):
 
     def text(self) -> str:
         return f"not ({self.part.text()})"
+
+    def in_phase(self, phase: str) -> Cond | bool:
+        known = self.part.in_phase(phase)
+        return (not known) if isinstance(known, bool) else Unless(known)
 
 
 @dataclass(frozen=True)
@@ -1819,19 +1839,23 @@ class OnOtherColor(Cond):
 
 
 @dataclass(frozen=True)
-class HoldsUnanswerable(Cond):
-    """The actor holds a draw card (of ``kinds``: the table's) they may not answer the one
-    waiting with (NOSTACK-1)."""
+class HoldsKind(Cond):
+    """The actor holds a card of ``kind``."""
 
-    kinds: tuple[Kind, ...]
+    kind: Kind
 
     def holds(self, game: Concrete, b: Binding) -> bool:
         kinds = game.f_kind
-        return any(kinds[face] in self.kinds and not game._can_answer(face)
-                   for face in game.hands[b.actor])
+        for face in game.hands[b.actor]:  # noqa: SIM110 - compiled, a loop beats any()
+            if kinds[face] is self.kind:
+                return True
+        return False
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.holds_kind(s, b.actor, self.kind)
 
     def text(self) -> str:
-        return "the actor holds a draw card they may not answer with"
+        return f"the actor holds a {KIND_NAMES[self.kind]}"
 
 
 @dataclass(frozen=True)

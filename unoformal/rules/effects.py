@@ -20,20 +20,27 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CardEffect, RuleTable
 from unoformal.rules.commands import (
     AddPending,
+    Both,
+    Cond,
     Effect,
+    Either,
     EndIfOut,
     EndRound,
     FlipDirection,
     GoesOut,
+    HoldsKind,
     Label,
     Mark,
     NoteEffect,
     NoteOut,
     PassTurn,
+    PendingIn,
+    PhaseNot,
     ReverseSkips,
     SetPhase,
     Shows,
     Take,
+    Unless,
     When,
     Who,
 )
@@ -63,12 +70,47 @@ def card_effect(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
     return (NoteOut(), *steps)
 
 
+def answers_to(table: RuleTable, pending: Kind) -> tuple[Kind, ...]:
+    """NOSTACK-1 (or its stacking variant), stated once: the kinds of card that may
+    answer a waiting draw card of kind ``pending`` (none under the rulebook). Every
+    reader asks this: the play's guard and the victim's coverage (the language's
+    conditions built from it), the card's effect, the refusal's words and the relation."""
+    stack = table.no_stacking
+    if not (stack.victim_may_answer and pending in stack.answers):
+        return ()
+    return tuple(stack.answers)
+
+
+def answered_by(table: RuleTable, kind: Kind) -> tuple[Kind, ...]:
+    """The kinds of waiting draw card a card of ``kind`` may answer (NOSTACK-1)."""
+    return tuple(p for p in table.drawing_kinds() if kind in answers_to(table, p))
+
+
+def answers(table: RuleTable, kind: Kind) -> Cond:
+    """NOSTACK-1 as a condition on a card of ``kind`` played: no draw card waits, or the
+    one that waits may be answered with it."""
+    waiting = answered_by(table, kind)
+    if not waiting:
+        return PhaseNot(RESPOND)
+    return Either((PhaseNot(RESPOND), PendingIn(waiting)))
+
+
+def holds_unanswerable(table: RuleTable) -> Cond:
+    """The actor holds a draw card NOSTACK-1 does not let them answer the waiting one
+    with (coverage of an accept)."""
+    def unanswering(kind: Kind) -> Cond:
+        waiting = answered_by(table, kind)
+        return Both((HoldsKind(kind), Unless(PendingIn(waiting)))) if waiting \
+            else HoldsKind(kind)
+
+    return Either(tuple(unanswering(k) for k in table.drawing_kinds()))
+
+
 def stacks_last_card(table: RuleTable, kind: Kind) -> bool | None:
     """EXT-LAST where NOSTACK-1's stacking lets a card of ``kind`` be answered (None
     elsewhere): whether one that is its player's last card ends the round at once (True,
     EXT-LAST off) or is drawn by the next player without an answer (False)."""
-    stack = table.no_stacking
-    if not (stack.victim_may_answer and kind in stack.answers):
+    if not answers_to(table, kind):
         return None
     return not table.last_draw_card_drawn.enabled
 
@@ -101,9 +143,7 @@ def _moves(table: RuleTable, effect: CardEffect, skips: int,
             return (Shows(Label(effect.id, "skip", "the next player loses the turn",
                                 (effect.kind,))), *moved)
         return moved
-    stack = table.no_stacking
-    if effect.victim_may_challenge or (stack.victim_may_answer
-                                       and effect.kind in stack.answers):
+    if effect.victim_may_challenge or answers_to(table, effect.kind):
         return (NoteEffect(effect.id), AddPending(draws, effect.kind),
                 Mark("offender", Who.ACTOR), PassTurn(1), SetPhase(RESPOND))
     return (NoteEffect(effect.id),

@@ -29,7 +29,6 @@ from unoformal.rules.challenge import legality
 from unoformal.rules.commands import (
     PENDING_RULE,
     Actor,
-    Answers,
     Both,
     CanEffect,
     CardOfColor,
@@ -63,7 +62,7 @@ from unoformal.rules.commands import (
     Who,
     WindowOf,
 )
-from unoformal.rules.effects import LAST_DRAW_CARD, card_effect, stacks_last_card
+from unoformal.rules.effects import LAST_DRAW_CARD, answers, card_effect, stacks_last_card
 from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND
 from unoformal.rules.turn import color_first, turn_begins
 
@@ -94,14 +93,15 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
                  "after drawing only the drawn card may be played", caused=True),
     ]
     if effect.victim_draws:
-        guard.append(Conjunct(Answers(kind), table.no_stacking.id,
+        guard.append(Conjunct(answers(table, kind), table.no_stacking.id,
                               "the victim of a draw card cannot answer it", caused=True))
         if stacks_last_card(table, kind) is False:
             guard.append(Conjunct(OffenderHolds(), table.last_draw_card_drawn.id,
                                   "{offender} went out with the card that waits, so it "
                                   "is not answered: {actor} draws its cards (END-1)"))
     else:
-        guard.append(Conjunct(Answers(kind), PENDING_RULE, "{actor} must {may}", caused=True))
+        guard.append(Conjunct(answers(table, kind), PENDING_RULE, "{actor} must {may}",
+                              caused=True))
     guard.append(Conjunct(PhaseIn((PLAY, DRAWN, RESPOND)), "PLAY-1", "nothing to play now"))
     if kind is Kind.WILD_DRAW_FOUR and not table.wd4_legality.bluff_playable:
         guard.append(Conjunct(Unanswering(Wd4Legal()), table.wd4_legality.id,

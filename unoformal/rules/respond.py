@@ -30,7 +30,6 @@ from unoformal.rules.commands import (
     Copy,
     Effect,
     HandIs,
-    HoldsUnanswerable,
     Label,
     Legal,
     OffenderHolds,
@@ -46,7 +45,12 @@ from unoformal.rules.commands import (
     Unless,
     Who,
 )
-from unoformal.rules.effects import LAST_DRAW_CARD, stacks_last_card, victim_draws
+from unoformal.rules.effects import (
+    LAST_DRAW_CARD,
+    holds_unanswerable,
+    stacks_last_card,
+    victim_draws,
+)
 from unoformal.rules.state import OVER, RESPOND
 from unoformal.rules.turn import color_first
 
@@ -61,7 +65,7 @@ _SENDS_BACK = Label("END-1", "challenge-sends-cards-back", "the challenge sends 
 def _holding(table: RuleTable) -> Sorts:
     """Coverage: the victim answers otherwise, holding a draw card NOSTACK-1 (or its
     variant) does not let them answer with."""
-    return Sorts(HoldsUnanswerable(tuple(table.drawing_kinds())),
+    return Sorts(holds_unanswerable(table),
                  Label(table.no_stacking.id, "victim-holds-draw-card", "the victim of a draw "
                        "card holds a draw card it may not answer with", _DRAWS, secret=True))
 

@@ -42,6 +42,7 @@ from unoformal.rules import start as start_commands
 from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
 from unoformal.rules.commands import Binding, Command, Effect, RandomColor, Who
+from unoformal.rules.effects import answers_to
 from unoformal.verification.z3.state import (
     DEALT,
     KINDS,
@@ -485,12 +486,9 @@ class Spec:
             + (0 if self.rules.reshuffle.keep_top else 1)
         return left >= effect.victim_draws
 
-    def can_answer(self, s: Sym, kind: Kind) -> Expr:
-        """Engine ``_can_answer`` (NOSTACK-1 or its stacking variant)."""
-        st = self.rules.no_stacking
-        if not (st.victim_may_answer and kind in st.answers):
-            return z3.BoolVal(False)
-        return f_or([s.pending_kind == KINDS.index(k) for k in st.answers])
+    def holds_kind(self, s: Sym, seat: Expr, kind: Kind) -> Expr:
+        hand = s.seat_hand(seat)
+        return f_or([hand[f] >= 1 for f in self.faces_of(kind)])
 
     def can_play(self, s: Sym, seat: Expr, f: Expr, kind: Kind) -> Expr:
         """Whether ``seat`` may play ``f``, a card of ``kind`` in its hand: the conjuncts of
@@ -800,10 +798,9 @@ class Spec:
         """Whether any card's victim accepts (or challenges, or answers) before drawing,
         as the card effects decide (unoformal.rules.effects): else no play leads to
         RESPOND."""
-        st = self.rules.no_stacking
         return any(self.rules.effect(k).victim_draws and (
-            self.rules.effect(k).victim_may_challenge
-            or (st.victim_may_answer and k in st.answers)) for k in self.kinds)
+            self.rules.effect(k).victim_may_challenge or answers_to(self.rules, k))
+            for k in self.kinds)
 
     def colors_chosen(self) -> bool:
         """Whether any start rule lets the first player choose the color (engine
