@@ -50,7 +50,9 @@ ANSWERS = {
     "catch_penalty_counts_as_draw.json": Answer(
         "DRAW-1", "DRAW-1", 13, "pass only after drawing"),
     "catch_then_wd4_response.json": Answer(
-        "WD4-2", "PLAY-1", 24, "P0's Wild Draw Four made P1 draw and lose the turn (WD4-2)"),
+        "UNO-1", "PLAY-1", 24, "P0 is not to move: P1's catch of P0 (UNO-1), before P1's "
+        "accept, did not change whose turn it is; P0's Wild Draw Four made P1 draw and lose "
+        "the turn (WD4-2), so P2 moves"),
     "final_draw_two_not_drawn.json": Answer(
         "END-1", "END-1", 23, "P0 must draw 2 card(s) here; the record states 0: P1 went out "
         "with Y+2, whose draw is resolved before the round ends (END-1)"),
@@ -64,7 +66,9 @@ ANSWERS = {
     "start_wild_put_back.json": Answer(
         "START-WILD", "START-WILD", None, "1 start reshuffle(s) stated that the start card W "
         "does not cause: it stays face up"),
-    "uno_said_late.json": Answer("UNO-1", "UNO-1", 18, "P0 has no UNO left to say"),
+    "uno_said_late.json": Answer(
+        "UNO-1", "UNO-1", 18, "P0 has no UNO left to say: the window to say it closed when "
+        "P1's turn began (P1 draw), after P0's Y1 (UNO-1)"),
 }
 
 
@@ -143,3 +147,52 @@ def test_the_live_referee_refuses_the_same_move_naming_the_same_rules(name: str)
     assert want.words in error["message"]
     conform = _conform(OUTSIDE / name)["explanations"][want.counted]
     assert error["message"] == conform["message"]
+
+
+def test_catch_then_wd4_response_names_the_catch_then_the_draw_card() -> None:
+    _, error = refereed("catch_then_wd4_response.json")
+    assert error["causes"] == ["UNO-1", "WD4-2"]
+
+
+# Records of the same engine cut short and given one more move, to reach the refusals
+# whose words were unclear: uno_said_late.json's P0 plays Y1 at actions[15] and keeps one
+# card without saying UNO, so P0's window is open at actions[16].
+def _after_y1(*moves: dict[str, Any]) -> dict[str, Any]:
+    record = json.loads((OUTSIDE / "uno_said_late.json").read_text(encoding="utf-8"))
+    assert record["actions"][15] == {"player": "P0", "action": "play", "card": "Y1"}
+    return {**record, "actions": [*record["actions"][:16], *moves]}
+
+
+UNO, CATCH = {"player": "P0", "action": "uno"}, {"player": "P1", "action": "catch",
+                                                 "target": "P0"}
+UNCLEAR = {
+    # the catcher is the one whose window is open: "only P0 can" read as "only P0 may catch"
+    "the catcher is the one to catch": (
+        _after_y1({"player": "P0", "action": "catch", "target": "P1"}), 16, "UNO-1",
+        "P0 catch P1: P1 cannot be caught now: the only player who can be caught is P0, the "
+        "catcher, who played their next-to-last card without saying UNO"),
+    "UNO said twice": (_after_y1(UNO, UNO), 17, "UNO-1",
+                       "P0 uno: P0 has no UNO left to say: P0 said it already, after P0's Y1 "
+                       "(UNO-1)"),
+    "UNO said after the catch": (_after_y1(CATCH, UNO), 17, "UNO-1",
+                                 "P0 uno: P0 has no UNO left to say: P1 caught P0 already, "
+                                 "after P0's Y1 (UNO-1)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(UNCLEAR))
+def test_unclear_refusals_say_who_is_who_and_why_in_conform_and_the_referee(
+        case: str, tmp_path: Path) -> None:
+    record, index, rule, message = UNCLEAR[case]
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    why = _conform(path)["explanations"][rule]
+    assert (why["index"], why["rule"], why["message"]) == (index, rule, message)
+    done = subprocess.run([sys.executable, "-m", "unoformal", "referee"],
+                          input="".join(line + "\n" for line in _session(record)),
+                          capture_output=True, text=True, timeout=120)
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    refused = [i for i, a in enumerate(answers) if not a["ok"]]
+    assert refused[0] == index + 1  # after the new
+    assert (answers[index + 1]["error"]["rule"], answers[index + 1]["error"]["message"]) == (
+        rule, message)

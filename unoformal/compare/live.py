@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from unoformal.compare.explain import explain
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.chance import ChanceError, StatedChance, StatedGame
 from unoformal.engine.game import Game
@@ -139,6 +140,7 @@ class Referee:
             ids = self._play(game, action, stated)
         except UnoError as err:
             self.game = before  # whatever happened part-way is undone
+            explain(before, action, err)  # as replay completes it, so conform agrees
             raise err.at(action=str(action)) from None
         entry = action.to_json()
         for key in ("draws", "reshuffles"):

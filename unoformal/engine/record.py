@@ -481,7 +481,7 @@ def replay(record: dict[str, Any] | Record, rules: RuleTable | None = None,
         except ChanceError as err:
             return _refused(before, err.at(action=str(action)), i, played)
         except UnoError as err:
-            return _refused(game, err.at(action=str(action)), i, played)
+            return _refused(game, err.at(action=str(action)), i, played, action)
         played.append(action)
     return Replay(game, len(actions), actions=played)
 
@@ -549,7 +549,14 @@ _DRAW_RULE = {ActionType.CATCH: "UNO-1", ActionType.ADVISE: "ADVICE-1",
               ActionType.MISPLAY: "MISPLAY-1"}
 
 
-def _refused(game: Game, err: UnoError, i: int, played: list[Action]) -> Replay:
+def _refused(game: Game, err: UnoError, i: int, played: list[Action],
+             action: Action | None = None) -> Replay:
+    if action is not None:
+        # what the guard's words leave out, from the history (a catch before the answer
+        # to a draw card, a late UNO): the referee completes its refusals alike
+        from unoformal.compare.explain import explain
+
+        explain(game, action, err)
     err.at(index=i, key=f"actions[{i}]", state=game.to_text())
     if not err.causes and err.rule_id is not None and isinstance(err, ChanceError):
         err.causes = (err.rule_id,)
