@@ -13,26 +13,40 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from unoformal.compare.live import Referee
+    from unoformal.compare.records import Tally, conform
     from unoformal.engine.actions import Action, ActionType
-    from unoformal.engine.game import Game, PlayerView
+    from unoformal.engine.chance import ChanceError, StatedChance
+    from unoformal.engine.game import Chance, Game, PlayerView
     from unoformal.engine.record import Record, Replay, load_record, replay, to_record
-    from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
+    from unoformal.errors import IllegalActionError, InvalidInputError, UnoError, VariantError
     from unoformal.rulebook.table import CLASSIC, RuleTable
-    from unoformal.rulebook.variants import VARIANTS, load_rules
+    from unoformal.rulebook.variants import VARIANTS, derive, load_rules
+    from unoformal.verification.explore.graph import Config, StateGraph, explore, preset_config
 
+# The public API: these names, where they are found (docs/api.md). Everything else in the
+# package is private and may move in any release; these follow semantic versioning.
 _HOME = {
+    "unoformal.compare.live": ("Referee",),
+    "unoformal.compare.records": ("Tally", "conform"),
     "unoformal.engine.actions": ("Action", "ActionType"),
-    "unoformal.engine.game": ("Game", "PlayerView"),
+    "unoformal.engine.chance": ("ChanceError", "StatedChance"),
+    "unoformal.engine.game": ("Chance", "Game", "PlayerView"),
     "unoformal.engine.record": ("Record", "Replay", "load_record", "replay", "to_record"),
-    "unoformal.errors": ("IllegalActionError", "InvalidInputError", "UnoError"),
+    "unoformal.errors": ("IllegalActionError", "InvalidInputError", "UnoError",
+                         "VariantError"),
     "unoformal.rulebook.table": ("CLASSIC", "RuleTable"),
-    "unoformal.rulebook.variants": ("VARIANTS", "load_rules"),
+    "unoformal.rulebook.variants": ("VARIANTS", "derive", "load_rules"),
+    "unoformal.verification.explore.graph": ("Config", "StateGraph", "explore",
+                                             "preset_config"),
 }
 _MODULE_OF = {name: module for module, names in _HOME.items() for name in names}
 
-__all__ = ["CLASSIC", "VARIANTS", "Action", "ActionType", "Game", "IllegalActionError",
-           "InvalidInputError", "PlayerView", "Record", "Replay", "RuleTable", "UnoError",
-           "load_record", "load_rules", "replay", "to_record"]
+__all__ = ["CLASSIC", "VARIANTS", "Action", "ActionType", "Chance", "ChanceError", "Config",
+           "Game", "IllegalActionError", "InvalidInputError", "PlayerView", "Record",
+           "Referee", "Replay", "RuleTable", "StateGraph", "StatedChance", "Tally", "UnoError",
+           "VariantError", "conform", "derive", "explore", "load_record", "load_rules",
+           "preset_config", "replay", "to_record"]
 __version__ = "0.1.0"
 
 
