@@ -414,9 +414,11 @@ class _PlaysListedKept(Game):
 
     kept = -1
 
-    def _draw_or_pass(self, p: int, out: list[Action]) -> None:
-        super()._draw_or_pass(p, out)
-        self.kept = self._plays_listed
+    def _cards(self, p: int, out: list[Action], penalties: bool) -> int:
+        listed = super()._cards(p, out, penalties)
+        if self.phase == "play":
+            self.kept = listed
+        return listed
 
     def _can_play_any(self, p: int) -> bool:
         if self.kept >= 0 and self.kept >> 1 == p:

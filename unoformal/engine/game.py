@@ -44,13 +44,14 @@ from unoformal.rules.commands import (
 from unoformal.rules.deal import dealing
 from unoformal.rules.effects import answers_to
 from unoformal.rules.lang import Said
+from unoformal.rules.play import Plays
 from unoformal.rules.play import plays as card_plays
 from unoformal.rules.respond import Responses, responses
 from unoformal.rules.start import starts
 from unoformal.rules.state import (
-    COLOR,
     DRAWN,
     OVER,
+    PHASES,
     PLAY,
     RESPOND,
     START,
@@ -694,45 +695,52 @@ class Game(Concrete):
         return out
 
     def _on_turn(self, p: int, out: list[Action], penalties: bool) -> None:
+        """The moves of the player to move: the table's on-turn commands whose guards the
+        phase leaves possible (``_Lookups.menu``, derived from the guards once per table),
+        each asked with its guard reduced for the phase, in the commands' order. A guard
+        a house rule changes changes what is listed; nothing here names a phase's moves."""
+        b = Binding(p, None, self.offender)
+        # DRAW-1's CanPlay, asked by a draw after the plays of the play phase, reads what
+        # their listing found of the same seat (-1: nothing; another phase lists the
+        # plays by other conjuncts)
+        in_play = self.phase == PLAY
+        for move in self.t.menu[self.phase]:
+            if move.cards:
+                listed = self._cards(p, out, penalties)
+                if in_play:
+                    self._plays_listed = listed
+            elif move.command.failing_of(move.guard, self, b) is None:
+                out += move.each[p]
+        self._plays_listed = -1
+
+    def _cards(self, p: int, out: list[Action], penalties: bool) -> int:
+        """``p``'s plays and misplays, card by card; what ``_plays_listed`` may say of
+        them (-1: nothing), for DRAW-1's draw asked next."""
         t = self.t
         phase = self.phase
-        moves = t.turn
-        if phase == COLOR:
-            if moves.choose_color.allows(self, Binding(p)):
-                out += t.choose_color[p]
-            return
-        if phase == RESPOND:
-            self._responses(p, out)
         hand = self.hands[p]
         plays, misplays = t.plays[p], t.misplay[p]
         with_uno = len(hand) == t.uno_with
-        listed = -1  # what _plays_listed says while DRAW-1's draw is asked
         if phase == DRAWN and not penalties:
             drawn = self.drawn
             if drawn is not None and self._can_play(p, drawn):
                 out += plays[drawn][with_uno]
-        elif phase == PLAY and t.play_is_match:
+            return -1
+        if phase == PLAY and t.play_is_match:
             # Every effect can be carried out and a misplay's penalty drawn (EXT-SHORT on):
             # a card is a play exactly when it matches, else a misplay (rules.turn).
             row = self._match_row()
             if not penalties:  # sorting only the cards that match: a hand's few
                 for face in sorted({face for face in hand if row[face]}):
                     out += plays[face][with_uno]
-                self._draw_or_pass(p, out)
-                return
+                return -1
             for face in sorted(set(hand)):
                 if row[face]:
                     out += plays[face][with_uno]
                 else:
                     out.append(misplays[face])
-        else:
-            listed = 2 * p + self._list_plays(p, out, penalties)
-        if phase == PLAY:
-            self._plays_listed = listed
-            self._draw_or_pass(p, out)
-            self._plays_listed = -1
-        elif phase == DRAWN and moves.keep.allows(self, Binding(p)):
-            out.append(t.pass_[p])
+            return -1
+        return 2 * p + self._list_plays(p, out, penalties)
 
     def _list_plays(self, p: int, out: list[Action], penalties: bool) -> bool:
         """``p``'s plays, each card asked in full (``_may_play``), and with ``penalties``
@@ -761,18 +769,6 @@ class Game(Concrete):
                 out.append(misplays[face])
         return listed
 
-    def _draw_or_pass(self, p: int, out: list[Action]) -> None:
-        """DRAW-1's draw, or EXT-PASS's pass when there is nothing to draw (asked in the
-        play phase only: their guards as that phase leaves them)."""
-        t = self.t
-        b = Binding(p)
-        draw, pass_ = t.draw_in_play, t.pass_in_play
-        if draw is not None and t.turn.draw.failing_of(draw, self, b) is None:
-            out.append(t.draw[p])
-        elif pass_ is not None and \
-                t.turn.pass_nothing_to_draw.failing_of(pass_, self, b) is None:
-            out.append(t.pass_[p])
-
     def _out_of_turn(self, p: int, out: list[Action], advise: bool,
                      moves: OutOfTurn) -> None:
         if advise:
@@ -783,14 +779,6 @@ class Game(Concrete):
                 out.append(self.t.uno[p])
             elif moves.catch.allows(self, Binding(p, target)):
                 out.append(self.t.catch[p][target])
-
-    def _responses(self, p: int, out: list[Action]) -> None:
-        answers = self.t.responses
-        b = Binding(p, None, self.offender)
-        if answers.accept.allows(self, b):
-            out.append(self.t.accept[p])
-        if answers.challenge.allows(self, b):
-            out.append(self.t.challenge[p])
 
     # ------------------------------------------------------------------ apply
 
@@ -1464,15 +1452,58 @@ class _Lookups:
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
     must_match: list[bool]  # per face: ``playable`` asks PLAY-1's match outside an answer
     # What the engine asks where it knows the round is in its play phase: ``playable``
-    # and the draw's and the pass's guards reduced by that phase (rules.commands.in_phase:
-    # the conjuncts on the phase alone decided once, here); None: the phase refuses it.
+    # reduced by that phase (rules.commands.in_phase: the conjuncts on the phase alone
+    # decided once, here); None: the phase refuses it.
     playable_in_play: list[tuple[Conjunct, ...] | None]
-    draw_in_play: tuple[Conjunct, ...] | None
-    pass_in_play: tuple[Conjunct, ...] | None
+    # Per phase, the on-turn moves its guards leave possible, in the commands' order:
+    # what legal_actions lists for the player to move (_menu)
+    menu: dict[str, list[_Move]]
     cards: tuple[int, ...]  # the deck in canonical order, what every deal shuffles (DEAL-2)
     # The same lookups with the commands as stated, coverage labels and all: what a move
     # runs while Game.ran counts. These lookups' own commands are without them.
     counted: _Lookups | None = None
+
+
+@dataclass
+class _Move:
+    """An on-turn move as the listing asks it in one phase: its command, its guard
+    reduced for the phase, and per seat the actions listed when the guard holds (every
+    color, for a color to name); ``cards``: the plays and misplays, asked card by card."""
+
+    command: Command
+    guard: tuple[Conjunct, ...]
+    each: list[list[Action]]
+    cards: bool = False
+
+
+def _menu(t: _Lookups, cards_played: Plays) -> dict[str, list[_Move]]:
+    """Per phase, the on-turn moves whose guards that phase leaves possible
+    (``in_phase``), in the commands' order: the answers to a draw card, the cards, the
+    draw, the pass with nothing to draw, the drawn card kept, the color named. Derived
+    from the guards, so a house rule that lets a move be made in another phase is listed
+    there with no change here."""
+    moves, answers = t.turn, t.responses
+    singles = [(answers.accept, [[a] for a in t.accept]),
+               (answers.challenge, [[a] for a in t.challenge]),
+               (None, []),  # the cards, in their place in the order
+               (moves.draw, [[a] for a in t.draw]),
+               (moves.pass_nothing_to_draw, [[a] for a in t.pass_]),
+               (moves.keep, [[a] for a in t.pass_]),
+               (moves.choose_color, t.choose_color)]
+    card_guards = [c.guard for c in cards_played.all()] + [moves.misplay.guard]
+    out: dict[str, list[_Move]] = {}
+    for phase in PHASES:
+        listed: list[_Move] = []
+        for command, each in singles:
+            if command is None:
+                if any(in_phase(g, phase) is not None for g in card_guards):
+                    listed.append(_Move(moves.misplay, (), [], cards=True))
+                continue
+            guard = in_phase(command.guard, phase)
+            if guard is not None:
+                listed.append(_Move(command, guard, each))
+        out[phase] = listed
+    return out
 
 
 def _holds(hand: list[int], face: int) -> bool:
@@ -1571,13 +1602,13 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         playable=[cards_played.playable[f.kind] for f in faces],
         must_match=[_must_match(cards_played.playable[f.kind]) for f in faces],
         playable_in_play=[in_phase(cards_played.playable[f.kind], PLAY) for f in faces],
-        draw_in_play=in_phase(moves.draw.guard, PLAY),
-        pass_in_play=in_phase(moves.pass_nothing_to_draw.guard, PLAY))
+        menu={})
     table.counted = counted = dataclasses.replace(table)
     counted.counted = counted
     table.out_of_turn = _bare(table.out_of_turn)
     table.responses = _bare(table.responses)
     table.turn = _bare(table.turn)
+    table.menu = counted.menu = _menu(table, cards_played)
     bare = {c.name: c.uncounted() for c in (*cards_played.all(), *cards_played.jumps.values())}
     table.play = [bare[c.name] for c in table.play]
     table.jump = [None if c is None else bare[c.name] for c in table.jump]
