@@ -13,6 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from unoformal.adapters.kit import records_from_trace
     from unoformal.compare.live import Referee
     from unoformal.compare.records import Tally, conform
     from unoformal.engine.actions import Action, ActionType
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 # The public API: these names, where they are found (docs/api.md). Everything else in the
 # package is private and may move in any release; these follow semantic versioning.
 _HOME = {
+    "unoformal.adapters.kit": ("records_from_trace",),
     "unoformal.compare.live": ("Referee",),
     "unoformal.compare.records": ("Tally", "conform"),
     "unoformal.engine.actions": ("Action", "ActionType"),
@@ -46,7 +48,7 @@ __all__ = ["CLASSIC", "VARIANTS", "Action", "ActionType", "Chance", "ChanceError
            "Game", "IllegalActionError", "InvalidInputError", "PlayerView", "Record",
            "Referee", "Replay", "RuleTable", "StateGraph", "StatedChance", "Tally", "UnoError",
            "VariantError", "conform", "derive", "explore", "load_record", "load_rules",
-           "preset_config", "replay", "to_record"]
+           "preset_config", "records_from_trace", "replay", "to_record"]
 __version__ = "0.1.0"
 
 
