@@ -33,6 +33,8 @@ RUN_IN_ORDER = [DOCS / "how-a-rule-is-written.md"]
 # Pages whose ``python`` blocks are not examples to paste, and where they are checked.
 NOT_RUN = {
     "tutorial.md": "doctests, run by tests/test_tutorial.py",
+    "conform.md": "the adapter kit's worked example: its trace, code and output, run by "
+                  "tests/compare/test_kit.py",
     "vectors.md": "the json-only checker, run against this engine by tests/compare/test_vectors.py",
     "rule-language.md": "an excerpt of the rule language's source, not a program",
 }
