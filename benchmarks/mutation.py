@@ -23,7 +23,7 @@ every test); each is written into its own scratch copy and the killing suite is 
 with pytest, exactly as mutmut runs it. They are reported beside the score, not in it.
 
 ``--only`` narrows the run to a file (``engine/game.py``), a mutant name or a glob of
-names (``unoformal.rules.lang.xǁOfCurrentColorǁholds__mutmut_*``). Results are
+names (``unoformal.language.cards.xǁOfCurrentColorǁholds__mutmut_*``). Results are
 deterministic: mutmut's mutants are numbered from the source, and the tests draw every
 random choice from fixed seeds.
 """
@@ -50,14 +50,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENT = Path(__file__).resolve().parent / "mutation_equivalent.toml"
 
-# What is mutated: the engine, the rule language's statements and their readings
-# (unoformal/rules/), and the table's interpreters. mutmut mutates function and
+# What is mutated: the engine, the rule language (unoformal/language/), the rules stated
+# in it (unoformal/rules/), and the table's interpreters. mutmut mutates function and
 # method bodies only, so module-level data (the CLASSIC literal, the VARIANTS overrides,
 # dataclass field defaults) is never mutated: it is the rules themselves, pinned by the
 # per-rule tests and the Z3 mutants of `unoformal verify --mutants`, not interpreter code.
 # The variant schema (rulebook/schema.py, rulebook/bounds.py) validates tables rather than
 # interpreting them, and has its own tests (tests/rulebook/): it is left out.
-SCOPE = ["unoformal/engine/*.py", "unoformal/rules/*.py", "unoformal/rulebook/cards.py",
+SCOPE = ["unoformal/engine/*.py", "unoformal/language/*.py", "unoformal/rules/*.py",
+         "unoformal/rulebook/cards.py",
          "unoformal/rulebook/deck.py", "unoformal/rulebook/table.py",
          "unoformal/rulebook/variants.py"]
 
@@ -132,8 +133,8 @@ PLANTED = [
     Planted(
         name="planted_wd4_1_counts_only_number_cards",
         rule="WD4-1",
-        function="unoformal.rules.lang.xǁOfCurrentColorǁholds",
-        path="unoformal/rules/lang.py",
+        function="unoformal.language.cards.xǁOfCurrentColorǁholds",
+        path="unoformal/language/cards.py",
         old="return game.f_color[face] == game.color",
         new="return game.f_color[face] == game.color and game.f_kind[face] is Kind.NUMBER",
     ),

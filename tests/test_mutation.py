@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBSET = ["unoformal.rules.lang.xǁOfCurrentColorǁholds__mutmut_*",
-          "unoformal.rules.lang.xǁAllǁholds__mutmut_*",
+SUBSET = ["unoformal.language.cards.xǁOfCurrentColorǁholds__mutmut_*",
+          "unoformal.language.cards.xǁAllǁholds__mutmut_*",
           "unoformal.rules.challenge.x_wd4_blocks__mutmut_*",
           "unoformal.rulebook.table.xǁRuleTableǁreverse_is_skip__mutmut_*"]
 PLANTED = "planted_wd4_1_counts_only_number_cards"

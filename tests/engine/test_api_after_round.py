@@ -20,10 +20,11 @@ from hypothesis import strategies as st
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError, InvalidInputError, UnoError, VariantError
+from unoformal.language.cards import OfCurrentColor, Said
+from unoformal.language.conditions import CONJUNCT_FIELDS, Conjunct, Fixed
+from unoformal.language.protocols import Binding
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import VARIANTS, derive, load_rules
-from unoformal.rules.commands import CONJUNCT_FIELDS, Binding, Conjunct, Fixed
-from unoformal.rules.lang import OfCurrentColor, Said
 
 from .helpers import make_game, play
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from tests.engine.helpers import make_game, pile_runs_out, play
 from unoformal.engine.game import Game
-from unoformal.rules.commands import Command, Effect, Shows, Sorts, When
+from unoformal.language.commands import Command
+from unoformal.language.effects import Effect, Shows, Sorts, When
 
 ABC = ["A", "B", "C"]
 

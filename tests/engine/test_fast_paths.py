@@ -24,12 +24,14 @@ from tests.engine.helpers import afresh, make_game
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Chance, Game, _generator, _Random
 from unoformal.errors import IllegalActionError
+from unoformal.language.cards import OfKind, Said
+from unoformal.language.commands import in_phase
+from unoformal.language.conditions import Cond, DrawnOnly, Wd4Legal
+from unoformal.language.protocols import Binding
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.rulebook.variants import VARIANTS, derive, load_rules
 from unoformal.rules.book import commands
-from unoformal.rules.commands import Binding, Cond, DrawnOnly, Wd4Legal, in_phase
-from unoformal.rules.lang import OfKind, Said
 
 NAMES = ["A", "B", "C", "D"]
 

@@ -13,10 +13,10 @@ import pytest
 from tests.engine.helpers import afresh, forget_built
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
+from unoformal.language.conditions import Conjunct, PhaseIn, PhaseIs
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.rules import turn as turn_moves
-from unoformal.rules.commands import Conjunct, PhaseIn, PhaseIs
 from unoformal.rules.state import DRAWN, PLAY
 
 

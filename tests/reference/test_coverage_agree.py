@@ -14,9 +14,10 @@ import pytest
 
 from tests.engine.helpers import forget_commands
 from tests.reference import FROZEN_VARIANTS, coverage_agree
+from unoformal.language.coverage import Label
+from unoformal.language.effects import Effect, Shows, Sorts
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rules import play as card_play
-from unoformal.rules.commands import Effect, Label, Shows, Sorts
 from unoformal.verification.explore.coverage import catalogue
 
 SMALL = ("micro", "duel", "skip", "reverse", "circle")

@@ -15,12 +15,13 @@ import pytest
 import z3
 
 from tests.reference import FROZEN_VARIANTS
+from unoformal.language.cards import All, Not, OfCurrentColor, OfKind, Playable, Said
+from unoformal.language.commands import Command
+from unoformal.language.effects import Effect, Take
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Holding, RuleTable
 from unoformal.rulebook.variants import load_rules
 from unoformal.rules import play as card_play
-from unoformal.rules.commands import Command, Effect, Take
-from unoformal.rules.lang import All, Not, OfCurrentColor, OfKind, Playable, Said
 from unoformal.verification.z3 import actions
 from unoformal.verification.z3 import state as live_state
 from unoformal.verification.z3.actions import Spec

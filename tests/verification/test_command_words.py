@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 
 from tests.engine.helpers import forget_commands
+from unoformal.language.commands import labels_of
+from unoformal.language.conditions import Conjunct
+from unoformal.language.effects import Shows, Sorts
 from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.rules.book import commands
-from unoformal.rules.commands import Conjunct, Shows, Sorts, labels_of
 
 PINNED = Path(__file__).resolve().parent.parent / "data" / "commands_in_words.txt"
 

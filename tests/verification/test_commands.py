@@ -1,4 +1,4 @@
-"""The guarded commands (``unoformal.rules.commands``, ``unoformal.rules.uno``): every node
+"""The guarded commands (``unoformal.language``, ``unoformal.rules.uno``): every node
 read every way, refusals from the first failing conjunct, the words in the rules document,
 and, since engine and relation now read one statement, the independent checks that catch
 a wrong command in both (the properties, in the rulebook's own numbers)."""
@@ -17,6 +17,10 @@ from unoformal.compare.successors import to_sym
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.errors import IllegalActionError
+from unoformal.language.commands import Command
+from unoformal.language.conditions import PENDING_RULE, CanPlay, Fixed, GoesOut
+from unoformal.language.effects import Effect, EndRound, Mark, NoteOut, OpenWindow, Take, When
+from unoformal.language.protocols import Binding, Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.document import render
 from unoformal.rulebook.table import CLASSIC, RuleTable
@@ -26,22 +30,6 @@ from unoformal.rules import play as card_play
 from unoformal.rules import start as start_commands
 from unoformal.rules import turn, uno
 from unoformal.rules.book import commands
-from unoformal.rules.commands import (
-    PENDING_RULE,
-    Binding,
-    CanPlay,
-    Command,
-    Effect,
-    EndRound,
-    Fixed,
-    GoesOut,
-    Mark,
-    NoteOut,
-    OpenWindow,
-    Take,
-    When,
-    Who,
-)
 from unoformal.rules.uno import out_of_turn
 from unoformal.verification.z3 import prover
 from unoformal.verification.z3.actions import Spec
@@ -352,7 +340,8 @@ def test_a_command_built_for_another_table_folds_its_values() -> None:
 
 
 def test_a_node_written_without_a_reading_is_refused_by_name() -> None:
-    from unoformal.rules.commands import Cond, Effect
+    from unoformal.language.conditions import Cond
+    from unoformal.language.effects import Effect
 
     class OnlyWords(Cond):
         def text(self) -> str:
@@ -377,10 +366,10 @@ def _concrete_methods() -> dict[str, list[Any]]:
     import ast
     from pathlib import Path
 
-    from unoformal.rules import commands as module
+    from unoformal.language import protocols as module
 
     sample = {"str": "R", "bool": False, "CardEffect": CLASSIC.effect(Kind.NUMBER)}
-    tree = ast.parse(Path(module.__file__ or "").with_name("commands.py").read_text("utf-8"))
+    tree = ast.parse(Path(module.__file__ or "").with_name("protocols.py").read_text("utf-8"))
     concrete = next(node for node in tree.body
                     if isinstance(node, ast.ClassDef) and node.name == "Concrete")
     functions = {node.name: node for node in (*tree.body, *concrete.body)
@@ -397,7 +386,7 @@ def _concrete_methods() -> dict[str, list[Any]]:
 def test_the_engine_defines_everything_a_command_calls_of_a_game() -> None:
     """The engine's Game defines every method of Concrete, the commands' view of a game;
     a game that leaves one out is refused by the method's name when a command calls it."""
-    from unoformal.rules.commands import Concrete
+    from unoformal.language.protocols import Concrete
 
     methods = _concrete_methods()
     assert {"_take", "_place", "_can_play_any", "_wd4_legal_without", "top"} <= set(methods)
@@ -566,7 +555,7 @@ def test_start_the_relation_turns_the_start_card_out_of_the_pile(ext_start: bool
 def test_either_is_the_languages_or_in_every_reading() -> None:
     """Either: holds when one part does, in the engine and in Z3, and reduces for a
     known phase (a part the phase decides drops out, or decides the whole)."""
-    from unoformal.rules.commands import Both, Either, Fixed, PhaseIs, Unless
+    from unoformal.language.conditions import Both, Either, Fixed, PhaseIs, Unless
     from unoformal.rules.state import PLAY, RESPOND
     from unoformal.verification.z3.actions import Spec
 

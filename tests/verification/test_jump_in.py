@@ -12,9 +12,10 @@ import pytest
 
 from tests.engine.helpers import forget_built
 from tests.verification.test_commands import _changed, _planted, _property
+from unoformal.language.commands import Command
+from unoformal.language.conditions import IsTop
 from unoformal.rulebook.variants import load_rules
 from unoformal.rules import play as card_play
-from unoformal.rules.commands import Command, IsTop
 from unoformal.verification.explore import Config, Size, analyse, explore
 from unoformal.verification.explore.presets import small_rules
 from unoformal.verification.z3.prover import check

@@ -14,12 +14,12 @@ import pytest
 import z3
 
 from unoformal.engine.game import Game
+from unoformal.language.cards import All, Not, OfCurrentColor, OfKind, Playable, Said
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Holding, RuleTable
 from unoformal.rulebook.variants import VARIANTS, load_rules
 from unoformal.rules import challenge
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.lang import All, Not, OfCurrentColor, OfKind, Playable, Said
 from unoformal.verification.z3 import actions
 from unoformal.verification.z3.actions import Spec
 from unoformal.verification.z3.state import NONE, Expr, Sym, fand, feq, fimplies, fresh, ival

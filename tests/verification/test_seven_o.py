@@ -13,9 +13,9 @@ import z3
 
 from tests.engine.helpers import forget_built
 from tests.verification.test_commands import _changed, _planted, _property
+from unoformal.language.conditions import Fixed
 from unoformal.rulebook.variants import load_rules
 from unoformal.rules import play as card_play
-from unoformal.rules.commands import Fixed
 from unoformal.verification.explore import Config, Size, analyse, explore
 from unoformal.verification.explore.coverage import catalogue
 from unoformal.verification.explore.presets import small_rules

@@ -26,24 +26,17 @@ from unoformal.engine.actions import Action, ActionType, check_action, check_rea
 from unoformal.engine.text import read_state, state_to_text
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_seed, show
+from unoformal.language.cards import Said
+from unoformal.language.commands import Command, in_phase
+from unoformal.language.conditions import Conjunct, Matches, Unanswering
+from unoformal.language.protocols import Binding, Concrete, Who
 from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CLASSIC, CardEffect, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import (
-    Binding,
-    Command,
-    Concrete,
-    Conjunct,
-    Matches,
-    Unanswering,
-    Who,
-    in_phase,
-)
 from unoformal.rules.deal import dealing
 from unoformal.rules.effects import answers_to
-from unoformal.rules.lang import Said
 from unoformal.rules.play import Plays
 from unoformal.rules.play import plays as card_plays
 from unoformal.rules.respond import Responses, responses
@@ -559,7 +552,7 @@ class Game(Concrete):
 
     def _block_row(self) -> list[bool]:
         """WD4-1's statement for every face at once. A statement of the rule language reads
-        only the faces, the current color and PLAY-1's match (``rules.lang.Concrete``), so
+        only the faces, the current color and PLAY-1's match (``language.cards.Concrete``), so
         it depends only on (color, top), as the match row: it is cached the same way."""
         at = self._row_key()
         row = self._block
@@ -1452,7 +1445,7 @@ class _Lookups:
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
     must_match: list[bool]  # per face: ``playable`` asks PLAY-1's match outside an answer
     # What the engine asks where it knows the round is in its play phase: ``playable``
-    # reduced by that phase (rules.commands.in_phase: the conjuncts on the phase alone
+    # reduced by that phase (language.commands.in_phase: the conjuncts on the phase alone
     # decided once, here); None: the phase refuses it.
     playable_in_play: list[tuple[Conjunct, ...] | None]
     # Per phase, the on-turn moves its guards leave possible, in the commands' order:

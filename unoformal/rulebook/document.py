@@ -145,9 +145,9 @@ def _house_rules_on(table: RuleTable) -> list[tuple[str, RuleTable]]:
 
 def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
     """Each guarded command in words, under every rule it cites: the same statement the
-    engine runs and the relation encodes (``unoformal.rules.commands``)."""
+    engine runs and the relation encodes (``unoformal.language``)."""
+    from unoformal.language.commands import labels_of
     from unoformal.rules.book import commands
-    from unoformal.rules.commands import labels_of
 
     for command in commands(table):
         cited = command.cites + tuple(c for b in command.branches for c in b.cites)

@@ -5,8 +5,8 @@ section's commands directly (``rules.start``, ``rules.play``, ``rules.turn``,
 
 from __future__ import annotations
 
+from unoformal.language.commands import Command
 from unoformal.rulebook.table import RuleTable
-from unoformal.rules.commands import Command
 from unoformal.rules.deal import dealing
 from unoformal.rules.play import plays
 from unoformal.rules.respond import responses

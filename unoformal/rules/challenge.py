@@ -8,10 +8,10 @@ branches as coverage counts them, where the card is played and where a challenge
 
 from __future__ import annotations
 
+from unoformal.language.cards import All, Not, OfCurrentColor, OfKind, Playable, Said
+from unoformal.language.coverage import Label
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Holding, RuleTable
-from unoformal.rules.commands import Label
-from unoformal.rules.lang import All, Not, OfCurrentColor, OfKind, Playable, Said
 
 
 def wd4_blocks(table: RuleTable) -> Said:

@@ -1,4 +1,4 @@
-"""The next deal, stated once as a guarded command (:mod:`unoformal.rules.commands`) for a
+"""The next deal, stated once as a guarded command (:mod:`unoformal.language`) for a
 table: END-2 (who deals next) and DEAL-2 (everything shuffled and dealt again), once a
 round is over and nobody has reached the target (SCORE-2). That the deck holds every hand
 and a start card is the table's to say: its schema refuses a hand size that would not
@@ -12,17 +12,11 @@ from __future__ import annotations
 
 from functools import cache
 
+from unoformal.language.commands import Command
+from unoformal.language.conditions import Conjunct, GameOver, PhaseIs, Unless
+from unoformal.language.effects import Deal, PassDeal
+from unoformal.language.protocols import Actor
 from unoformal.rulebook.table import NextDealer, RuleTable
-from unoformal.rules.commands import (
-    Actor,
-    Command,
-    Conjunct,
-    Deal,
-    GameOver,
-    PassDeal,
-    PhaseIs,
-    Unless,
-)
 from unoformal.rules.state import OVER
 
 

@@ -1,12 +1,12 @@
 """What a card does once played, stated once as primitives of the rule language
-(:mod:`unoformal.rules.commands`) for a table: SKIP-1, REV-1 and TWO-1, D2-1, WILD-1,
+(:mod:`unoformal.language`) for a table: SKIP-1, REV-1 and TWO-1, D2-1, WILD-1,
 WD4-2 and NOSTACK-1's draws, and END-1's round won.
 
 A card's effect in the table (:class:`~unoformal.rulebook.table.CardEffect`: how many seats
 it skips, whether it reverses, how many cards its victim draws and whether they answer
 first) folds here into a sequence of primitives, a Python ``if`` on a table value
 staying a Python ``if``. What only the state decides is a labelled branch
-(:class:`~unoformal.rules.commands.When`): whether a Reverse acts as a Skip at this
+(:class:`~unoformal.language.effects.When`): whether a Reverse acts as a Skip at this
 number of players (TWO-1), and, with END-1's final draw switched off, whether the player
 has just gone out. EXT-LAST settles a last draw card that stacking would let be answered.
 
@@ -16,34 +16,36 @@ read them, the engine running each primitive and the relation encoding it.
 
 from __future__ import annotations
 
-from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import CardEffect, RuleTable
-from unoformal.rules.commands import (
-    AddPending,
+from unoformal.language.conditions import (
     Both,
     Cond,
-    Effect,
     Either,
+    GoesOut,
+    HoldsKind,
+    PendingIn,
+    PhaseNot,
+    ReverseSkips,
+    Unless,
+)
+from unoformal.language.coverage import Label
+from unoformal.language.effects import (
+    AddPending,
+    Effect,
     EndIfOut,
     EndRound,
     FlipDirection,
-    GoesOut,
-    HoldsKind,
-    Label,
     Mark,
     NoteEffect,
     NoteOut,
     PassTurn,
-    PendingIn,
-    PhaseNot,
-    ReverseSkips,
     SetPhase,
     Shows,
     Take,
-    Unless,
     When,
-    Who,
 )
+from unoformal.language.protocols import Who
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import CardEffect, RuleTable
 from unoformal.rules.state import PLAY, RESPOND
 
 # What coverage counts of a round a draw card ended (the play's, or its answer's).

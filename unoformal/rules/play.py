@@ -1,5 +1,5 @@
 """Playing a card, stated once as a guarded command per kind of card
-(:mod:`unoformal.rules.commands`) for a table: PLAY-1's matching, DRAW-1's drawn card,
+(:mod:`unoformal.language`) for a table: PLAY-1's matching, DRAW-1's drawn card,
 NOSTACK-1's answers, WD4-1's legality, UNO-1's call and EXT-SHORT, then the card's effect.
 
 One command per kind, as the relation has one action per kind (``play_number``,
@@ -22,52 +22,53 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 
-from unoformal.rulebook.cards import Face, Kind
-from unoformal.rulebook.deck import Deck
-from unoformal.rulebook.table import RuleTable
-from unoformal.rules.challenge import legality
-from unoformal.rules.commands import (
+from unoformal.language.commands import Command
+from unoformal.language.conditions import (
     PENDING_RULE,
-    Actor,
     Both,
     CanEffect,
     CardOfColor,
-    Command,
     Conjunct,
     Differ,
     DrawnOnly,
-    Effect,
     GoesOut,
     HoldsCard,
     IsTop,
-    Label,
     Legal,
-    Mark,
     Matches,
     NamesCurrent,
     OffenderHolds,
     OnOtherColor,
-    OpenWindow,
-    PassHands,
     PhaseIn,
     PhaseIs,
-    PlaceCard,
     SaysUno,
-    Shows,
-    Sorts,
     Unanswering,
     UnoCall,
     Wd4Legal,
-    When,
-    Who,
     WindowOf,
 )
+from unoformal.language.coverage import Label
+from unoformal.language.effects import (
+    Effect,
+    Mark,
+    OpenWindow,
+    PassHands,
+    PlaceCard,
+    Shows,
+    Sorts,
+    When,
+)
+from unoformal.language.protocols import Actor, Who
+from unoformal.rulebook.cards import Face, Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
+from unoformal.rules.challenge import legality
 from unoformal.rules.effects import LAST_DRAW_CARD, answers, card_effect, stacks_last_card
 from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND
 from unoformal.rules.turn import color_first, turn_begins
 
 _K = Kind
-# What coverage counts of a play (unoformal.rules.commands.Shows): PLAY-1's match, read
+# What coverage counts of a play (unoformal.language.effects.Shows): PLAY-1's match, read
 # before the card is placed, and what the card then does.
 BY_COLOR = Label("PLAY-1", "by-color", "a card played on the current color")
 BY_NUMBER = Label("PLAY-1", "by-number", "a number played on the same number, other color",

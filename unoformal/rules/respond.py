@@ -1,5 +1,5 @@
 """Answering a draw card: accepting it, or challenging a Wild Draw Four, stated once as
-guarded commands (:mod:`unoformal.rules.commands`) for a table (WD4-2, D2-1 under
+guarded commands (:mod:`unoformal.language`) for a table (WD4-2, D2-1 under
 stacking, CHAL-1..4).
 
 A challenge has two outcomes, the relation's two actions ``challenge_failed`` and
@@ -13,38 +13,39 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import ChallengeOutcome, RuleTable
-from unoformal.rules.challenge import legality
-from unoformal.rules.commands import (
-    Actor,
+from unoformal.language.commands import Command
+from unoformal.language.conditions import (
     Both,
-    Branch,
     CanDraw,
     CanDrawPending,
     CardsLeft,
-    Caused,
     ColorKept,
-    Command,
     Conjunct,
-    Copy,
-    Effect,
     HandIs,
-    Label,
     Legal,
     OffenderHolds,
     Offends,
     PendingIn,
     PhaseIs,
+    Unless,
+)
+from unoformal.language.coverage import Label
+from unoformal.language.effects import (
+    Branch,
+    Caused,
+    Copy,
+    Effect,
     Resolve,
     Reveal,
     Shows,
     Sorts,
     Take,
     TakePending,
-    Unless,
-    Who,
 )
+from unoformal.language.protocols import Actor, Who
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import ChallengeOutcome, RuleTable
+from unoformal.rules.challenge import legality
 from unoformal.rules.effects import (
     LAST_DRAW_CARD,
     holds_unanswerable,

@@ -1,5 +1,5 @@
 """Turning the start card, stated once as a guarded command per kind of card
-(:mod:`unoformal.rules.commands`) for a table: DEAL-2's card turned, DEAL-3's first player,
+(:mod:`unoformal.language`) for a table: DEAL-2's card turned, DEAL-3's first player,
 the START-* rules and EXT-START.
 
 The dealer makes the move; which card is on top of the pile is chance's (the relation
@@ -16,18 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.deck import Deck
-from unoformal.rulebook.table import RuleTable, StartRule
-from unoformal.rulebook.words import KIND_NAMES
-from unoformal.rules.commands import (
-    Actor,
+from unoformal.language.commands import Command
+from unoformal.language.conditions import OnlyKindLeft, Unless
+from unoformal.language.coverage import Label
+from unoformal.language.effects import (
     Branch,
-    Command,
     Effect,
-    Label,
     NoteStart,
-    OnlyKindLeft,
     PassOn,
     RandomColor,
     SetPhase,
@@ -36,9 +31,12 @@ from unoformal.rules.commands import (
     Take,
     TurnAgain,
     TurnUp,
-    Unless,
-    Who,
 )
+from unoformal.language.protocols import Actor, Who
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable, StartRule
+from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.state import COLOR, START
 
 _K = Kind

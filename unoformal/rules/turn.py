@@ -1,6 +1,6 @@
 """The moves of a turn other than a play: drawing, keeping the drawn card, passing with
 nothing to draw, a misplay's penalty, and the first player's color for a start Wild,
-stated once as guarded commands (:mod:`unoformal.rules.commands`) for a table (DRAW-1,
+stated once as guarded commands (:mod:`unoformal.language`) for a table (DRAW-1,
 EXT-PASS, MISPLAY-1, START-WILD).
 
 Whether a card may be played is the play's to say (``unoformal.rules.play.playable``,
@@ -17,39 +17,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import RuleTable
-from unoformal.rules.commands import (
+from unoformal.language.commands import Command
+from unoformal.language.conditions import (
     PENDING_RULE,
-    Actor,
     Both,
     CanDraw,
     CanPlay,
     CardPlayable,
     CardsLeft,
-    Clear,
-    Command,
     Conjunct,
     DrawnPlayable,
-    Effect,
     Fixed,
     HoldsCard,
-    Label,
-    NoteCause,
-    PassTurn,
     PhaseIn,
     PhaseIs,
     PhaseNot,
+    SomeWindow,
+    Unless,
+    WindowOf,
+)
+from unoformal.language.coverage import Label
+from unoformal.language.effects import (
+    Clear,
+    Effect,
+    NoteCause,
+    PassTurn,
     SetColor,
     SetPhase,
     Shows,
-    SomeWindow,
     Sorts,
     Take,
-    Unless,
-    Who,
-    WindowOf,
 )
+from unoformal.language.protocols import Actor, Who
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import RuleTable
 from unoformal.rules.state import COLOR, DRAWN, PLAY, RESPOND
 
 # DRAW-1 in the refusal of a pass before any draw: what a pass is in the rules

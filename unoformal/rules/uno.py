@@ -1,5 +1,5 @@
 """Saying UNO, catching a player who did not, and advice: the out-of-turn moves, stated
-once as guarded commands (:mod:`unoformal.rules.commands`) for a table.
+once as guarded commands (:mod:`unoformal.language`) for a table.
 
 The UNO window itself opens when a card is played (the play commands' ``OpenWindow``,
 :mod:`unoformal.rules.play`), closes when a turn begins (their ``Clear`` and the draw's)
@@ -12,23 +12,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from unoformal.rulebook.table import RuleTable
-from unoformal.rules.commands import (
-    Actor,
+from unoformal.language.commands import Command
+from unoformal.language.conditions import (
     CanDraw,
-    Clear,
-    Command,
     Conjunct,
     Differ,
     Fixed,
     HandIs,
-    Label,
-    Shows,
     SomeWindow,
-    Take,
-    Who,
     WindowOf,
 )
+from unoformal.language.coverage import Label
+from unoformal.language.effects import Clear, Shows, Take
+from unoformal.language.protocols import Actor, Who
+from unoformal.rulebook.table import RuleTable
 
 SHORT = "not enough cards are left for the penalty"
 

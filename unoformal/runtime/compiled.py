@@ -15,7 +15,11 @@ from pathlib import Path
 # repository root; everything else is pure Python however the package is built.
 COMPILED = (
     "unoformal/engine/game.py",
-    "unoformal/rules/commands.py",
+    "unoformal/language/commands.py",
+    "unoformal/language/conditions.py",
+    "unoformal/language/coverage.py",
+    "unoformal/language/effects.py",
+    "unoformal/language/protocols.py",
     "unoformal/verification/explore/chance.py",
     "unoformal/verification/explore/coverage.py",
     "unoformal/verification/explore/graph.py",

@@ -23,9 +23,9 @@ from unoformal.engine.record import (
     stated_chance,
 )
 from unoformal.errors import UnoError
+from unoformal.language.commands import labels_of
 from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.rules.book import commands
-from unoformal.rules.commands import labels_of
 from unoformal.show.seat import REFEREE
 from unoformal.verification.explore.coverage import Labeler, text_of
 

@@ -24,12 +24,12 @@ from typing import Any, Final
 from unoformal.engine.actions import Action, ActionType, check_action
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_players, check_seed, show
+from unoformal.language.cards import Said
 from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CLASSIC, CardEffect, NextDealer, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.lang import Said
 
 # Phases of a round. "respond" is the victim's accept/challenge (or stacking) decision.
 # Final: compiled (setup.py), each is a constant, not a lookup in the module's globals.

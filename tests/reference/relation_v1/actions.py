@@ -390,7 +390,7 @@ class Spec:
                                 hand[g] == 0) for g in range(self.nfaces)
                      if self.deck.faces[g].kind is not Kind.WILD_DRAW_FOUR])
 
-    # ---- what the rule language's symbolic backend asks (unoformal.rules.lang.Symbolic)
+    # ---- what the rule language's symbolic backend asks (unoformal.language.cards.Symbolic)
 
     def kind_of(self, face: int) -> Kind:
         return self.deck.faces[face].kind

@@ -2,7 +2,7 @@
 
 The explorer labels every edge it finds (and every initial and round-over state) with
 the (rule ID, branch) pairs that ran. A move's labels are the commands' own
-(:class:`~unoformal.rules.commands.Shows`, ``Sorts`` and a ``When``'s two ways, and the
+(:class:`~unoformal.language.effects.Shows`, ``Sorts`` and a ``When``'s two ways, and the
 engine's reshuffle and short draw): the engine appends them to ``Game.ran`` while the
 move runs, so a label names what ran, never a guess made from the states afterwards. The
 deal's start card is a command too (``Game.started`` holds what it ran); the score is not
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from typing import Final
 
 from unoformal.engine.game import Game
+from unoformal.language.commands import labels_of
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.book import commands
-from unoformal.rules.commands import labels_of
 
 Label = tuple[str, str]
 

@@ -27,6 +27,9 @@ from typing import Any, cast
 
 import z3
 
+from unoformal.language.commands import Command
+from unoformal.language.effects import Effect, RandomColor
+from unoformal.language.protocols import Binding, Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import (
@@ -41,7 +44,6 @@ from unoformal.rules import respond, turn
 from unoformal.rules import start as start_commands
 from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.commands import Binding, Command, Effect, RandomColor, Who
 from unoformal.rules.effects import answers_to
 from unoformal.verification.z3.state import (
     DEALT,
@@ -383,7 +385,7 @@ class Spec:
         terms = [(g, blocks.encode(self, s, g)) for g in range(self.nfaces)]
         return fand([fimplies(t, feq(hand[g], 0)) for g, t in terms if t is not None])
 
-    # ---- what the rule language's symbolic backend asks (unoformal.rules.lang.Symbolic)
+    # ---- what the rule language's symbolic backend asks (unoformal.language.cards.Symbolic)
 
     def kind_of(self, face: int) -> Kind:
         return self.deck.faces[face].kind
@@ -407,7 +409,7 @@ class Spec:
     def negated(self, term: Expr) -> Expr:
         return z3.Not(term)
 
-    # The rest of the commands' protocol (unoformal.rules.commands.Symbolic).
+    # The rest of the commands' protocol (unoformal.language.protocols.Symbolic).
     def false(self) -> Expr:
         return z3.BoolVal(False)
 
