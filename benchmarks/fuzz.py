@@ -30,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from fuzz import families as f
 from fuzz import surfaces as s
+from fuzz import test_fuzz_house as house
+from fuzz import test_fuzz_show as shown
 from fuzz import views as v
 
 from unoformal.rulebook.variants import VARIANTS
@@ -47,6 +49,35 @@ PLAYED: Counter[str] = Counter()
 def _hostile_game(game_seed: int) -> str:
     PLAYED.update(f.play_hostile(game_seed, 100, f.random_action))
     return "game"
+
+
+def _in_scratch(check: Callable[[bytes, Path], str], data: bytes) -> str:
+    with tempfile.TemporaryDirectory() as folder:
+        return check(data, Path(folder))
+
+
+def _show_rows(rows: Any) -> str:
+    import json
+
+    data = json.dumps(rows, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    return _in_scratch(shown._check_show, data)
+
+
+def _house_moves(table: str, names: list[str], game_seed: int, moves: int) -> str:
+    """A round's first moves of a house-rule table, hostile ones among them, through the
+    API and the referee in step (tests/fuzz/test_fuzz_house.py's check)."""
+    both = house.Both(house.TABLES[table], names, game_seed)
+    rng = random.Random(moves)
+    refused = 0
+    for _ in range(40):
+        if both.api.round_over:
+            break
+        listed = both.check_listed()
+        for _ in range(4):
+            refused += not both.move(house._hostile(rng, both.api))
+        if not both.api.round_over:
+            assert both.move(rng.choice(both.api.legal_actions() or listed))
+    return "a hostile move refused" if refused else "every hostile move legal"
 
 
 def _families(folder: Path) -> dict[str, tuple[Callable[..., str], list[Any]]]:
@@ -69,6 +100,14 @@ def _families(folder: Path) -> dict[str, tuple[Callable[..., str], list[Any]]]:
         "conform (folders of records and logs)": (
             lambda files, extra: s.check_conform(files, extra, folder),
             [s.conform_folders(), s.conform_options()]),
+        "show over hostile records": (lambda data: _in_scratch(shown._check_show, data),
+                                      [f.record_bytes()]),
+        "show over hostile verify rows": (_show_rows, [shown.verify_rows()]),
+        "house-rule moves (API and referee in step)": (
+            _house_moves, [st.sampled_from(sorted(house.TABLES)),
+                           st.lists(st.sampled_from(["Ann", "Bob", *house.ODD]), min_size=2,
+                                    max_size=5, unique=True),
+                           st.integers(0, 2**32), st.integers(0, 2**32)]),
         "seat views (HIDDEN-1: alike games look alike)": (
             v.check_seat_view, [st.sampled_from(sorted(VARIANTS)), st.integers(0, 2**32),
                                 st.integers(0, 80), st.integers(0, 2), st.integers(1, 10)]),
