@@ -113,31 +113,10 @@ def test_the_good_records_replay() -> None:
 # ------------------------------------------------------- refused when read (set-up)
 
 REFUSED_WHEN_READ: list[tuple[str, Record, str, str | None, str]] = [
-    ("DEAL-1 a redraw by players who did not tie",
-     dealer_draw({P0: "R5", P1: "G5", P2: "B1"}, {P0: "B1", P2: "B2"}, players=3),
-     "dealer_draws[1]: P0, P1 draw here, the record names P0, P2", "DEAL-1", "dealer_draws"),
-    ("DEAL-1 a draw that ends tied", dealer_draw({P0: "R5", P1: "G5"}),
-     "the stated dealer draw ends in a tie: ties draw again", "DEAL-1", "dealer_draws"),
     ("DECK-2 an unknown player draws", dealer_draw({"Zed": "R5", P1: "G5"}),
      "unknown player 'Zed'", "DECK-2", "dealer_draws[0]"),
     ("DECK-1 an unknown card is drawn", dealer_draw({P0: "X9", P1: "G5"}),
      f"unknown card code 'X9' {CODES}", "DECK-1", "dealer_draws[0].P0"),
-    ("START-WD4 the start card's reshuffle is not stated", start(),
-     "the start card needs a reshuffle the record does not state", "START-WD4",
-     "start_reshuffles"),
-    ("START-WD4 a new pile with a card that is not in the pile",
-     start(["R3", "W+4", "G4", "G1"]),
-     "the stated new pile is not the pile with the start card back: extra G1", "START-WD4",
-     "start_reshuffles"),
-    ("START-WD4 a new pile without a card of the pile", start(["W+4", "G4"]),
-     "the stated new pile is not the pile with the start card back: missing R3", "START-WD4",
-     "start_reshuffles"),
-    # Nine cards too many and eight too few: eight of each shown, then how many more.
-    ("START-WD4 a new pile all wrong is one line",
-     start(["W+4", *(f"G{r}" for r in "123456789")],
-           pile=["W+4", *(f"R{r}" for r in "12345678")]),
-     "the stated new pile is not the pile with the start card back: extra G1 G2 G3 G4 G5 G6 "
-     "G7 G8 and 1 more; missing R1 R2 R3 R4 R5 R6 R7 R8", "START-WD4", "start_reshuffles"),
     ("DECK-1 a start color the deck does not have",
      {"version": 2, "rules": THREE_COLORS, "players": [P0, P1], "start_color": "blue",
       "actions": []},
@@ -164,6 +143,27 @@ def test_a_bad_set_up_is_refused_naming_rule_and_place(data: Record, message: st
 # engine that puts a start Wild back under the pile does (START-WILD). Read alone
 # (game_from_record, Record.start), it is still refused as input.
 DEVIATING_AT_SET_UP: list[tuple[str, Record, str, str | None, str]] = [
+    ("DEAL-1 a redraw by players who did not tie",
+     dealer_draw({P0: "R5", P1: "G5", P2: "B1"}, {P0: "B1", P2: "B2"}, players=3),
+     "dealer_draws[1]: P0, P1 draw here, the record names P0, P2", "DEAL-1", "dealer_draws"),
+    ("DEAL-1 a draw that ends tied", dealer_draw({P0: "R5", P1: "G5"}),
+     "the stated dealer draw ends in a tie: ties draw again", "DEAL-1", "dealer_draws"),
+    ("START-WD4 the start card's reshuffle is not stated", start(),
+     "the start card needs a reshuffle the record does not state", "START-WD4",
+     "start_reshuffles"),
+    ("START-WD4 a new pile with a card that is not in the pile",
+     start(["R3", "W+4", "G4", "G1"]),
+     "the stated new pile is not the pile with the start card back: extra G1", "START-WD4",
+     "start_reshuffles"),
+    ("START-WD4 a new pile without a card of the pile", start(["W+4", "G4"]),
+     "the stated new pile is not the pile with the start card back: missing R3", "START-WD4",
+     "start_reshuffles"),
+    # Nine cards too many and eight too few: eight of each shown, then how many more.
+    ("START-WD4 a new pile all wrong is one line",
+     start(["W+4", *(f"G{r}" for r in "123456789")],
+           pile=["W+4", *(f"R{r}" for r in "12345678")]),
+     "the stated new pile is not the pile with the start card back: extra G1 G2 G3 G4 G5 G6 "
+     "G7 G8 and 1 more; missing R1 R2 R3 R4 R5 R6 R7 R8", "START-WD4", "start_reshuffles"),
     ("DEAL-1 a draw after the dealer is decided",
      dealer_draw({P0: "R5", P1: "G3"}, {P0: "B1", P1: "B2"}),
      "dealer_draws[1]: the dealer was already decided", "DEAL-1", "dealer_draws"),

@@ -52,28 +52,31 @@ class StatedChance(Chance):
         self.start_color = start_color
         self.seat, self.count, self.taken = 0, 0, 0  # the draw under way
         self.drew_under: dict[int, str] = {}  # this action's draws: seat to their rule
-        # The first set-up statement the rules contradict, found once its stage is over
-        # (the game whole): :class:`StatedGame` raises it, or keeps it as a deviation.
+        # The first set-up statement the rules contradict; the set-up goes on from the
+        # seed, so the game is whole: :class:`StatedGame` raises it, or keeps it as the
+        # record's deviation at its set-up.
         self.deviation: ChanceError | None = None
 
     # ------------------------------------------------------------------ set-up
 
     def dealer_cards(self, game: Game, contenders: list[int],
                      cards: list[int]) -> dict[int, int]:
-        """DEAL-1 from the stated draws: the round's contenders, each with a card."""
+        """DEAL-1 from the stated draws: the round's contenders, each with a card. A
+        statement the draw contradicts is the set-up's deviation, and the seed draws on."""
         stated = self.dealer_draws
         if stated is None:
             return super().dealer_cards(game, contenders, cards)
         number = self.dealer_round
-        if number >= len(stated):
-            raise ChanceError("the stated dealer draw ends in a tie: ties draw again",
-                              "DEAL-1")
         self.dealer_round += 1
-        draw = stated[number]
+        draw = stated[number] if number < len(stated) else None
         names = sorted(game.names[p] for p in contenders)
-        if sorted(draw) != names:
-            raise ChanceError(f"dealer_draws[{number}]: {', '.join(names)} draw here, "
-                              f"the record names {', '.join(sorted(draw))}", "DEAL-1")
+        if draw is None or sorted(draw) != names:
+            self._deviate(ChanceError(
+                "the stated dealer draw ends in a tie: ties draw again" if draw is None else
+                f"dealer_draws[{number}]: {', '.join(names)} draw here, the record names "
+                f"{', '.join(sorted(draw))}", "DEAL-1", key="dealer_draws"))
+            self.dealer_draws = None
+            return super().dealer_cards(game, contenders, cards)
         seats = {name: p for p, name in enumerate(game.names)}
         return {seats[name]: card for name, card in draw.items()}
 
@@ -83,15 +86,24 @@ class StatedChance(Chance):
         return super().color(game, rule) if color is None else color
 
     def turn_again(self, game: Game, pile: list[int], rule: str) -> None:
-        """START-WD4: the stated new pile must hold exactly the cards being shuffled."""
+        """START-WD4: the stated new pile must hold exactly the cards being shuffled. A
+        statement that is missing or does not is the set-up's deviation, and the seed
+        shuffles on."""
         if self.start_piles is None:
             super().turn_again(game, pile, rule)
             return
-        if not self.start_piles:
-            raise ChanceError("the start card needs a reshuffle the record does not state",
-                              "START-WD4")
-        stated = self.start_piles.pop(0)
-        _check_same(game, stated, pile, "START-WD4", "the pile with the start card back")
+        try:
+            if not self.start_piles:
+                raise ChanceError("the start card needs a reshuffle the record does not "
+                                  "state", "START-WD4")
+            stated = self.start_piles.pop(0)
+            _check_same(game, stated, pile, "START-WD4", "the pile with the start card back")
+        except ChanceError as err:
+            err.key = "start_reshuffles"
+            self._deviate(err)
+            self.start_piles = None
+            super().turn_again(game, pile, rule)
+            return
         pile[:] = stated[::-1]
 
     def close(self, game: Game, rule: str) -> None:
@@ -108,8 +120,7 @@ class StatedChance(Chance):
         self.start_color = None
 
     def _deviate(self, err: ChanceError) -> None:
-        """Keep the first contradicted set-up statement: the stage it was found in is over,
-        so the game is whole, as the rules left it."""
+        """Keep the first contradicted set-up statement (later ones follow from it)."""
         if self.deviation is None:
             self.deviation = err
 
