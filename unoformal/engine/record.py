@@ -360,7 +360,7 @@ def _derived(text: str) -> RuleTable:
             raise InvalidInputError(f"base {show(base)}: a shipped variant "
                                     f"({', '.join(VARIANTS)}), never a path")
         return derive(load_rules(base), doc["name"], doc.get("description", ""),
-                      doc.get("rules", {}), doc.get("expect", ()))
+                      doc.get("rules", {}), doc.get("expect", ()), house=doc.get("house", ()))
     except VariantError as err:
         raise InvalidInputError(err.message, err.rule_id) from None
 
@@ -380,6 +380,10 @@ def rules_json(rules: RuleTable) -> str | dict[str, Any]:
                            "description": rules.description, "rules": overrides}
     if rules.expect:
         doc["expect"] = plain(rules.expect)
+    if rules.house:  # a rule file's house rules, with their changes: replay needs no file
+        from unoformal.rulebook.variants import house_data
+
+        doc["house"] = [house_data(rule) for rule in rules.house]
     return doc
 
 

@@ -123,9 +123,36 @@ def file_schema() -> dict[str, Any]:
         "properties": {"name": value_schema(table["name"]),
                        "base": value_schema(Annotated[str, BASE]),
                        "description": value_schema(table["description"]),
-                       "rules": rules_schema(), "expect": value_schema(table["expect"])},
+                       "rules": rules_schema(), "expect": value_schema(table["expect"]),
+                       "house": house_schema()},
         "additionalProperties": False,
     }
+
+
+# A condition in a rule file: an expression of the rule language's conditions, parsed where
+# the commands are built (unoformal.rules.house), since the table does not know the
+# language; here only its length. A string keeps a file and a record flat however the
+# condition nests (JSON inputs are nested at most 8 deep).
+_COND = {"type": "string", "minLength": 1, "maxLength": 1000}
+
+
+def house_schema() -> dict[str, Any]:
+    """``[[house]]``: the house rules a rule file adds, each an entry with the changes it
+    makes to the moves' commands (``Change``)."""
+    text = {"type": "string", "maxLength": 2000}
+    change = {"type": "object", "additionalProperties": False, "required": ["command"],
+              "properties": {"command": {"type": "string", "pattern": "^[a-z_]+$",
+                                         "maxLength": 40},
+                             "conjunct": {"type": "string", "maxLength": 300},
+                             "when": _COND, "drop": {"type": "boolean"}, "require": _COND,
+                             "words": {"type": "string", "maxLength": 300}}}
+    entry = {"type": "object", "additionalProperties": False, "required": ["id", "text"],
+             "properties": {"id": {"type": "string", "pattern": "^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$",
+                                   "maxLength": 40},
+                            "text": {**text, "minLength": 1}, "reason": text,
+                            "enabled": {"type": "boolean"},
+                            "change": {"type": "array", "maxItems": 20, "items": change}}}
+    return {"type": "array", "maxItems": 20, "items": entry}
 
 
 @functools.cache

@@ -307,6 +307,34 @@ class Expect:
 
 
 @dataclass(frozen=True)
+class Change:
+    """A change a house rule makes to one move's command, as data a rule file states
+    (``[[house.change]]``; docs/how-a-rule-is-written.md). ``command`` names the move.
+    With ``conjunct`` (the words of one of its guard's conjuncts, as docs/rules.md lists
+    them) the change replaces that conjunct's condition by ``when``, or drops it
+    (``drop``); with ``require`` it adds a conjunct, refused in ``words`` under the house
+    rule's ID. A condition is an expression of the rule language's conditions
+    (``unoformal.rules.house``: ``phase(play) or (phase(drawn) and drawn-playable(false))``),
+    parsed where the commands are built."""
+
+    command: Annotated[str, Text(40, r"^[a-z_]+$", "a move's command name", 1)]
+    conjunct: Annotated[str, Text(300)] = ""
+    when: Annotated[str, Text(4000)] = ""
+    drop: bool = False
+    require: Annotated[str, Text(4000)] = ""
+    words: Annotated[str, Text(300)] = ""
+
+
+@dataclass(frozen=True)
+class HouseRule(Rule):
+    """A house rule a user's rule file adds to the table: an entry like any other (its ID,
+    its words, why, switchable and off where a file says so) with the changes it makes to
+    the moves' commands, which apply while it is enabled."""
+
+    changes: tuple[Change, ...] = ()
+
+
+@dataclass(frozen=True)
 class RuleTable:
     """The whole rulebook as data. ``name`` is the variant's name; ``expect`` the expected
     verdicts a variant file states for itself (none for the shipped variants, whose
@@ -356,13 +384,18 @@ class RuleTable:
     jump_in: Rule
     overrides: tuple[tuple[str, str, Any], ...] = field(default=())
     expect: Annotated[tuple[Expect, ...], Items(0, 200)] = field(default=())
+    # the house rules a user's rule file adds, after the rulebook's entries
+    house: tuple[HouseRule, ...] = field(default=())
 
     def entries(self) -> Iterator[tuple[str, Rule]]:
-        """Every entry, in rulebook order, with its attribute name."""
+        """Every entry, in rulebook order, with its attribute name, then the house rules
+        a rule file adds (``house:ID``)."""
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if isinstance(value, Rule):
                 yield f.name, value
+        for rule in self.house:
+            yield f"house:{rule.id}", rule
 
     def entry(self, rule_id: str) -> Rule:
         """The entry with this rule ID (the first, if sub-entries share an ID)."""

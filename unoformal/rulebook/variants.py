@@ -36,7 +36,7 @@ from typing import Any
 from unoformal.errors import VariantError
 from unoformal.inputs import open_input
 from unoformal.rulebook.schema import check_table, expect_of, plain, show, validate
-from unoformal.rulebook.table import CLASSIC, Expect, Rule, RuleTable
+from unoformal.rulebook.table import CLASSIC, Change, Expect, HouseRule, Rule, RuleTable
 
 __all__ = ["MAX_BASES", "MAX_BYTES", "VARIANTS", "Overrides", "VariantError", "derive",
            "load_rules", "load_toml"]
@@ -93,7 +93,8 @@ MAX_BASES = 8  # files in one chain of bases
 
 def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
            expect: Sequence[Expect | dict[str, str]] = (),
-           where: str | None = None, *, shipped: bool = False) -> RuleTable:
+           where: str | None = None, *, shipped: bool = False,
+           house: Sequence[HouseRule | dict[str, Any]] = ()) -> RuleTable:
     """A new table: ``base`` with the given entry values replaced, after checking
     ``name``, ``description``, the overrides and ``expect`` against the schema and the
     result against the table's cross-field checks. ``where`` starts every message (a
@@ -101,7 +102,9 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
     dict, as in a file) is the new table's own: a base's expected verdicts need not hold
     for what is derived from it. Only a shipped variant (``shipped``) takes a shipped
     variant's name: the state text names a table by name, and reads it back as the
-    shipped one. An argument of the wrong type is refused naming it (``key``)."""
+    shipped one. An argument of the wrong type is refused naming it (``key``). ``house``:
+    the house rules a rule file adds (``HouseRule``, or a file's ``[[house]]`` tables),
+    after the base's own."""
     said = where if isinstance(where, str) else f"variant {show(name)}"
     _check_arguments(base, name, where, shipped, said)
     where = said
@@ -109,7 +112,7 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
         raise VariantError(f"{where}: name {show(name)} is a shipped variant's; a variant "
                            f"of your own takes another name (not {', '.join(VARIANTS)})")
     validate({"name": name, "description": description, "rules": plain(overrides),
-              "expect": plain(expect)}, where)
+              "expect": plain(expect), "house": [house_data(h) for h in house]}, where)
     table = base
     log = list(base.overrides)
     for rule_id, values in overrides.items():
@@ -120,9 +123,57 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
         table = dataclasses.replace(table, **{attr: new_entry})
         log.extend((rule_id, key, value) for key, value in changes.items())
     table = dataclasses.replace(table, name=name, description=description,
-                                overrides=tuple(log), expect=expect_of(plain(expect)))
+                                overrides=tuple(log), expect=expect_of(plain(expect)),
+                                house=base.house + _house_rules(table, house, where))
     check_table(table, where)
+    if house:
+        # the changes' conditions are the rule language's, which the table does not know
+        # (the layers run table, language, rules): checked here, when the table is made,
+        # not when a move first asks them
+        from unoformal.rules.house import check_house
+
+        check_house(table, where)
     return table
+
+
+def house_data(rule: HouseRule | dict[str, Any]) -> Any:
+    """A house rule as a file states it (what the schema checks)."""
+    if not isinstance(rule, HouseRule):
+        return rule
+    out: dict[str, Any] = {"id": rule.id, "text": rule.text, "reason": rule.reason,
+                           "enabled": rule.enabled, "change": []}
+    for change in rule.changes:
+        data: dict[str, Any] = {"command": change.command}
+        for key in ("conjunct", "when", "require", "words"):
+            if getattr(change, key):
+                data[key] = getattr(change, key)
+        if change.drop:
+            data["drop"] = True
+        out["change"].append(data)
+    return out
+
+
+def _house_rules(table: RuleTable, house: Sequence[HouseRule | dict[str, Any]],
+                 where: str) -> tuple[HouseRule, ...]:
+    """A rule file's ``[[house]]`` tables as entries; an ID already in the table is
+    refused (an entry is found by its ID)."""
+    taken = {rule.id for _, rule in table.entries()}
+    out: list[HouseRule] = []
+    for i, rule in enumerate(house):
+        data = house_data(rule)
+        if data["id"] in taken:
+            raise VariantError(f"{where}: house[{i}].id = {show(data['id'])}: an entry of "
+                               "the table has this ID already; a house rule takes its own",
+                               key=f"house[{i}].id")
+        taken.add(data["id"])
+        changes = tuple(Change(c["command"], c.get("conjunct", ""), c.get("when", ""),
+                               bool(c.get("drop", False)), c.get("require", ""),
+                               c.get("words", "")) for c in data.get("change", []))
+        out.append(HouseRule(data["id"], "house rule file", data["text"],
+                             reason=data.get("reason", ""), enabled=data.get("enabled", True),
+                             house=True, changes=changes))
+    return tuple(out)
+
 
 
 def _check_arguments(base: object, name: object, where: object, shipped: object,
@@ -202,7 +253,8 @@ def load_toml(path: Path, chain: tuple[Path, ...] = ()) -> RuleTable:
     # manifest instead (unoformal.verification.z3.manifest)
     inherited = () if named in VARIANTS else base.expect
     return derive(base, data.get("name", path.stem), data.get("description", ""),
-                  data.get("rules", {}), (*data.get("expect", ()), *inherited), where)
+                  data.get("rules", {}), (*data.get("expect", ()), *inherited), where,
+                  house=data.get("house", ()))
 
 
 def _parse(path: Path, where: str) -> dict[str, Any]:

@@ -52,6 +52,7 @@ from unoformal.rules.effects import (
     stacks_last_card,
     victim_draws,
 )
+from unoformal.rules.house import changed
 from unoformal.rules.state import OVER, RESPOND
 from unoformal.rules.turn import color_first
 
@@ -73,14 +74,14 @@ def _holding(table: RuleTable) -> Sorts:
 
 def accept(table: RuleTable) -> Command:
     """WD4-2 (D2-1 under stacking): the victim draws what is pending and loses the turn."""
-    return Command(
+    return changed(table, Command(
         "accept", (table.wild_draw_four.id,), Actor.ON_TURN, (),
         (color_first(table), Conjunct(PhaseIs(RESPOND), "WD4-2", "nothing to accept now"),
          Conjunct(CanDrawPending(), table.draw_what_is_left.id,
                   "{pending} cards are not left to draw")),
         (*_accepted(table), TakePending(Who.ACTOR), Caused(None), Resolve(keeps_turn=False),
          _RESOLVED),
-        "the victim of a draw card draws the cards pending")
+        "the victim of a draw card draws the cards pending"))
 
 
 def _accepted(table: RuleTable) -> tuple[Effect, ...]:
@@ -142,7 +143,7 @@ def challenge(table: RuleTable) -> Command:
         shown += (Reveal(), Shows(Label(table.hidden.id, "challenger-sees-hand", "the "
                                         "challenged hand is shown to the challenger only",
                                         _WD4)))
-    return Command(
+    return changed(table, Command(
         "challenge", (table.wild_draw_four.id,), Actor.ON_TURN, (),
         (color_first(table), Conjunct(PhaseIs(RESPOND), "WD4-2", "nothing to challenge now"),
          Conjunct(PendingIn(kinds), "WD4-2", "only a Wild Draw Four can be challenged"),
@@ -150,7 +151,7 @@ def challenge(table: RuleTable) -> Command:
         shown,
         "the victim of a Wild Draw Four challenges it",
         (_outcome(table, "challenge_failed", True, table.challenge_failed),
-         _outcome(table, "challenge_upheld", False, table.challenge_upheld)))
+         _outcome(table, "challenge_upheld", False, table.challenge_upheld))))
 
 
 @dataclass(frozen=True)

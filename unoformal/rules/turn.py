@@ -51,6 +51,7 @@ from unoformal.language.effects import (
 from unoformal.language.protocols import Actor, Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import RuleTable
+from unoformal.rules.house import changed
 from unoformal.rules.state import COLOR, DRAWN, PLAY, RESPOND
 
 # DRAW-1 in the refusal of a pass before any draw: what a pass is in the rules
@@ -97,12 +98,12 @@ def draw(table: RuleTable) -> Command:
     if not rule.may_draw_when_able_to_play:
         guard.append(Conjunct(CanPlay(Who.ACTOR, False), rule.id,
                               "a player able to play may not draw in these rules"))
-    return Command(
+    return changed(table, Command(
         "draw", (rule.id,), Actor.ON_TURN, (), tuple(guard),
         (*turn_begins(table), Shows(Label(rule.id, "draw", "a player draws")),
          Take(Who.ACTOR, rule.cards, rule.id, keeps=True), SetPhase(DRAWN),
          NoteCause(rule.id)),
-        "the player to move draws from the pile instead of playing")
+        "the player to move draws from the pile instead of playing"))
 
 
 def keep(table: RuleTable) -> Command:
@@ -112,17 +113,17 @@ def keep(table: RuleTable) -> Command:
     if rule.must_play_drawn:
         guard.append(Conjunct(DrawnPlayable(False), rule.id,
                               "{actor} may not keep the drawn card", caused=True))
-    return Command(
+    return changed(table, Command(
         "keep", (rule.id,), Actor.ON_TURN, (), tuple(guard),
         (Shows(Label(rule.id, "keep-drawn", "the drawn card kept: the turn ends")),
          NoteCause(None), Clear("drawn"), *_TURN_ENDS),
-        "a player who drew keeps the card and passes")
+        "a player who drew keeps the card and passes"))
 
 
 def pass_nothing_to_draw(table: RuleTable) -> Command:
     """EXT-PASS: with nothing left to draw, the player to move passes."""
     rule = table.pass_when_nothing_to_draw
-    return Command(
+    return changed(table, Command(
         "pass_nothing_to_draw", (rule.id,), Actor.ON_TURN, (),
         (*waiting(table),
          Conjunct(Fixed(rule.enabled, "a player with nothing to draw passes"), table.draw.id,
@@ -131,7 +132,7 @@ def pass_nothing_to_draw(table: RuleTable) -> Command:
          Conjunct(CardsLeft(1, False), table.draw.id, PASS_AFTER_DRAWING)),
         (Shows(Label(rule.id, "pass", "nothing to draw: the player passes")),
          NoteCause(None), Clear("drawn"), *_TURN_ENDS),
-        "a player who cannot play and finds nothing left to draw passes")
+        "a player who cannot play and finds nothing left to draw passes"))
 
 
 def misplay(table: RuleTable) -> Command:
@@ -144,7 +145,7 @@ def misplay(table: RuleTable) -> Command:
         Take(Who.ACTOR, rule.cards, rule.id), Clear("drawn")]
     if rule.turn_passes:
         effect += [*_TURN_ENDS, NoteCause(rule.id)]
-    return Command(
+    return changed(table, Command(
         "misplay", (rule.id,), Actor.ON_TURN, (Who.CARD,),
         (*waiting(table),
          Conjunct(PhaseIn((PLAY, DRAWN)), rule.id, "nothing to misplay now"),
@@ -153,19 +154,19 @@ def misplay(table: RuleTable) -> Command:
          Conjunct(CanDraw(rule.cards), table.draw_what_is_left.id,
                   "not enough cards are left for the penalty")),
         tuple(effect),
-        "the player to move shows a card that may not be played and takes it back")
+        "the player to move shows a card that may not be played and takes it back"))
 
 
 def choose_color(table: RuleTable) -> Command:
     """START-WILD: the first player names the color of a Wild turned up to start."""
     rule = table.start_wild
-    return Command(
+    return changed(table, Command(
         "choose_color", (rule.id,), Actor.ON_TURN, (Who.COLOR,),
         (ANSWER_FIRST, Conjunct(PhaseIs(COLOR), rule.id, "nothing to choose_color now")),
         (Shows(Label(rule.id, "choose-color", "the first player names the color",
                      (Kind.WILD,))),
          SetColor(), SetPhase(PLAY)),
-        "the first player names the color of the Wild turned up to start")
+        "the first player names the color of the Wild turned up to start"))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from unoformal.language.coverage import Label
 from unoformal.language.effects import Clear, Shows, Take
 from unoformal.language.protocols import Actor, Who
 from unoformal.rulebook.table import RuleTable
+from unoformal.rules.house import changed
 
 SHORT = "not enough cards are left for the penalty"
 
@@ -35,7 +36,7 @@ def say_uno(table: RuleTable) -> Command:
     uno = table.uno
     late = "{actor} has no UNO left to say"
     allowed = uno.say_before_accusation and uno.enabled
-    return Command(
+    return changed(table, Command(
         "uno", (uno.id,), Actor.ANYONE, (),
         (Conjunct(Fixed(allowed, "UNO may be said after the card, before a catch"),
                   uno.id, late),
@@ -43,7 +44,7 @@ def say_uno(table: RuleTable) -> Command:
         (Shows(Label(uno.id, "said-afterwards", "UNO said afterwards, before an accusation")),
          Clear("uno_window")),
         "a player who played their next-to-last card without saying UNO says it before "
-        "anyone catches them")
+        "anyone catches them"))
 
 
 def catch(table: RuleTable) -> Command:
@@ -63,25 +64,25 @@ def catch(table: RuleTable) -> Command:
         guard.append(Conjunct(HandIs(Who.TARGET, uno.cards_left), uno.id,
                               now + f"they hold {{held}} cards, not {uno.cards_left}"))
     guard.append(Conjunct(CanDraw(uno.penalty), table.draw_what_is_left.id, SHORT))
-    return Command(
+    return changed(table, Command(
         "catch", (uno.id,), Actor.ANYONE, (Who.TARGET,), tuple(guard),
         (Shows(Label(uno.id, "caught", "a player caught with one card and no UNO draws the "
                      "penalty")),
          Take(Who.TARGET, uno.penalty, uno.id), Clear("uno_window")),
-        "a player catches another who played their next-to-last card without saying UNO")
+        "a player catches another who played their next-to-last card without saying UNO"))
 
 
 def advise(table: RuleTable) -> Command:
     """ADVICE-1: a player who gives advice draws the penalty."""
     advice = table.advice
-    return Command(
+    return changed(table, Command(
         "advise", (advice.id,), Actor.ANYONE, (),
         (Conjunct(Fixed(advice.enabled, "advice is a penalty in these rules"), advice.id,
                   "advice is not a penalty in these rules"),
          Conjunct(CanDraw(advice.cards), table.draw_what_is_left.id, SHORT)),
         (Shows(Label(advice.id, "advise", "a player who advises draws the penalty")),
          Take(Who.ACTOR, advice.cards, advice.id)),
-        "a player who advises another on their play is penalised")
+        "a player who advises another on their play is penalised"))
 
 
 @dataclass(frozen=True)

@@ -146,6 +146,11 @@ class _Reads:
         self.table = table
         self.seen: set[str] = set()
 
+    def note_read(self, rule_id: str) -> None:
+        """An entry read other than as an attribute (a house rule whose change a command
+        built here takes: unoformal.rules.house)."""
+        self.seen.add(rule_id)
+
     def __getattr__(self, name: str) -> Any:
         method = getattr(type(self.table), name, None)
         if inspect.isfunction(method):

@@ -1,0 +1,173 @@
+"""A house rule in a file (issue 40): the rule file of docs/how-a-rule-is-written.md, run
+by every verb with nothing in the package edited; its changes read alike by the engine,
+the relation and the words; a broken file refused naming the file, the rule, the change
+and the field."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from unoformal.commands.cli import main
+from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.game import Game
+from unoformal.engine.record import replay, to_record
+from unoformal.errors import IllegalActionError, VariantError
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import load_rules
+from unoformal.rules.state import DRAWN, PLAY
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "how-a-rule-is-written.md"
+RULE = "HOUSE-DRAW-UNTIL"
+
+
+def doc_rule() -> str:
+    """The rule file the page shows (its first toml block)."""
+    return re.search(r"```toml\n(.*?)```", DOC.read_text("utf-8"), re.S).group(1)  # type: ignore[union-attr]
+
+
+@pytest.fixture
+def rule_file(tmp_path: Path) -> Path:
+    path = tmp_path / "draw-until.toml"
+    path.write_text(doc_rule(), encoding="utf-8")
+    return path
+
+
+def _drawn(path: Path, playable: bool) -> Game:
+    """A game under the file just after its first player drew a card that may (or may
+    not) be played."""
+    rules = load_rules(str(path))
+    for seed in range(300):
+        game = Game(["A", "B"], seed=seed, rules=rules)
+        if game.phase != PLAY:
+            continue
+        game.apply(Action(game.to_play, ActionType.DRAW))
+        drawn = game.drawn
+        assert drawn is not None
+        if game._can_play(game.turn, drawn) == playable:
+            return game
+    raise AssertionError("no such deal in 300 seeds")
+
+
+def test_a_player_who_drew_a_card_they_cannot_play_draws_again(rule_file: Path) -> None:
+    game = _drawn(rule_file, playable=False)
+    player = game.to_play
+    listed = game.legal_actions(player)
+    assert Action(player, ActionType.DRAW) in listed
+    assert Action(player, ActionType.PASS) not in listed
+    with pytest.raises(IllegalActionError) as err:
+        game.copy().apply(Action(player, ActionType.PASS))
+    assert err.value.rule_id == RULE
+    assert "must draw again: the card drawn cannot be played" in err.value.message
+    game.apply(Action(player, ActionType.DRAW))  # the engine makes it
+    assert game.phase == DRAWN
+
+
+def test_a_card_that_may_be_played_ends_the_drawing(rule_file: Path) -> None:
+    game = _drawn(rule_file, playable=True)
+    listed = game.legal_actions(game.to_play)
+    assert Action(game.to_play, ActionType.DRAW) not in listed
+    assert Action(game.to_play, ActionType.PASS) in listed
+
+
+def test_switched_off_the_file_plays_the_base(rule_file: Path, tmp_path: Path) -> None:
+    off = tmp_path / "off.toml"
+    off.write_text(rule_file.read_text().replace('reason = "The', 'enabled = false\nreason = "The'))
+    rules = load_rules(str(off))
+    assert not rules.house[0].enabled
+    ours, base = Game(["A", "B", "C"], seed=5, rules=rules), Game(["A", "B", "C"], seed=5)
+    for i in range(300):
+        if base.round_over:
+            break
+        listed = base.legal_actions()
+        assert ours.legal_actions() == listed
+        ours.apply(listed[i % len(listed)])
+        base.apply(listed[i % len(listed)])
+    assert ours.to_text().split(" ", 1)[1] == base.to_text().split(" ", 1)[1]
+
+
+def test_the_house_rule_is_an_entry_of_the_table_with_its_words(rule_file: Path) -> None:
+    rules = load_rules(str(rule_file))
+    entry = rules.entry(RULE)
+    assert entry.house and entry.enabled and "draws again" in entry.words()
+    assert CLASSIC.house == ()
+
+
+def test_verify_refutes_what_the_file_expects_and_exits_0(
+        rule_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["verify", "--rules", str(rule_file), "--players", "2", "--json",
+                 "--property", "after-draw", "--property", "uno", "--no-witness"])
+    rows = json.loads(capsys.readouterr().out)
+    assert code == 0
+    verdicts = {r["property"]: (r["verdict"], r["expected"]) for r in rows}
+    assert verdicts == {"after-draw": ("refuted", "refuted"), "uno": ("proved", "proved")}
+
+
+def test_explore_and_show_take_the_file(rule_file: Path, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explore", "--preset", "tiny", "--rules", str(rule_file), "--json"]) in (0, 1)
+    ours = json.loads(capsys.readouterr().out)
+    assert main(["explore", "--preset", "tiny", "--json"]) in (0, 1)
+    base = json.loads(capsys.readouterr().out)
+    assert ours["states"] != base["states"]  # drawing again reaches other states
+    out = tmp_path / "v.json"
+    assert main(["verify", "--rules", str(rule_file), "--players", "2", "--json",
+                 "--property", "after-draw"]) == 0
+    out.write_text(capsys.readouterr().out)
+    page = tmp_path / "v.html"
+    assert main(["show", str(out), "--rules", str(rule_file), "--out", str(page)]) == 0
+    assert RULE in page.read_text("utf-8")
+
+
+def test_a_record_of_a_game_under_the_file_replays_without_it(rule_file: Path) -> None:
+    rules = load_rules(str(rule_file))
+    game = Game(["A", "B"], seed=2, rules=rules)
+    for i in range(200):
+        if game.round_over:
+            break
+        listed = game.legal_actions(penalties=False)
+        game.apply(listed[i % len(listed)])
+    data = json.loads(json.dumps(to_record(game)))
+    assert data["rules"]["house"][0]["id"] == RULE
+    rule_file.unlink()
+    done = replay(data)
+    assert done.error is None and done.game.to_text() == game.to_text()
+
+
+@pytest.mark.parametrize(("change", "said"), [
+    ('when = "phase(play) or drawn-playble(false)"', "no condition 'drawn-playble'"),
+    ('when = "phase(nowhere)"', "a phase is one of"),
+    ('when = "phase(play) or"', "expected more"),
+    ('when = "(phase(play)"', "expected ')'"),
+    ('when = "phase(play) ; drop"', "unexpected ';'"),
+])
+def test_a_broken_condition_is_refused_naming_the_file_the_rule_and_the_field(
+        rule_file: Path, change: str, said: str) -> None:
+    text = rule_file.read_text().replace(
+        'when = "phase(play) or (phase(drawn) and drawn-playable(false))"', change)
+    rule_file.write_text(text)
+    with pytest.raises(VariantError) as err:
+        load_rules(str(rule_file))
+    assert "draw-until.toml" in err.value.message and RULE in err.value.message
+    assert "change[0].when" in err.value.message and said in err.value.message
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ('command = "draw"', 'command = "play_number"', "a rule file changes one of"),
+    ('conjunct = "one draw per turn"', 'conjunct = "two draws per turn"',
+     "draw has no conjunct in those words"),
+    ('words = "{actor} must draw again: the card drawn cannot be played"', "",
+     "has the words of its refusal"),
+    ('id = "HOUSE-DRAW-UNTIL"', 'id = "DRAW-1"', "an entry of the table has this ID"),
+])
+def test_a_broken_change_is_refused_naming_what_is_wrong(
+        rule_file: Path, old: str, new: str, said: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    rule_file.write_text(rule_file.read_text().replace(old, new))
+    assert main(["verify", "--rules", str(rule_file), "--players", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "draw-until.toml" in err and said in err, err

@@ -1,0 +1,296 @@
+"""A user's house rules, stated in a rule file as data and applied to the moves' commands.
+
+A rule file (a variant file with ``[[house]]`` tables, docs/how-a-rule-is-written.md) adds
+entries to the table (``HouseRule``: an ID, its words, why, switchable) and, for each, the
+changes it makes to the commands (``Change``). A change names a move's command and either
+replaces the condition of one of its guard's conjuncts (named by its refusal words, as
+docs/rules.md lists them), drops that conjunct, or adds one, refused under the house
+rule's ID. Conditions are composed, as data, from the rule language's nodes, each named
+with its parameters (:data:`CONDITIONS`), so every reader follows: the engine runs the
+changed command, the Z3 relation encodes it, the words say it, and every verb that takes
+``--rules FILE`` (verify, validate, explore, show, replay, play ...) plays the rule with no
+edit of the package. A record of a game under it embeds the house rules
+(``engine.record.rules_json``), so ``replay`` needs nothing else.
+
+The changes apply where each move's command is built (:func:`changed`, called by the
+builders of ``turn``, ``respond`` and ``uno``), so the engine's lookups, the relation and
+the rules document read the same changed command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
+
+from unoformal.errors import VariantError
+from unoformal.inputs import show
+from unoformal.language.commands import Command
+from unoformal.language.conditions import (
+    Both,
+    CanPlay,
+    CardsLeft,
+    Cond,
+    Conjunct,
+    DrawnPlayable,
+    Either,
+    HandIs,
+    HoldsKind,
+    PendingIn,
+    PhaseIn,
+    PhaseIs,
+    PhaseNot,
+    Unless,
+)
+from unoformal.language.protocols import Who
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import Change, HouseRule, RuleTable
+from unoformal.rules.state import PHASES
+
+# The moves a rule file may change: the turn's moves, the answers to a draw card and the
+# out-of-turn moves. A card's play is not yet among them: whether a card may be played is
+# also read apart from its command (its ``playable`` conjuncts, which other moves ask).
+CHANGEABLE = ("draw", "keep", "pass_nothing_to_draw", "misplay", "choose_color", "accept",
+              "challenge", "uno", "catch", "advise")
+
+_KINDS = {kind.name.lower(): kind for kind in Kind}
+
+
+def _phase(value: Any) -> str:
+    if value not in PHASES:
+        raise ValueError(f"a phase is one of {', '.join(PHASES)}")
+    return str(value)
+
+
+def _count(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 200:
+        raise ValueError("a count is a whole number from 0 to 200")
+    return value
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("expected true or false")
+    return value
+
+
+def _kind(value: Any) -> Kind:
+    if value not in _KINDS:
+        raise ValueError(f"a kind of card is one of {', '.join(_KINDS)}")
+    return _KINDS[value]
+
+
+# The rule language's conditions a rule file names, each with its arguments (a list: one
+# value, or several where the condition takes a list). Each builds a node of the
+# language, which has its three readings (engine, Z3, words).
+CONDITIONS: dict[str, tuple[Callable[[list[Any]], Cond], str]] = {
+    "phase": (lambda v: PhaseIs(_phase(_one(v))), "phase(drawn): the round is in this phase"),
+    "phase-in": (lambda v: PhaseIn(tuple(_phase(p) for p in v)),
+                 "phase-in(play, drawn): the round is in one of these phases"),
+    "not-phase": (lambda v: PhaseNot(_phase(_one(v))),
+                  "not-phase(respond): the round is not in this phase"),
+    "drawn-playable": (lambda v: DrawnPlayable(_flag(_one(v))),
+                       "drawn-playable(true): the card just drawn may be played, or (false) "
+                       "may not"),
+    "can-play": (lambda v: CanPlay(Who.ACTOR, _flag(_one(v))),
+                 "can-play(true): the player holds a card they may play, or (false) none"),
+    "cards-left": (lambda v: CardsLeft(_count(_one(v))),
+                   "cards-left(2): at least this many cards are left to draw"),
+    "fewer-cards-left-than": (lambda v: CardsLeft(_count(_one(v)), False),
+                              "fewer-cards-left-than(1): fewer cards than this are left"),
+    "hand-size": (lambda v: HandIs(Who.ACTOR, _count(_one(v))),
+                  "hand-size(1): the player holds this many cards"),
+    "holds-kind": (lambda v: HoldsKind(_kind(_one(v))),
+                   "holds-kind(draw_two): the player holds a card of this kind"),
+    "pending-in": (lambda v: PendingIn(tuple(_kind(k) for k in v)),
+                   "pending-in(draw_two, wild_draw_four): the draw card waiting for an "
+                   "answer is of one of these kinds"),
+}
+
+
+def _one(values: list[Any]) -> Any:
+    if len(values) != 1:
+        raise ValueError("takes one value")
+    return values[0]
+
+
+_TOKEN = re.compile(r"\s*(?:(?P<word>[A-Za-z_][A-Za-z0-9_-]*|\d+)|(?P<sign>[(),]))")
+
+
+def _tokens(text: str, where: str) -> list[str]:
+    out, at = [], 0
+    while at < len(text):
+        if text[at:].strip() == "":
+            break
+        found = _TOKEN.match(text, at)
+        if found is None:
+            bad = text[at:].strip()[:1]
+            raise VariantError(f"{where}: {show(text, 80)}: unexpected {show(bad)} at "
+                               f"character {at + 1}")
+        out.append(found.group("word") or found.group("sign"))
+        at = found.end()
+    return out
+
+
+def condition(text: Any, where: str) -> Cond:
+    """The condition a rule file states as an expression: conditions of
+    :data:`CONDITIONS` with their arguments (``phase(drawn)``), joined with ``and``,
+    ``or``, ``not`` and parentheses. A malformed one is refused naming ``where`` (the file,
+    the entry, the field) and what is allowed."""
+    if not isinstance(text, str) or not text.strip():
+        raise VariantError(f"{where}: expected a condition, such as "
+                           "\"phase(play) or drawn-playable(false)\"")
+    tokens = _tokens(text, where)
+    parser = _Parser(tokens, text, where)
+    cond = parser.expression()
+    if parser.at < len(tokens):
+        parser.fail(f"unexpected {show(tokens[parser.at])}")
+    return cond
+
+
+class _Parser:
+    """``or`` of ``and`` of (``not``) factors: a condition, or one in parentheses."""
+
+    def __init__(self, tokens: list[str], text: str, where: str) -> None:
+        self.tokens, self.text, self.where, self.at = tokens, text, where, 0
+
+    def fail(self, why: str) -> NoReturn:
+        raise VariantError(f"{self.where}: {show(self.text, 80)}: {why}; the conditions "
+                           f"are {', '.join(CONDITIONS)}, joined by and, or, not")
+
+    def peek(self) -> str | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def take(self, want: str | None = None) -> str:
+        token = self.peek()
+        if token is None or (want is not None and token != want):
+            self.fail(f"expected {show(want) if want else 'more'}")
+        self.at += 1
+        return token
+
+    def expression(self) -> Cond:
+        parts = [self.term()]
+        while self.peek() == "or":
+            self.take()
+            parts.append(self.term())
+        return parts[0] if len(parts) == 1 else Either(tuple(parts))
+
+    def term(self) -> Cond:
+        parts = [self.factor()]
+        while self.peek() == "and":
+            self.take()
+            parts.append(self.factor())
+        return parts[0] if len(parts) == 1 else Both(tuple(parts))
+
+    def factor(self) -> Cond:
+        token = self.take()
+        if token == "not":
+            return Unless(self.factor())
+        if token == "(":
+            inner = self.expression()
+            self.take(")")
+            return inner
+        if token not in CONDITIONS:
+            self.fail(f"no condition {show(token)}")
+        values: list[Any] = []
+        if self.peek() == "(":
+            self.take()
+            values.append(_value(self.take()))
+            while self.peek() == ",":
+                self.take()
+                values.append(_value(self.take()))
+            self.take(")")
+        build, says = CONDITIONS[token]
+        try:
+            return build(values)
+        except ValueError as err:
+            self.fail(f"{token}: {err} ({says})")
+
+
+def _value(token: str) -> Any:
+    if token.isdigit():
+        return int(token)
+    return {"true": True, "false": False}.get(token, token)
+
+
+_Built = TypeVar("_Built", bound=Command)
+
+
+def changed(table: RuleTable, command: _Built) -> _Built:
+    """``command`` with the changes of ``table``'s enabled house rules that name it."""
+    for rule in table.house:
+        if not rule.enabled:
+            continue
+        for i, change in enumerate(rule.changes):
+            if change.command == command.name:
+                command = _apply(command, rule, change, f"house rule {rule.id}: change[{i}]")
+                # a reader that notes the entries a command reads (the relation's, for
+                # the mutant runner and the verdicts' words) notes the house rule too
+                note = getattr(table, "note_read", None)
+                if callable(note):
+                    note(rule.id)
+    return command
+
+
+def _apply(command: _Built, rule: HouseRule, change: Change, where: str) -> _Built:
+    import dataclasses
+
+    guard = list(command.guard)
+    if change.require:
+        cond = condition(change.require, f"{where}.require")
+        guard.append(Conjunct(cond, rule.id, change.words or f"not allowed by {rule.id}"))
+    if change.conjunct:
+        found = [i for i, part in enumerate(guard) if part.words == change.conjunct]
+        if not found:
+            said = "; ".join(show(p.words, 60) for p in command.guard)
+            raise VariantError(f"{where}.conjunct = {show(change.conjunct, 80)}: "
+                               f"{command.name} has no conjunct in those words (it has: "
+                               f"{said})")
+        if change.drop:
+            del guard[found[0]]
+        elif change.when:
+            cond = condition(change.when, f"{where}.when")
+            # the conjunct keeps its words and is now kept under the house rule too
+            part = guard[found[0]]
+            guard[found[0]] = Conjunct(cond, rule.id, part.words, part.caused)
+    return dataclasses.replace(command, guard=tuple(guard))
+
+
+def check_house(table: RuleTable, where: str) -> None:
+    """Every change of ``table``'s house rules built once, so that a broken rule file is
+    refused when it is read, naming the file, the entry and the field."""
+    from unoformal.rules.respond import accept, challenge
+    from unoformal.rules.turn import choose_color, draw, keep, misplay, pass_nothing_to_draw
+    from unoformal.rules.uno import advise, catch, say_uno
+
+    for i, rule in enumerate(table.house):
+        for j, change in enumerate(rule.changes):
+            at = f"{where}: house[{i}] ({rule.id}).change[{j}]"
+            if change.command not in CHANGEABLE:
+                raise VariantError(f"{at}.command = {show(change.command)}: a rule file "
+                                   f"changes one of {', '.join(CHANGEABLE)}")
+            if not (change.require or change.conjunct):
+                raise VariantError(f"{at}: a change names a conjunct (to replace its "
+                                   "condition with when, or drop it) or requires one")
+            if change.conjunct and not (change.when or change.drop):
+                raise VariantError(f"{at}: conjunct {show(change.conjunct, 60)} is named: "
+                                   "give its new condition (when) or drop = true")
+            if change.require and not change.words:
+                raise VariantError(f"{at}: a required condition has the words of its "
+                                   "refusal (words)")
+    switched_on = _all_on(table)
+    for build in (draw, keep, pass_nothing_to_draw, misplay, choose_color, accept,
+                  challenge, say_uno, catch, advise):
+        try:
+            build(switched_on)
+        except VariantError as err:
+            raise VariantError(f"{where}: {err.message}", err.rule_id) from None
+
+
+def _all_on(table: RuleTable) -> RuleTable:
+    """The table with every house rule on, so that a change is checked even where its
+    rule is switched off."""
+    import dataclasses
+
+    return dataclasses.replace(table, house=tuple(dataclasses.replace(r, enabled=True)
+                                                  for r in table.house))
