@@ -171,3 +171,44 @@ def test_a_broken_change_is_refused_naming_what_is_wrong(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "draw-until.toml" in err and said in err, err
+
+
+def _verdicts(path: Path, capsys: pytest.CaptureFixture[str], *more: str) -> dict[str, str]:
+    main(["verify", "--rules", str(path), "--players", "2", "--json", "--no-witness",
+          "--property", "draw-until-playable", *more])
+    return {r["property"]: r["verdict"] for r in json.loads(capsys.readouterr().out)}
+
+
+def test_the_files_property_proves_its_rule_and_is_vacuous_where_it_is_off(
+        rule_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _verdicts(rule_file, capsys) == {"draw-until-playable": "proved"}
+    off = tmp_path / "off.toml"
+    off.write_text(rule_file.read_text().replace('reason = "The', 'enabled = false\nreason = "The'))
+    assert _verdicts(off, capsys) == {"draw-until-playable": "vacuous"}
+
+
+def test_a_wrong_change_is_caught_by_the_files_property_and_not_by_validate(
+        rule_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The issue's planted bug: the engine and the relation share the changed command, so
+    validate agrees with itself; the property, stated apart from it, refutes it."""
+    rule_file.write_text(rule_file.read_text().replace(
+        'require = "drawn-playable(true) or', 'require = "drawn-playable(false) or'))
+    assert _verdicts(rule_file, capsys) == {"draw-until-playable": "refuted"}
+    assert main(["validate", "--rules", str(rule_file), "--players", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mismatches"] == []
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ('command = "keep"\nbefore', 'command = "nowhere"\nbefore', "no such move"),
+    ('name = "draw-until-playable"', 'name = "after-draw"', "a property of that name exists"),
+    ('before = "phase(drawn) and (drawn-playable(true) or fewer-cards-left-than(1))"', "",
+     "states before, after or both"),
+])
+def test_a_broken_property_is_refused_naming_it(rule_file: Path, old: str, new: str,
+                                               said: str) -> None:
+    text = rule_file.read_text()
+    assert old in text
+    rule_file.write_text(text.replace(old, new))
+    with pytest.raises(VariantError) as err:
+        load_rules(str(rule_file))
+    assert "property[0]" in err.value.message and said in err.value.message

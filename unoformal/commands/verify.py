@@ -40,7 +40,11 @@ from unoformal.verification.z3.manifest import (
     expected,
 )
 from unoformal.verification.z3.mutants import Outcome, score
-from unoformal.verification.z3.properties import PROPERTIES, STEPS_ENABLED, Property
+from unoformal.verification.z3.properties import (
+    STEPS_ENABLED,
+    Property,
+    properties_of,
+)
 from unoformal.verification.z3.prover import (
     DEFAULT_TIMEOUT_MS,
     REFUTED,
@@ -127,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     except InvalidInputError as err:
         print(f"error: {err.line()}", file=sys.stderr)
         return 2
-    names = {p.name for p in PROPERTIES}
+    names = {p.name for p in properties_of(rules)}
     unknown = [p for p in args.properties or [] if p not in names]
     if unknown:
         print(f"error: unknown property {', '.join(unknown)}; known: {', '.join(sorted(names))}",
@@ -142,7 +146,8 @@ _Checked = tuple[Result, Expectation]
 
 
 def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> int:
-    props = [p for p in PROPERTIES if args.properties is None or p.name in args.properties]
+    props = [p for p in properties_of(rules)
+             if args.properties is None or p.name in args.properties]
     # Never wrapped: in a file or a pipe rich would fold lines at 80 columns, splitting
     # the names a reader looks up (and 100-card states over many lines).
     console = Console(stderr=args.json, soft_wrap=True)

@@ -146,12 +146,21 @@ def house_schema() -> dict[str, Any]:
                              "conjunct": {"type": "string", "maxLength": 300},
                              "when": _COND, "drop": {"type": "boolean"}, "require": _COND,
                              "words": {"type": "string", "maxLength": 300}}}
+    prop = {"type": "object", "additionalProperties": False,
+            "required": ["name", "says", "command"],
+            "properties": {"name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$",
+                                    "maxLength": 60},
+                           "says": {"type": "string", "minLength": 1, "maxLength": 300},
+                           "command": {"type": "string", "pattern": "^[a-z_]+$",
+                                       "maxLength": 40},
+                           "before": _COND, "after": _COND}}
     entry = {"type": "object", "additionalProperties": False, "required": ["id", "text"],
              "properties": {"id": {"type": "string", "pattern": "^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$",
                                    "maxLength": 40},
                             "text": {**text, "minLength": 1}, "reason": text,
                             "enabled": {"type": "boolean"},
-                            "change": {"type": "array", "maxItems": 20, "items": change}}}
+                            "change": {"type": "array", "maxItems": 20, "items": change},
+                            "property": {"type": "array", "maxItems": 20, "items": prop}}}
     return {"type": "array", "maxItems": 20, "items": entry}
 
 

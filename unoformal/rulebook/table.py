@@ -326,12 +326,28 @@ class Change:
 
 
 @dataclass(frozen=True)
+class HouseProperty:
+    """A property a rule file states of its house rule, in the rule's own terms and apart
+    from the commands it changes (``[[house.property]]``): every step of the move
+    ``command`` happens only from a state where ``before`` holds, and leads to one where
+    ``after`` holds (either may be empty). ``unoformal verify`` proves or refutes it at
+    every player count, as the shipped properties; where its rule is off it is vacuous."""
+
+    name: Annotated[str, Text(60, r"^[a-z0-9][a-z0-9-]*$", "a property name", 1)]
+    says: Annotated[str, Text(300, low=1)]
+    command: Annotated[str, Text(40, r"^[a-z_]+$", "a move's command name", 1)]
+    before: Annotated[str, Text(1000)] = ""
+    after: Annotated[str, Text(1000)] = ""
+
+
+@dataclass(frozen=True)
 class HouseRule(Rule):
     """A house rule a user's rule file adds to the table: an entry like any other (its ID,
     its words, why, switchable and off where a file says so) with the changes it makes to
-    the moves' commands, which apply while it is enabled."""
+    the moves' commands, which apply while it is enabled, and the properties it states."""
 
     changes: tuple[Change, ...] = ()
+    properties: tuple[HouseProperty, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,15 @@ from typing import Any
 from unoformal.errors import VariantError
 from unoformal.inputs import open_input
 from unoformal.rulebook.schema import check_table, expect_of, plain, show, validate
-from unoformal.rulebook.table import CLASSIC, Change, Expect, HouseRule, Rule, RuleTable
+from unoformal.rulebook.table import (
+    CLASSIC,
+    Change,
+    Expect,
+    HouseProperty,
+    HouseRule,
+    Rule,
+    RuleTable,
+)
 
 __all__ = ["MAX_BASES", "MAX_BYTES", "VARIANTS", "Overrides", "VariantError", "derive",
            "load_rules", "load_toml"]
@@ -150,6 +158,8 @@ def house_data(rule: HouseRule | dict[str, Any]) -> Any:
         if change.drop:
             data["drop"] = True
         out["change"].append(data)
+    out["property"] = [{key: value for key, value in dataclasses.asdict(p).items() if value}
+                       for p in rule.properties]
     return out
 
 
@@ -169,9 +179,11 @@ def _house_rules(table: RuleTable, house: Sequence[HouseRule | dict[str, Any]],
         changes = tuple(Change(c["command"], c.get("conjunct", ""), c.get("when", ""),
                                bool(c.get("drop", False)), c.get("require", ""),
                                c.get("words", "")) for c in data.get("change", []))
+        props = tuple(HouseProperty(p["name"], p["says"], p["command"], p.get("before", ""),
+                                    p.get("after", "")) for p in data.get("property", []))
         out.append(HouseRule(data["id"], "house rule file", data["text"],
                              reason=data.get("reason", ""), enabled=data.get("enabled", True),
-                             house=True, changes=changes))
+                             house=True, changes=changes, properties=props))
     return tuple(out)
 
 

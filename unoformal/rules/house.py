@@ -285,6 +285,34 @@ def check_house(table: RuleTable, where: str) -> None:
             build(switched_on)
         except VariantError as err:
             raise VariantError(f"{where}: {err.message}", err.rule_id) from None
+    _check_properties(table, where)
+
+
+def _check_properties(table: RuleTable, where: str) -> None:
+    """Each property a rule file states: a name of its own, a move the table has, and
+    conditions that parse (the same language as the changes)."""
+    # the shipped properties' names: read from the verifier, which states them (a
+    # function-level import: the rules are below the verifier in the layers)
+    from unoformal.rules.book import commands
+    from unoformal.verification.z3.properties import PROPERTIES
+
+    taken = {p.name for p in PROPERTIES}
+    moves = {c.name for c in commands(_all_on(table))}
+    for i, rule in enumerate(table.house):
+        for j, prop in enumerate(rule.properties):
+            at = f"{where}: house[{i}] ({rule.id}).property[{j}]"
+            if prop.name in taken:
+                raise VariantError(f"{at}.name = {show(prop.name)}: a property of that name "
+                                   "exists already; a rule file's takes its own")
+            taken.add(prop.name)
+            if prop.command not in moves:
+                raise VariantError(f"{at}.command = {show(prop.command)}: no such move; the "
+                                   f"table's are {', '.join(sorted(moves))}")
+            if not (prop.before or prop.after):
+                raise VariantError(f"{at}: a property states before, after or both")
+            for key in ("before", "after"):
+                if getattr(prop, key):
+                    condition(getattr(prop, key), f"{at}.{key}")
 
 
 def _all_on(table: RuleTable) -> RuleTable:

@@ -135,9 +135,9 @@ def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
 
 def switched_off(rules: RuleTable, prop: str) -> list[str]:
     """The entries property ``prop`` needs that ``rules`` has switched off."""
-    from unoformal.verification.z3.properties import PROPERTIES
+    from unoformal.verification.z3.properties import properties_of
 
-    needs = next((p.needs for p in PROPERTIES if p.name == prop), ())
+    needs = next((p.needs for p in properties_of(rules) if p.name == prop), ())
     return [rule_id for rule_id in needs if not rules.entry(rule_id).enabled]
 
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 
 import z3
 
 from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import HouseProperty, RuleTable
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.state import (
     COLOR,
@@ -841,8 +843,43 @@ PROPERTIES: tuple[Property, ...] = (
 )
 
 
-def property_named(name: str) -> Property:
-    for prop in PROPERTIES:
+def property_named(name: str, rules: RuleTable | None = None) -> Property:
+    """The shipped property ``name``, or one of ``rules``' rule files (:func:`properties_of`)."""
+    for prop in PROPERTIES if rules is None else properties_of(rules):
         if prop.name == name:
             return prop
     raise KeyError(name)
+
+
+def properties_of(rules: RuleTable) -> tuple[Property, ...]:
+    """The shipped properties, then those a rule file states of its house rules
+    (``[[house.property]]``), each needing its rule: vacuous where the rule is off."""
+    return PROPERTIES + tuple(_stated(rule.id, p) for rule in rules.house
+                              for p in rule.properties)
+
+
+@cache
+def _stated(rule_id: str, stated: HouseProperty) -> Property:
+    """A rule file's property as a Z3 property: every step of its move starts where
+    ``before`` holds and ends where ``after`` holds, each a condition of the rule
+    language (unoformal.rules.house), encoded on the pre- and post-state."""
+    from unoformal.language.protocols import Binding
+    from unoformal.rules.house import condition
+
+    where = f"house rule {rule_id}: property {stated.name}"
+    before = condition(stated.before, f"{where}.before") if stated.before else None
+    after = condition(stated.after, f"{where}.after") if stated.after else None
+
+    def queries(spec: Spec, s: Sym) -> Iterator[Query]:
+        if not any(rule.id == rule_id and rule.enabled for rule in spec.table.house):
+            return  # the rule is off: nothing to ask, a vacuous verdict (Property.needs)
+        for step in spec.steps(s, (stated.command,)):
+            b = Binding(step.mover)
+            if before is not None:
+                yield across(step, z3.Not(before.encode(spec, s, b)),
+                             label=step.label + " (before)")
+            if after is not None:
+                yield across(step, z3.Not(after.encode(spec, step.post, b)),
+                             label=step.label + " (after)")
+
+    return Property(stated.name, stated.says, (rule_id,), queries, needs=(rule_id,))

@@ -531,7 +531,7 @@ def check_share(job: _Job) -> list[_Row]:
     # Z3's own Ctrl-C handler would turn a Ctrl-C to the process group into an "unknown"
     # verdict; the command ends the workers instead.
     z3.set_param("ctrl_c", False)
-    props = [property_named(name) for name in names]
+    props = [property_named(name, rules) for name in names]
     return [(r.prop.name, r.n, r.verdict, r.seconds, r.queries, r.label, r.notes, r.vacuous,
              r.counterexample())
             for r in check_together(rules, props, counts, timeout_ms, vacuity=vacuity)]
@@ -600,7 +600,7 @@ def check_suite(rules: RuleTable, props: Sequence[Property], counts: Sequence[in
                         where or campaign.Options(workers=jobs, bar=False), label="verify",
                         unit="player counts", weights=[len(share) for share in parts],
                         on_result=share_done)
-    results = [Result(property_named(name), n, verdict, seconds, queries, label, notes=notes,
+    results = [Result(property_named(name, rules), n, verdict, seconds, queries, label, notes=notes,
                       vacuous=vacuous, shown=shown)
                for part in rows
                for name, n, verdict, seconds, queries, label, notes, vacuous, shown in part]
