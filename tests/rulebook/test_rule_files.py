@@ -6,6 +6,7 @@ and the field."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 
@@ -212,3 +213,75 @@ def test_a_broken_property_is_refused_naming_it(rule_file: Path, old: str, new: 
     with pytest.raises(VariantError) as err:
         load_rules(str(rule_file))
     assert "property[0]" in err.value.message and said in err.value.message
+
+
+ANY_CARD = '''name = "any-card-after-drawing"
+base = "classic"
+description = "After drawing, any card that may be played is played."
+
+[[house]]
+id = "HOUSE-ANY-AFTER-DRAW"
+text = "A player who has drawn may play any card of their hand that may be played."
+reason = "DRAW-1 lets only the drawn card be played; some engines let any."
+
+[[house.change]]
+command = "play"
+conjunct = "after drawing only the drawn card may be played"
+drop = true
+'''
+
+
+def test_a_change_to_whether_a_card_may_be_played_reaches_every_reader(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``play`` changes the conjuncts every play ends with: after drawing, a card other
+    than the drawn one is listed (by the full listing and a bot's, whose shortcut asks the
+    drawn card alone only where DRAW-1's conjunct is kept) and played; the relation
+    agrees step by step, and DRAW-1's property is refuted."""
+    path = tmp_path / "any-card.toml"
+    path.write_text(ANY_CARD)
+    rules = load_rules(str(path))
+    for seed in range(300):
+        game = Game(["A", "B"], seed=seed, rules=rules)
+        if game.phase != PLAY:
+            continue
+        game.apply(Action(game.to_play, ActionType.DRAW))  # DRAW-1: able to play or not
+        others = [c for c in set(game.hands[game.turn]) if c != game.drawn
+                  and game._can_play(game.turn, c)]
+        if others:
+            break
+    else:
+        raise AssertionError("no deal where a card other than the drawn one may be played")
+    card = game.deck.code(others[0])
+    for penalties in (True, False):
+        listed = {a.card for a in game.legal_actions(game.to_play, penalties=penalties)
+                  if a.type is ActionType.PLAY}
+        assert card in listed, (penalties, listed)
+    assert main(["validate", "--rules", str(path), "--players", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["mismatches"] == []
+    main(["verify", "--rules", str(path), "--players", "2", "--json", "--no-witness",
+          "--property", "after-draw"])
+    assert [r["verdict"] for r in json.loads(capsys.readouterr().out)] == ["refuted"]
+
+
+def test_a_required_play_condition_holds_on_the_engines_shortcut_too(tmp_path: Path) -> None:
+    """The listing's shortcut where a play is exactly a matching card (EXT-SHORT on,
+    bluffs playable) is left where a rule file changes whether a card may be played: a
+    play required not to be made from a hand of 3 is listed by neither listing."""
+    path = tmp_path / "no-play-at-3.toml"
+    path.write_text(ANY_CARD.replace(
+        'conjunct = "after drawing only the drawn card may be played"\ndrop = true',
+        'require = "not hand-size(3)"\nwords = "{actor} holds 3 cards: no play"'))
+    rules = load_rules(str(path))
+    rng = random.Random(3)
+    for seed in range(200):
+        game = Game(["A", "B"], seed=seed, rules=rules)
+        while not game.round_over and not (game.phase == PLAY and
+                                           len(game.hands[game.turn]) == 3):
+            game.apply(rng.choice(game.legal_actions(penalties=False)))
+        if not game.round_over:
+            break
+    else:
+        raise AssertionError("no game reached a hand of 3 on its turn")
+    for penalties in (True, False):
+        assert not [a for a in game.legal_actions(game.to_play, penalties=penalties)
+                    if a.type is ActionType.PLAY]

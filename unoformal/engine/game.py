@@ -28,7 +28,7 @@ from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_seed, show
 from unoformal.language.cards import Said
 from unoformal.language.commands import Command, in_phase
-from unoformal.language.conditions import Conjunct, Matches, Unanswering
+from unoformal.language.conditions import Conjunct, DrawnOnly, Matches, Unanswering
 from unoformal.language.protocols import Binding, Concrete, Who
 from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
@@ -714,7 +714,7 @@ class Game(Concrete):
         hand = self.hands[p]
         plays, misplays = t.plays[p], t.misplay[p]
         with_uno = len(hand) == t.uno_with
-        if phase == DRAWN and not penalties:
+        if phase == DRAWN and not penalties and t.drawn_only:
             drawn = self.drawn
             if drawn is not None and self._can_play(p, drawn):
                 out += plays[drawn][with_uno]
@@ -1432,6 +1432,9 @@ class _Lookups:
     # When every effect can be carried out (EXT-SHORT) and bluffs are playable (WD4-1), a
     # legal play on a normal turn is exactly a matching card: the fast path in _on_turn.
     play_is_match: bool
+    # Every kind's playable conjuncts keep DRAW-1's "only the drawn card" (a rule file may
+    # drop it): after drawing, a bot's listing then asks the drawn card alone
+    drawn_only: bool
     uno_with: int  # UNO-1: the hand size at which playing a card may carry "UNO"
     wd4_blocks: Said  # WD4-1, stated for this table
     out_of_turn: OutOfTurn  # UNO-1 and ADVICE-1's moves, as commands for this table
@@ -1585,7 +1588,11 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         misplay=[[Action(name, ActionType.MISPLAY, code) for code in codes] for name in names],
         plays=[[plays(name, face) for face in range(len(faces))] for name in names],
         resolved={}, match_rows={}, block_rows={},
-        play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable,
+        # ... and no rule file changes whether a card may be played (its ``play`` changes)
+        play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable
+        and not any(c.command == "play" for r in rules.house if r.enabled for c in r.changes),
+        drawn_only=all(any(isinstance(c.cond, DrawnOnly) for c in cards_played.playable[k])
+                       for k in cards_played.playable),
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
         wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
         responses=responses(rules), turn=moves,

@@ -47,11 +47,11 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Change, HouseRule, RuleTable
 from unoformal.rules.state import PHASES
 
-# The moves a rule file may change: the turn's moves, the answers to a draw card and the
-# out-of-turn moves. A card's play is not yet among them: whether a card may be played is
-# also read apart from its command (its ``playable`` conjuncts, which other moves ask).
-CHANGEABLE = ("draw", "keep", "pass_nothing_to_draw", "misplay", "choose_color", "accept",
-              "challenge", "uno", "catch", "advise")
+# The moves a rule file may change: whether a card may be played (``play``: the conjuncts
+# every play command ends with, which the moves that ask whether a card may be played
+# read too), the turn's moves, the answers to a draw card and the out-of-turn moves.
+CHANGEABLE = ("play", "draw", "keep", "pass_nothing_to_draw", "misplay", "choose_color",
+              "accept", "challenge", "uno", "catch", "advise")
 
 _KINDS = {kind.name.lower(): kind for kind in Kind}
 
@@ -218,34 +218,43 @@ _Built = TypeVar("_Built", bound=Command)
 
 def changed(table: RuleTable, command: _Built) -> _Built:
     """``command`` with the changes of ``table``'s enabled house rules that name it."""
+    import dataclasses
+
+    guard = changed_guard(table, command.name, command.guard)
+    return command if guard is command.guard else dataclasses.replace(command, guard=guard)
+
+
+def changed_guard(table: RuleTable, name: str,
+                  guard: tuple[Conjunct, ...]) -> tuple[Conjunct, ...]:
+    """``guard`` (the move ``name``'s) with the changes of ``table``'s enabled house rules
+    that name the move; the very tuple where none does."""
     for rule in table.house:
         if not rule.enabled:
             continue
         for i, change in enumerate(rule.changes):
-            if change.command == command.name:
-                command = _apply(command, rule, change, f"house rule {rule.id}: change[{i}]")
+            if change.command == name:
+                guard = _apply(name, guard, rule, change,
+                               f"house rule {rule.id}: change[{i}]")
                 # a reader that notes the entries a command reads (the relation's, for
                 # the mutant runner and the verdicts' words) notes the house rule too
                 note = getattr(table, "note_read", None)
                 if callable(note):
                     note(rule.id)
-    return command
+    return guard
 
 
-def _apply(command: _Built, rule: HouseRule, change: Change, where: str) -> _Built:
-    import dataclasses
-
-    guard = list(command.guard)
+def _apply(name: str, parts: tuple[Conjunct, ...], rule: HouseRule, change: Change,
+           where: str) -> tuple[Conjunct, ...]:
+    guard = list(parts)
     if change.require:
         cond = condition(change.require, f"{where}.require")
         guard.append(Conjunct(cond, rule.id, change.words or f"not allowed by {rule.id}"))
     if change.conjunct:
         found = [i for i, part in enumerate(guard) if part.words == change.conjunct]
         if not found:
-            said = "; ".join(show(p.words, 60) for p in command.guard)
+            said = "; ".join(show(p.words, 60) for p in parts)
             raise VariantError(f"{where}.conjunct = {show(change.conjunct, 80)}: "
-                               f"{command.name} has no conjunct in those words (it has: "
-                               f"{said})")
+                               f"{name} has no conjunct in those words (it has: {said})")
         if change.drop:
             del guard[found[0]]
         elif change.when:
@@ -253,7 +262,7 @@ def _apply(command: _Built, rule: HouseRule, change: Change, where: str) -> _Bui
             # the conjunct keeps its words and is now kept under the house rule too
             part = guard[found[0]]
             guard[found[0]] = Conjunct(cond, rule.id, part.words, part.caused)
-    return dataclasses.replace(command, guard=tuple(guard))
+    return tuple(guard)
 
 
 def check_house(table: RuleTable, where: str) -> None:
@@ -279,12 +288,18 @@ def check_house(table: RuleTable, where: str) -> None:
                 raise VariantError(f"{at}: a required condition has the words of its "
                                    "refusal (words)")
     switched_on = _all_on(table)
-    for build in (draw, keep, pass_nothing_to_draw, misplay, choose_color, accept,
-                  challenge, say_uno, catch, advise):
-        try:
+    from unoformal.rules.play import playable
+
+    moves: list[Callable[[RuleTable], Command]] = [
+        draw, keep, pass_nothing_to_draw, misplay, choose_color, accept, challenge, say_uno,
+        catch, advise]
+    try:
+        for build in moves:
             build(switched_on)
-        except VariantError as err:
-            raise VariantError(f"{where}: {err.message}", err.rule_id) from None
+        for kind in Kind:
+            playable(switched_on, kind)
+    except VariantError as err:
+        raise VariantError(f"{where}: {err.message}", err.rule_id) from None
     _check_properties(table, where)
 
 

@@ -64,6 +64,7 @@ from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.challenge import legality
 from unoformal.rules.effects import LAST_DRAW_CARD, answers, card_effect, stacks_last_card
+from unoformal.rules.house import changed_guard
 from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND
 from unoformal.rules.turn import color_first, turn_begins
 
@@ -113,7 +114,9 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
             and not table.draw_what_is_left.enabled:
         guard.append(Conjunct(Unanswering(CanEffect(effect)), table.draw_what_is_left.id,
                               "its victim cannot draw the cards it names"))
-    return tuple(guard)
+    # a rule file's changes to whether a card may be played (``play``): every reader of
+    # these conjuncts (the play's guard, the engine's listing, the relation) reads them
+    return changed_guard(table, "play", tuple(guard))
 
 
 def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
