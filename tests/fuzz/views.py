@@ -22,7 +22,7 @@ from unoformal.engine.game import Game
 from unoformal.rulebook.variants import load_rules
 from unoformal.show import trace
 from unoformal.show.page import render
-from unoformal.show.seat import page_as, step_as
+from unoformal.show.seat import cited, page_as, step_as
 
 NAMES = ["An", "Bo", "Cy"]
 
@@ -52,7 +52,7 @@ def observation(before: Game, action: Action, after: Game, done: dict[str, Any],
 
 def page(done: dict[str, Any], game: Game, seat: str) -> str:
     data = {"kind": "trace", "title": "t", "source": "s", "players": list(game.names),
-            "steps": [done], "table": trace.table_data(game.rules, trace.cited([done]))}
+            "steps": [done], "table": trace.table_data(game.rules, cited([done]))}
     return render(page_as(data, seat))
 
 

@@ -13,7 +13,8 @@ from typing import Any
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import MAX_GAMES, atomic_output, load_rules_arg
+from unoformal.inputs import MAX_GAMES, atomic_output
+from unoformal.rulebook.variants import load_rules_arg
 from unoformal.runtime import campaign
 
 ENGINES = ("rlcard",)

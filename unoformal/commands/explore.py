@@ -18,11 +18,10 @@ from unoformal.inputs import (
     MAX_MEMORY_GIB,
     MAX_STATES,
     ascii_int,
-    load_rules_arg,
     show,
 )
 from unoformal.rulebook.table import CLASSIC
-from unoformal.rulebook.variants import VariantError
+from unoformal.rulebook.variants import VariantError, load_rules_arg
 from unoformal.verification.explore import memory
 from unoformal.verification.explore.analysis import analyse
 from unoformal.verification.explore.graph import Config, StateGraph, explore

@@ -15,10 +15,10 @@ from unoformal.inputs import (
     ascii_int,
     check_output,
     check_path,
-    load_rules_arg,
     show,
 )
 from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import load_rules_arg
 
 
 def whole(lo: int, hi: int, rule_id: str | None = None) -> Callable[[str], int]:

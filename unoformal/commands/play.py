@@ -16,9 +16,10 @@ from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.engine.game import Game
 from unoformal.engine.record import to_record
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import MAX_PLAYERS, decode_line, load_rules_arg, read_lines, write_text
+from unoformal.inputs import MAX_PLAYERS, decode_line, read_lines, write_text
 from unoformal.playing.bots import BOTS
 from unoformal.playing.session import Table, play, sit
+from unoformal.rulebook.variants import load_rules_arg
 
 BOT_NAMES = ("Ada", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit")
 

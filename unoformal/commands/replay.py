@@ -14,7 +14,7 @@ from rich.table import Table
 from unoformal.commands import SUMMARY
 from unoformal.engine.record import Replay, load_record, replay
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import load_rules_arg
+from unoformal.rulebook.variants import load_rules_arg
 
 
 def register(sub: Any) -> None:

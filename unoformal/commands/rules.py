@@ -12,8 +12,8 @@ from rich.table import Table
 
 from unoformal.commands import SUMMARY
 from unoformal.errors import InvalidInputError
-from unoformal.inputs import load_rules_arg
 from unoformal.rulebook.table import Rule, RuleTable
+from unoformal.rulebook.variants import load_rules_arg
 from unoformal.rulebook.words import show
 
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS, load_rules_arg
+from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS
 from unoformal.playing.bots import BOTS
 from unoformal.playing.simulate import (
     MAX_ACTIONS,
@@ -27,6 +27,7 @@ from unoformal.playing.simulate import (
     play_games,
     simulate,
 )
+from unoformal.rulebook.variants import load_rules_arg
 from unoformal.runtime import campaign
 
 DEFAULT_BOTS = "random,greedy"

@@ -13,7 +13,8 @@ from typing import IO, Any
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, whole
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import MAX_GAMES, atomic_output, load_rules_arg
+from unoformal.inputs import MAX_GAMES, atomic_output
+from unoformal.rulebook.variants import load_rules_arg
 
 MAX_VECTOR_STATES = 1_000_000
 

@@ -37,7 +37,6 @@ from unoformal.inputs import (
     check_name,
     check_players,
     check_seed,
-    load_rules_arg,
     parse_json,
     read_text,
     show,
@@ -45,6 +44,7 @@ from unoformal.inputs import (
 )
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import load_rules_arg
 
 T = TypeVar("T")
 

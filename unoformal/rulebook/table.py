@@ -413,6 +413,16 @@ class RuleTable:
         for rule in self.house:
             yield f"house:{rule.id}", rule
 
+    def rulebook_entries(self) -> Iterator[tuple[str, Rule]]:
+        """The entries every table has, in rulebook order: :meth:`entries` without the
+        house rules a rule file adds (two tables are compared entry by entry on these)."""
+        return ((attr, rule) for attr, rule in self.entries() if not attr.startswith("house:"))
+
+    def house_changed(self, base: RuleTable) -> list[str]:
+        """The IDs of this table's house rules that ``base`` does not have as they are."""
+        had = {rule.id: rule for rule in base.house}
+        return [rule.id for rule in self.house if had.get(rule.id) != rule]
+
     def entry(self, rule_id: str) -> Rule:
         """The entry with this rule ID (the first, if sub-entries share an ID)."""
         for _, rule in self.entries():

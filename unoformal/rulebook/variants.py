@@ -26,6 +26,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
+import stat
 import tomllib
 import typing
 from collections.abc import Sequence
@@ -33,8 +35,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from unoformal.errors import VariantError
-from unoformal.inputs import open_input
+from unoformal.errors import InvalidInputError, VariantError
+from unoformal.inputs import MAX_FILE_BYTES, MAX_RULES_TEXT, open_input
+from unoformal.inputs import show as show_input  # an argument as the command line shows it
 from unoformal.rulebook.schema import check_table, expect_of, plain, show, validate
 from unoformal.rulebook.table import (
     CLASSIC,
@@ -138,7 +141,7 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
         # the changes' conditions are the rule language's, which the table does not know
         # (the layers run table, language, rules): checked here, when the table is made,
         # not when a move first asks them
-        from unoformal.rules.house import check_house
+        from unoformal.rules.files import check_house
 
         check_house(table, where)
     return table
@@ -335,3 +338,44 @@ def _exists(path: Path) -> bool:
 def _display(path: Path) -> str:
     text = str(path)
     return text if text.isprintable() else json.dumps(text)
+
+
+# --------------------------------------------------- a rules field or --rules option
+
+
+def load_rules_arg(value: Any, key: str) -> RuleTable:
+    """The rule table a ``rules`` field or ``--rules`` option names: a variant name or a
+    .toml variant file (a regular file, within the size limit). Returns a RuleTable."""
+    if value is None:
+        return load_rules(None)
+    if not isinstance(value, str) or not value or len(value) > MAX_RULES_TEXT \
+            or "\x00" in value:
+        raise InvalidInputError(f"{key} {show_input(value)}: expected a variant name or the path "
+                                "of a .toml variant file")
+    _check_variant_file(value, key)
+    try:
+        return load_rules(value)
+    except (VariantError, InvalidInputError) as err:
+        # the rule the file breaks stays on the error (the schema names it: UNO-1 ...)
+        raise InvalidInputError(f"{key}: {_message(err)}", err.rule_id) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise InvalidInputError(f"{key} {show_input(value)}: cannot read it: {err}") from None
+    except RecursionError:  # variant files whose bases name each other
+        raise InvalidInputError(f"{key} {show_input(value)}: its 'base' variants nest without end "
+                                "(a cycle?)") from None
+
+
+def _message(err: Exception) -> str:
+    return getattr(err, "message", None) or str(err)
+
+
+def _check_variant_file(value: str, key: str) -> None:
+    """A path that exists must be a regular .toml file small enough to read."""
+    try:
+        info = os.stat(value)
+    except (OSError, ValueError):
+        return  # not a path: a variant name (or unknown), which load_rules reports
+    if not stat.S_ISREG(info.st_mode):
+        raise InvalidInputError(f"{key} {show_input(value)}: not a regular file")
+    if info.st_size > MAX_FILE_BYTES:
+        raise InvalidInputError(f"{key} {show_input(value)}: larger than {MAX_FILE_BYTES:,} bytes")

@@ -38,8 +38,6 @@ REFEREE = ""  # a label no seat may see (no player is named ""): the referee's a
 def page_as(data: Json, seat: str) -> Json:
     """The page data as ``seat`` may see it: each step by :func:`step_as`, the table's
     words of the rules those steps cite, and nothing that shows whole states."""
-    from unoformal.show import trace
-
     if "graph" in data:
         raise InvalidInputError("--as: a graph page shows whole states (every hand); "
                                 "show one of its witnesses as a record for a seat's view",
@@ -56,7 +54,7 @@ def page_as(data: Json, seat: str) -> Json:
     table = data.get("table")
     if isinstance(table, dict):
         out["table"] = {**table, "words": {rule: words for rule, words in table["words"].items()
-                                           if rule in trace.cited(steps)}}
+                                           if rule in cited(steps)}}
     return out
 
 
@@ -100,3 +98,12 @@ def public_refusal(refused: Json, actor: str | None) -> Json:
     who = f"{actor}'s move" if actor else "the move"
     return {"rule": rule, "causes": [],
             "message": f"{who} is refused" + (f": it breaks {rule}" if rule else "")}
+
+
+def cited(steps: list[Json]) -> set[str]:
+    """The rule IDs a trace's steps cite (labels and refusals)."""
+    out = {lab[0] for s in steps for lab in s["labels"]}
+    out |= {s["refused"]["rule"] for s in steps if s["refused"] and s["refused"]["rule"]}
+    out |= {c for s in steps if s["refused"] for c in s["refused"]["causes"]}
+    out.add("HIDDEN-1")  # the "view as" control's rule
+    return out

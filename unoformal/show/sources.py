@@ -20,9 +20,11 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import embedded_rules, load_record
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import MAX_VERIFY_STEPS, load_rules_arg, parse_json, read_text, show
+from unoformal.inputs import MAX_VERIFY_STEPS, parse_json, read_text, show
 from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import load_rules_arg
 from unoformal.show import trace
+from unoformal.show.seat import cited
 
 Json = dict[str, Any]
 GRAPH_LIMIT = 400  # states a page draws; a larger graph shows its witness and neighbours
@@ -63,7 +65,7 @@ def record_page(record: Json, source: str, rules: RuleTable | None = None,
     game, steps = trace.record_steps(record, rules)
     return {"kind": "trace", "title": title or f"game record {Path(source).name}",
             "source": source, "players": list(game.names), "steps": steps,
-            "table": trace.table_data(game.rules, trace.cited(steps)),
+            "table": trace.table_data(game.rules, cited(steps)),
             "meta": record.get("meta")}
 
 
@@ -98,7 +100,7 @@ def verify_page(rows: list[Json], source: str, rules: RuleTable | None,
     prop = _property(row)
     pre, post, refused = _post(row, rules, source, at)
     data = _trace(row, pre, rules, source, at)
-    cites = set(prop["rules"]) | trace.cited(data["steps"])
+    cites = set(prop["rules"]) | cited(data["steps"])
     data["table"] = trace.table_data(rules, cites)
     data["kind"] = "counterexample"
     data["finding"] = {

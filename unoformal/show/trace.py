@@ -26,7 +26,7 @@ from unoformal.errors import UnoError
 from unoformal.language.commands import labels_of
 from unoformal.rulebook.table import CLASSIC, RuleTable
 from unoformal.rules.book import commands
-from unoformal.show.seat import REFEREE
+from unoformal.show.seat import REFEREE, public_refusal
 from unoformal.verification.explore.coverage import Labeler, text_of
 
 Json = dict[str, Any]
@@ -115,8 +115,6 @@ def step(game: Game, action: Action | None, labels: list[list[str]],
 def refusal(err: UnoError, actor: str | None = None) -> Json:
     """A refused action in words, without the state text the error also carries; its
     ``public`` part is what the other seats may know of it (unoformal.show.seat)."""
-    from unoformal.show.seat import public_refusal
-
     out: Json = {"rule": err.rule_id, "message": err.message, "causes": list(err.causes)}
     return {**out, "public": public_refusal(out, actor)}
 
@@ -194,12 +192,3 @@ def plain(value: Any) -> Any:
     from unoformal.rulebook.schema import plain as schema_plain
 
     return schema_plain(value)
-
-
-def cited(steps: list[Json]) -> set[str]:
-    """The rule IDs a trace's steps cite (labels and refusals)."""
-    out = {lab[0] for s in steps for lab in s["labels"]}
-    out |= {s["refused"]["rule"] for s in steps if s["refused"] and s["refused"]["rule"]}
-    out |= {c for s in steps if s["refused"] for c in s["refused"]["causes"]}
-    out.add("HIDDEN-1")  # the "view as" control's rule
-    return out

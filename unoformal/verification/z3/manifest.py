@@ -76,12 +76,9 @@ def variants_of(entry: dict[str, Any]) -> list[str]:
 def differences(a: RuleTable, b: RuleTable) -> list[tuple[str, str]]:
     """The (rule ID, value name) pairs whose values differ between two tables."""
     out = []
-    house_a = {rule.id: rule for rule in a.house}
     # a rule file's house rule is a difference of its own (``house``), not a value
-    out += [(rule.id, "house") for rule in b.house if house_a.get(rule.id) != rule]
-    book = [[(attr, rule) for attr, rule in t.entries() if not attr.startswith("house:")]
-            for t in (a, b)]
-    for (_, x), (_, y) in zip(*book, strict=True):
+    out += [(rule_id, "house") for rule_id in b.house_changed(a)]
+    for (_, x), (_, y) in zip(a.rulebook_entries(), b.rulebook_entries(), strict=True):
         if x != y:
             old, new = x.values(), y.values()
             out += [(y.id, key) for key in new if old.get(key) != new[key]]

@@ -147,11 +147,9 @@ _LAST = ("reshuffle-keeps-top", "seated", "scoring", "one-card-per-turn", "conse
 def changed_rules(base: RuleTable, table: RuleTable) -> set[str]:
     """The IDs of the entries ``table`` changes from ``base`` (a mutant, or any table
     derived from its base)."""
-    book = [[rule for attr, rule in t.entries() if not attr.startswith("house:")]
-            for t in (base, table)]
-    house = {rule.id: rule for rule in base.house}
-    return {new.id for old, new in zip(*book, strict=True) if old != new} | \
-        {rule.id for rule in table.house if house.get(rule.id) != rule}
+    pairs = zip(base.rulebook_entries(), table.rulebook_entries(), strict=True)
+    return {new.id for (_, old), (_, new) in pairs if old != new} | \
+        set(table.house_changed(base))
 
 
 _Work = list[tuple[Property, Callable[[Query], bool]]]

@@ -1,0 +1,90 @@
+"""A rule file's house rules checked when the file is read: each change built against the
+command it names and each property against the table's moves and the shipped
+properties, so that a broken file is refused naming the file, the rule and the field,
+not when a move first asks it.
+
+The one module that reads the rules' commands and the verifier's properties to check a
+table; only the variant loader calls it (``rulebook.variants.derive``), when a table has
+house rules. Nothing below the loader imports it, so the use runs one way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from unoformal.errors import VariantError
+from unoformal.inputs import show
+from unoformal.language.commands import Command
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import RuleTable
+from unoformal.rules.book import commands
+from unoformal.rules.house import CHANGEABLE, condition
+from unoformal.rules.play import playable
+from unoformal.rules.respond import accept, challenge
+from unoformal.rules.turn import choose_color, draw, keep, misplay, pass_nothing_to_draw
+from unoformal.rules.uno import advise, catch, say_uno
+from unoformal.verification.z3.properties import PROPERTIES
+
+
+def check_house(table: RuleTable, where: str) -> None:
+    """Every change of ``table``'s house rules built once, so that a broken rule file is
+    refused when it is read, naming the file, the entry and the field."""
+    for i, rule in enumerate(table.house):
+        for j, change in enumerate(rule.changes):
+            at = f"{where}: house[{i}] ({rule.id}).change[{j}]"
+            if change.command not in CHANGEABLE:
+                raise VariantError(f"{at}.command = {show(change.command)}: a rule file "
+                                   f"changes one of {', '.join(CHANGEABLE)}")
+            if not (change.require or change.conjunct):
+                raise VariantError(f"{at}: a change names a conjunct (to replace its "
+                                   "condition with when, or drop it) or requires one")
+            if change.conjunct and not (change.when or change.drop):
+                raise VariantError(f"{at}: conjunct {show(change.conjunct, 60)} is named: "
+                                   "give its new condition (when) or drop = true")
+            if change.require and not change.words:
+                raise VariantError(f"{at}: a required condition has the words of its "
+                                   "refusal (words)")
+    switched_on = _all_on(table)
+    moves: list[Callable[[RuleTable], Command]] = [
+        draw, keep, pass_nothing_to_draw, misplay, choose_color, accept, challenge, say_uno,
+        catch, advise]
+    try:
+        for build in moves:
+            build(switched_on)
+        for kind in Kind:
+            playable(switched_on, kind)
+    except VariantError as err:
+        raise VariantError(f"{where}: {err.message}", err.rule_id) from None
+    _check_properties(table, where)
+
+
+def _check_properties(table: RuleTable, where: str) -> None:
+    """Each property a rule file states: a name of its own, a move the table has, and
+    conditions that parse (the same language as the changes)."""
+    # the shipped properties' names: the verifier states them
+    taken = {p.name for p in PROPERTIES}
+    moves = {c.name for c in commands(_all_on(table))}
+    for i, rule in enumerate(table.house):
+        for j, prop in enumerate(rule.properties):
+            at = f"{where}: house[{i}] ({rule.id}).property[{j}]"
+            if prop.name in taken:
+                raise VariantError(f"{at}.name = {show(prop.name)}: a property of that name "
+                                   "exists already; a rule file's takes its own")
+            taken.add(prop.name)
+            if prop.command not in moves:
+                raise VariantError(f"{at}.command = {show(prop.command)}: no such move; the "
+                                   f"table's are {', '.join(sorted(moves))}")
+            if not (prop.before or prop.after):
+                raise VariantError(f"{at}: a property states before, after or both")
+            for key in ("before", "after"):
+                if getattr(prop, key):
+                    condition(getattr(prop, key), f"{at}.{key}")
+
+
+def _all_on(table: RuleTable) -> RuleTable:
+    """The table with every house rule on, so that a change is checked even where its
+    rule is switched off."""
+    import dataclasses
+
+    return dataclasses.replace(table, house=tuple(dataclasses.replace(r, enabled=True)
+                                                  for r in table.house))
