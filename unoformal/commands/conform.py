@@ -26,7 +26,11 @@ def register(sub: Any) -> None:
         description="Replay every record (each .json file, each line of a .jsonl file, every "
                     "such file in a folder) and count the first deviation of each under its "
                     "cause: the rule that made the state what it was (TWO-1, START-D2 ...), "
-                    "else the rule the refused action broke. A record that is not a record is "
+                    "else the rule the refused action broke; then list every deviation of each "
+                    "record (past a deviation the engine's move is taken as the record states "
+                    "it, each resynchronisation said, a record whose next state cannot be "
+                    "known stopped there) and count them per rule, distinct ones apart from "
+                    "repeats (--first: the first only). A record that is not a record is "
                     "counted as malformed and the run goes on. Many records are refereed "
                     "as Dask tasks on every core (see --workers), with the same tally on "
                     "any number of workers. Exit status 0 when every "
@@ -46,7 +50,12 @@ def register(sub: Any) -> None:
     p.add_argument("--save", type=output_file, default=None, metavar="FILE.jsonl",
                    help="--engine: also write the records played, one per line")
     p.add_argument("--json", action="store_true",
-                   help='print {"games", "clean", "malformed", "deviations", "examples"}')
+                   help='print {"games", "clean", "malformed", "deviations", "examples", ...}; '
+                        'without --first, also "every_deviation", "per_rule", "distinct", '
+                        '"listed"')
+    p.add_argument("--first", action="store_true",
+                   help="stop each record at its first deviation (the output of before every "
+                        "deviation was listed, unchanged)")
     campaign.add_arguments(p)
     p.set_defaults(run=run)
 
@@ -63,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             for path in args.paths:
                 _exists(path)
-            tally = conform(args.paths, rules, campaign.options(args, bar=not args.json))
+            tally = conform(args.paths, rules, campaign.options(args, bar=not args.json),
+                            every=not args.first)
     except InvalidInputError as err:
         print(f"error: {err.line()}", file=sys.stderr)
         return 2
@@ -91,12 +101,13 @@ def _counts(text: str) -> list[int]:
 
 def _engine(args: argparse.Namespace, rules: Any) -> Any:
     from unoformal.adapters.rlcard import available, play
+    from unoformal.compare.listing import Listing
     from unoformal.compare.records import Tally
     from unoformal.rulebook.variants import load_rules
 
     available()
     table = rules if rules is not None else load_rules(None)
-    tally = Tally()
+    tally = Tally(listing=None if args.first else Listing())
     with contextlib.ExitStack() as stack:  # --save: written whole or not at all
         save = stack.enter_context(atomic_output(args.save, "--save")) if args.save else None
         for players in _counts(args.players):

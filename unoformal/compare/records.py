@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from unoformal.compare.deviations import every_deviation
+from unoformal.compare.listing import Listing, counted
 from unoformal.engine.record import replay
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import (
@@ -53,6 +55,8 @@ class Tally:
     deviations: Counter[str] = field(default_factory=Counter)
     examples: dict[str, Example] = field(default_factory=dict)
     malformed_lines: list[str] = field(default_factory=list)
+    # every deviation of each record (None: the first only, as conform --first)
+    listing: Listing | None = None
 
     def add(self, record: Any, source: str, rules: RuleTable | None = None) -> str | None:
         """Referee one record; the cause rule ID of its first deviation (None if clean)."""
@@ -60,23 +64,37 @@ class Tally:
         try:
             if isinstance(record, InvalidInputError):
                 raise record
-            result = replay(record, rules)
+            first = self._first(record, source, rules)
         except InvalidInputError as err:
             self._malformed(err.at(source=source))
             return None
-        if result.error is None:
+        if first is None:
             self.clean += 1
             return None
-        refused = result.error.at(source=source)
+        refused, index = first
+        refused.at(source=source)
         cause = cause_of(refused)
         self.deviations[cause] += 1
         # a set-up deviation (no index) is shown with no action: it replays straight to it
-        length = 0 if result.error_index is None else result.error_index + 1
+        length = 0 if index is None else index + 1
         best = self.examples.get(cause)
         if best is None or length < best.length:
             cut = {**record, "actions": record.get("actions", [])[:length]}
             self.examples[cause] = Example(length, source, cut, refused)
         return cause
+
+    def _first(self, record: Any, source: str,
+               rules: RuleTable | None) -> tuple[UnoError, int | None] | None:
+        """The first deviation and its index (None: clean); with a listing, every
+        deviation is found and listed (the first is replay's, word for word)."""
+        if self.listing is None:
+            result = replay(record, rules)
+            return None if result.error is None else (result.error, result.error_index)
+        walk = every_deviation(record, rules)
+        self.listing.add(source, walk)
+        if not walk.deviations:
+            return None
+        return walk.deviations[0].error, walk.deviations[0].index
 
     def merge(self, other: Tally) -> None:
         """Fold in the tally of the records that follow this one's: the same as adding
@@ -91,6 +109,8 @@ class Tally:
             best = self.examples.get(cause)
             if best is None or example.length < best.length:
                 self.examples[cause] = example
+        if self.listing is not None and other.listing is not None:
+            self.listing.merge(other.listing)
         room = MAX_MALFORMED_SHOWN - len(self.malformed_lines)
         self.malformed_lines += other.malformed_lines[:max(0, room)]
 
@@ -100,12 +120,15 @@ class Tally:
             self.malformed_lines.append(err.line())
 
     def to_json(self) -> dict[str, Any]:
-        return {"games": self.games, "clean": self.clean, "malformed": self.malformed,
-                "deviations": dict(self.deviations.most_common()),
-                "examples": {rule: ex.record for rule, ex in self._ordered()},
-                "explanations": {rule: {"source": ex.source, "index": ex.error.index,
-                                        **ex.error.to_json()} for rule, ex in self._ordered()},
-                "malformed_examples": list(self.malformed_lines)}
+        out = {"games": self.games, "clean": self.clean, "malformed": self.malformed,
+               "deviations": dict(self.deviations.most_common()),
+               "examples": {rule: ex.record for rule, ex in self._ordered()},
+               "explanations": {rule: {"source": ex.source, "index": ex.error.index,
+                                       **ex.error.to_json()} for rule, ex in self._ordered()},
+               "malformed_examples": list(self.malformed_lines)}
+        if self.listing is not None:  # keys added after the first deviation's, never in place
+            out.update(self.listing.to_json())
+        return out
 
     def _ordered(self) -> list[tuple[str, Example]]:
         return [(rule, self.examples[rule]) for rule, _ in self.deviations.most_common()]
@@ -120,6 +143,8 @@ class Tally:
             lines.append(f"{rule:<12} {self.deviations[rule]:>6}  {ex.source} "
                          f"{where(ex.error)}: {ex.error.message}")
         lines += [f"malformed: {line}" for line in self.malformed_lines]
+        if self.listing is not None and self.listing.records:
+            lines.append(self.listing.text())  # after the first deviations' table, as is
         return "\n".join(lines)
 
 
@@ -131,11 +156,8 @@ def where(err: UnoError) -> str:
     return f"actions[{err.index}]"
 
 
-def cause_of(err: UnoError) -> str:
-    """The rule a deviation is counted under: its first cause, else the rule it broke."""
-    if err.causes:
-        return err.causes[0]
-    return err.rule_id or "unknown"
+# The rule a deviation is counted under: its first cause, else the rule it broke.
+cause_of = counted
 
 
 Raw = bytes | str | InvalidInputError  # a .jsonl line, a .json file's text, or why not
@@ -219,17 +241,18 @@ CHUNK = 250
 # local cluster takes about 2 s to start.
 SMALL = 2_000
 
-_Job = tuple[list[tuple[str, Raw]], RuleTable | None]
+_Job = tuple[list[tuple[str, Raw]], RuleTable | None, bool]
 
 
 def conform(paths: Iterable[str], rules: RuleTable | None = None,
-            where: campaign.Options | None = None) -> Tally:
+            where: campaign.Options | None = None, every: bool = False) -> Tally:
     """Referee every record in ``paths``: read here, in order, and parsed and refereed in
     chunks of ``CHUNK`` as campaign tasks (``where`` None: in this process), whose tallies are
-    merged in order."""
+    merged in order. ``every``: list every deviation of each record, not only the first."""
     found = list(raw_records(paths))
-    jobs: list[_Job] = [(found[i:i + CHUNK], rules) for i in range(0, len(found), CHUNK)]
-    tally = Tally()
+    jobs: list[_Job] = [(found[i:i + CHUNK], rules, every)
+                        for i in range(0, len(found), CHUNK)]
+    tally = Tally(listing=Listing() if every else None)
     parts = campaign.run(referee, jobs, where or campaign.Options(workers=1, bar=False),
                          label="conform", unit="records", weights=[len(j[0]) for j in jobs],
                          small=len(found) < SMALL)
@@ -240,8 +263,8 @@ def conform(paths: Iterable[str], rules: RuleTable | None = None,
 
 def referee(job: _Job) -> Tally:
     """A campaign task: one chunk of records, parsed and refereed in order."""
-    records, rules = job
-    tally = Tally()
+    records, rules, every = job
+    tally = Tally(listing=Listing() if every else None)
     for where, raw in records:
         tally.add(parse(where, raw), where, rules)
     return tally

@@ -462,17 +462,34 @@ def replay(record: dict[str, Any] | Record, rules: RuleTable | None = None,
     """
     if isinstance(record, Record):
         record = record.data
-    game = game_from_record(record, rules, lenient=True)
-    actions = record_actions(record)
-    chance = _chance(game, record)  # a malformed record is malformed, deviating or not
+    game, actions, chance = prepared(record, rules)
     deviation = set_up_deviation(game)
     if deviation is not None:
         # refused before its first action: no index, the key names the set-up field
         return Replay(game, 0, deviation, None, [])
     if stop_at is not None:
         actions = actions[:stop_at]
+    return play_on(game, actions, chance)
+
+
+def prepared(record: dict[str, Any], rules: RuleTable | None = None
+             ) -> tuple[Game, list[Action], list[Stated | None] | None]:
+    """What :func:`replay` plays: the game leniently set up, every action parsed, and
+    each action's stated chance (None: the game takes none). A malformed record raises
+    :class:`InvalidInputError`, deviating or not."""
+    game = game_from_record(record, rules, lenient=True)
+    actions = record_actions(record)
+    return game, actions, _chance(game, record)
+
+
+def play_on(game: Game, actions: list[Action], chance: list[Stated | None] | None,
+            start: int = 0) -> Replay:
+    """Play ``actions[start:]`` on ``game`` (which it changes) up to the first refused
+    one: :func:`replay` from the first action, the checker that goes on after a deviation
+    (:mod:`unoformal.compare.deviations`) from the one after it."""
     played: list[Action] = []
-    for i, action in enumerate(actions):
+    for i in range(start, len(actions)):
+        action = actions[i]
         stated = chance[i] if chance is not None else None
         try:
             if game.round_over and not game.game_over:
