@@ -194,14 +194,15 @@ def force(game: Game, action: Action, stated: Stated | None) -> tuple[Game, list
             forced.next_round()
         _give_turn(forced, action, notes)
         _apply(forced, action, stated, follow, notes)
-        Game.from_text(forced.to_text(), forced.rules)  # a state of these rules, whole
     except Unknowable:
         raise
+    except UnoError as err:  # a next round refused, a player the game does not have
+        raise Unknowable(f"the move cannot be made: {err.message}", err.rule_id) from None
+    try:
+        Game.from_text(forced.to_text(), forced.rules)  # a state of these rules, whole
     except InvalidInputError as err:
         raise Unknowable(f"forced, it leaves no state of these rules: {err.message}",
                          err.rule_id) from None
-    except IllegalActionError as err:
-        raise Unknowable(err.message, err.rule_id) from None
     # later moves are refereed as stated, not followed; where the pile's order is not
     # known, a draw is judged by the card it takes alone
     unordered = follow.unordered or (isinstance(policy, Unordered) and policy.unordered)
@@ -248,7 +249,9 @@ def _apply(game: Game, action: Action, stated: Stated | None, follow: Follow,
             game.push(action)
         except Unknowable:
             raise
-        except (UnoError, ValueError, IndexError, AssertionError) as why:
+        # a command run on a premise its guard rules out may fail anyhow (a card not in
+        # the hand): whatever it raises, the state it leads to is not known
+        except Exception as why:
             raise Unknowable(f"the rules cannot make this move even by force: "
                              f"{_words(why)}", err.rule_id) from None
     follow.settle(game, "DRAW-1")
