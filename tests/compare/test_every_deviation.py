@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.compare.helpers import record as built
 from tests.compare.test_conform import _write
 from unoformal.commands.cli import main
 from unoformal.compare.deviations import every_deviation
@@ -166,3 +167,19 @@ def test_the_text_lists_every_deviation_after_the_first_deviations_table(
     assert "every deviation: 50 in 11 record(s), 11 round(s); 14 distinct, 36 repeat(s); " \
            "0 record(s) stopped early" in out
     assert "UNO-1              9       9         16" in out
+
+
+def test_a_draw_card_its_victim_does_not_answer_is_dropped_and_the_walk_goes_on() -> None:
+    # RLCard's drawn Wild Draw Four asks nothing of its victim, who just plays on
+    moves = [{"player": "P0", "action": "play", "card": "W+4", "color": "green"},
+             {"player": "P1", "action": "play", "card": "G5"},
+             {"player": "P0", "action": "play", "card": "G7"},
+             {"player": "P0", "action": "play", "card": "G8"}]
+    walk = every_deviation(built({"P0": ["W+4", "G7", "G8"], "P1": ["G5"]}, ["R7"], moves))
+    assert [(d.index, d.error.rule_id, d.error.causes) for d in walk.deviations] == [
+        (1, "WD4-2", ("WD4-2",)), (3, "PLAY-1", ())]
+    # the last move is not forced: no later one needs the state it leads to
+    assert walk.resynchronised == [
+        (1, "the pending draw of 4 card(s) (WD4-2) dropped: P1 moves on without answering "
+            "it, as in the record")]
+    assert walk.stopped is None

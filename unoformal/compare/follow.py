@@ -31,6 +31,8 @@ from unoformal.rules.state import COLOR, DRAWN, PLAY, RESPOND, START
 
 # Moves anyone makes out of turn: never a sign of whose turn it was.
 ASIDES = (ActionType.UNO, ActionType.CATCH, ActionType.ADVISE)
+# Moves that answer a pending draw card (a play may too, where the rules stack).
+ANSWERS = (ActionType.ACCEPT, ActionType.CHALLENGE)
 
 
 class Unknowable(UnoError):
@@ -214,7 +216,10 @@ def _give_turn(game: Game, action: Action, notes: list[str]) -> None:
     """A turn move by a player the rules do not give the turn to: the record says whose
     turn it was. Not while another player answers a draw card: how the engine under test
     resolved that answer (drawn, or passed on) the record does not say."""
-    if action.type in ASIDES or action.player == game.to_play:
+    if action.type in ASIDES:
+        return
+    if action.player == game.to_play:
+        _no_answer_owed(game, action, notes)
         return
     if game.phase not in (PLAY, DRAWN):
         raise Unknowable(f"{action.player} moves while {game.to_play} is to {_owed(game)}: "
@@ -223,6 +228,20 @@ def _give_turn(game: Game, action: Action, notes: list[str]) -> None:
                  f"give it to {game.to_play})")
     game.turn = game.seat(action.player)
     game.phase, game.drawn = PLAY, None  # a card drawn by the other player is kept
+
+
+def _no_answer_owed(game: Game, action: Action, notes: list[str]) -> None:
+    """The victim of a draw card makes a move that is no answer to it: in the engine under
+    test the card asked for none (RLCard's drawn Wild Draw Four has no effect), and the
+    record states no draw for it. The pending draw is dropped; the victim moves on."""
+    if game.phase != RESPOND or action.type in ANSWERS:
+        return
+    kind = game.pending_kind
+    rule = "" if kind is None else f" ({game.rules.effect(kind).id})"
+    notes.append(f"the pending draw of {game.pending} card(s){rule} dropped: {action.player} "
+                 "moves on without answering it, as in the record")
+    game.pending, game.pending_kind, game.offender = 0, None, None
+    game.phase = PLAY
 
 
 def _owed(game: Game) -> str:
