@@ -7,6 +7,8 @@ rule and distinct deviations; ``--first`` the output of before, byte for byte
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +19,31 @@ from tests.compare.test_conform import _write
 from unoformal.commands.cli import main
 from unoformal.compare.deviations import every_deviation
 from unoformal.compare.follow import Unknowable, force
+from unoformal.compare.live import SETUP
+from unoformal.engine.actions import Action
 from unoformal.engine.record import play_on, prepared
+
+CHANCE = ("draws", "reshuffles")
 
 ROOT = Path(__file__).resolve().parents[2]
 OUTSIDE = ROOT / "tests" / "data" / "outside"
 BEFORE = ROOT / "tests" / "data" / "conform-first"
+
+
+def _session(record: dict[str, Any], set_up_resynchronised: bool) -> list[str]:
+    """A referee session of one record: ``new`` from its set-up (from its last stated
+    start pile where conform went on from it: ``new`` refuses a set-up the rules
+    contradict), each move an ``apply`` with ``"force": true`` and the chance it states."""
+    setup = {k: record[k] for k in SETUP if k in record}
+    if set_up_resynchronised:
+        piles = setup.pop("start_reshuffles")
+        setup["deal"] = {**record["deal"], "draw_pile": piles[-1]}
+    lines = [json.dumps({"cmd": "new", **setup})]
+    for data in record["actions"]:
+        action = Action.from_json({k: v for k, v in data.items() if k not in CHANCE})
+        lines.append(json.dumps({"cmd": "apply", "action": str(action), "force": True,
+                                 **{k: data[k] for k in CHANCE if k in data}}))
+    return lines
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -183,3 +205,53 @@ def test_a_draw_card_its_victim_does_not_answer_is_dropped_and_the_walk_goes_on(
         (1, "the pending draw of 4 card(s) (WD4-2) dropped: P1 moves on without answering "
             "it, as in the record")]
     assert walk.stopped is None
+
+
+def test_the_live_referee_forced_on_goes_on_as_conform_does(every: dict[str, Any]) -> None:
+    """Every record's moves sent with ``"force": true`` through one ``unoformal referee``
+    session: the same moves refused, in the same words, the same resynchronisations."""
+    names = sorted(p.name for p in OUTSIDE.glob("*.json"))
+    sessions = [_session(_outside(n), any(r["index"] is None for r in
+                                          _listed(every, n)["resynchronised"]))
+                for n in names]
+    sent = "".join(line + "\n" for lines in sessions for line in lines)
+    done = subprocess.run([sys.executable, "-m", "unoformal", "referee"], input=sent,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    at = 0
+    for name, lines in zip(names, sessions, strict=True):
+        mine, at = answers[at + 1:at + len(lines)], at + len(lines)  # the moves, not new
+        refused = [(i, a) for i, a in enumerate(mine) if not a["ok"]]
+        entry = _listed(every, name)
+        moves = [d for d in entry["deviations"] if d["index"] is not None]
+        assert [(i, a["error"]["message"]) for i, a in refused] == [
+            (d["index"], d["message"]) for d in moves], name
+        notes = [(i, how) for i, a in refused for how in a["forced"]["resynchronised"]]
+        assert notes == [(r["index"], r["how"]) for r in entry["resynchronised"]
+                         if r["index"] is not None], name
+
+
+def test_a_forced_apply_that_cannot_be_known_leaves_the_game_and_says_why() -> None:
+    from unoformal.compare.live import Referee
+
+    record = _outside("any_card_after_drawing.json")
+    referee = Referee()
+    new, draw, play = [json.loads(line) for line in _session(record, False)[:3]]
+    assert referee.handle(new)["ok"] and referee.handle(draw)["ok"]
+    before = referee.handle({"cmd": "state"})["state"]
+    bad = {**play, "force": "yes"}
+    assert referee.handle(bad)["error"] == {
+        "kind": "invalid", "rule": None, "causes": [], "message": "'yes': true or false",
+        "key": "force"}
+    # actions[1] (P0 play Y0, refused: DRAW-1) stated to draw Y0 too, which P0 holds
+    answer = referee.handle({**play, "draws": {"P0": ["Y0"]}})
+    assert answer["error"]["rule"] == "DRAW-1"
+    assert answer["forced"] == {"resynchronised": [], "stopped": "P0 is stated to draw Y0, "
+                                "which is not in the draw pile"}
+    assert answer["state"] == before == referee.handle({"cmd": "state"})["state"]
+    answer = referee.handle(play)  # as the record states it: taken, and the game goes on
+    assert answer["forced"] == {"resynchronised": ["forced: the rules refuse it (DRAW-1)"],
+                                "stopped": None}
+    assert answer["state"] != before
+    assert referee.handle({"cmd": "record"})["record"]["actions"] == record["actions"][:2]

@@ -181,10 +181,13 @@ def _not_among(game: Game, stated: list[int], found: Counter[int]) -> str:
             "the draw pile do not")
 
 
-def force(game: Game, action: Action, stated: Stated | None) -> tuple[Game, list[str]]:
+def force(game: Game, action: Action, stated: Stated | None,
+          unordered_policy: type[Unordered] | None = None) -> tuple[Game, list[str]]:
     """The state after ``action`` (refused in ``game``, the state before it) as the record
     has it, and where the record's word was taken over the rules'; :class:`Unknowable`
-    when it cannot be known. ``game`` is left unchanged."""
+    when it cannot be known. ``game`` is left unchanged. ``unordered_policy``: the chance
+    player's class once part of the pile is in an unstated order (:class:`Unordered`, or
+    a subclass that also observes, as the live referee's)."""
     forced = game.copy()
     policy = game.chance
     follow = Follow()
@@ -208,7 +211,10 @@ def force(game: Game, action: Action, stated: Stated | None) -> tuple[Game, list
     # later moves are refereed as stated, not followed; where the pile's order is not
     # known, a draw is judged by the card it takes alone
     unordered = follow.unordered or (isinstance(policy, Unordered) and policy.unordered)
-    forced.chance = Unordered() if unordered and isinstance(policy, StatedChance) else policy
+    if unordered and isinstance(policy, StatedChance):
+        forced.chance = (unordered_policy or Unordered)()
+    else:
+        forced.chance = policy
     return forced, notes + follow.notes
 
 

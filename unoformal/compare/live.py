@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unoformal.compare.explain import explain
+from unoformal.compare.follow import Unknowable, Unordered, force
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.chance import ChanceError, StatedChance, StatedGame
 from unoformal.engine.game import Game
@@ -37,7 +38,7 @@ SETUP = ("rules", "players", "dealer", "seed", "deal", "dealer_draws", "start_re
          "meta")
 FIELDS: dict[str, tuple[str, ...]] = {
     "new": SETUP,
-    "apply": ("action", "draws", "reshuffles"),
+    "apply": ("action", "draws", "reshuffles", "force"),
     "legal": ("player", "penalties"),
     "state": (),
     "view": ("player",),
@@ -69,6 +70,10 @@ class Watched(StatedChance):
             self.noted.append(cards[::-1])
 
 
+class _WatchedUnordered(Unordered, Watched):
+    """Watched chance after a forced move left part of the pile in an unstated order."""
+
+
 class _Watched(StatedGame):
     """The engine's game with a :class:`Watched` chance player."""
 
@@ -88,6 +93,8 @@ class Referee:
     setup: dict[str, Any] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)
     done: bool = False
+    # what an apply with "force" did after its refusal, for the error answer to carry
+    forced: dict[str, Any] | None = None
 
     def handle_line(self, line: str, where: str = "line") -> dict[str, Any]:
         """The answer to one line of input (never raises an :class:`UnoError`)."""
@@ -134,6 +141,7 @@ class Referee:
         game = self._game()
         action = Action.parse(message["action"])
         stated = self._stated(game, message, action)
+        forcing = _forcing(message)
         before = game.copy()
         assert isinstance(before, _Watched)
         try:
@@ -141,12 +149,10 @@ class Referee:
         except UnoError as err:
             self.game = before  # whatever happened part-way is undone
             explain(before, action, err)  # as replay completes it, so conform agrees
+            if forcing and isinstance(err, IllegalActionError):
+                self.forced = self._force(before, action, stated, message)
             raise err.at(action=str(action)) from None
-        entry = action.to_json()
-        for key in ("draws", "reshuffles"):
-            if key in message:
-                entry[key] = message[key]
-        self.actions.append(entry)
+        self.actions.append(_entry(action, message))
         out: dict[str, Any] = {"action": str(action), "rule_ids": ids}
         code = game.deck.code
         watched = game.watched
@@ -157,6 +163,20 @@ class Referee:
             out["reshuffles"] = [[code(c) for c in pile] for pile in watched.noted]
         watched.drew = watched.noted = None
         return {**out, **_summary(game)}
+
+    def _force(self, before: _Watched, action: Action, stated: Stated | None,
+               message: dict[str, Any]) -> dict[str, Any]:
+        """A refused move taken as the engine under test states it (``"force": true``):
+        the game goes on from the state it leads to, as ``conform`` goes on past a
+        deviation; where that state cannot be known, the game stays as it was."""
+        try:
+            game, notes = force(before, action, stated, _WatchedUnordered)
+        except Unknowable as why:
+            return {"resynchronised": [], "stopped": why.message}
+        assert isinstance(game, _Watched)  # a copy keeps its class
+        self.game = game
+        self.actions.append(_entry(action, message))
+        return {"resynchronised": notes, "stopped": None}
 
     def _play(self, game: _Watched, action: Action, stated: Stated | None) -> list[str]:
         """Apply ``action`` (dealing the next round first if one is over, as a record's
@@ -267,6 +287,9 @@ class Referee:
                  "source": err.source}
         out = _answer(ident, cmd, {"error": {k: v for k, v in error.items()
                                              if v is not None or k == "rule"}}, ok=False)
+        forced, self.forced = self.forced, None
+        if forced is not None:
+            out["forced"] = forced
         if self.game is not None:
             out["state"] = self.game.to_text()
         return out
@@ -286,6 +309,22 @@ def ran_rules(ran: list[tuple[str, str]], was_over: bool, game: Game) -> list[st
         if game.game_over:
             ids.append(rules.target.id)
     return _dedupe(ids)
+
+
+def _entry(action: Action, message: dict[str, Any]) -> dict[str, Any]:
+    """The record's action of an apply: the action, with the chance it stated."""
+    entry = action.to_json()
+    for key in ("draws", "reshuffles"):
+        if key in message:
+            entry[key] = message[key]
+    return entry
+
+
+def _forcing(message: dict[str, Any]) -> bool:
+    value = message.get("force", False)
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{show(value)}: true or false", key="force")
+    return value
 
 
 def _causes(game: Game) -> list[str]:
