@@ -255,3 +255,23 @@ def test_a_forced_apply_that_cannot_be_known_leaves_the_game_and_says_why() -> N
                                 "stopped": None}
     assert answer["state"] != before
     assert referee.handle({"cmd": "record"})["record"]["actions"] == record["actions"][:2]
+
+
+def test_rlcard_under_its_own_rules_shows_its_genuine_bugs_and_nothing_they_cause(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """RLCard's drawn Wild Draw Four has no effect: the rules made its victim draw 4 cards
+    the record does not state, which go back on the pile when the victim moves on;
+    otherwise every later draw of that round would deviate too (DRAW-1, a draw of a card
+    the victim holds) and the round stop."""
+    pytest.importorskip("rlcard")
+    out = json.loads(_run(capsys, "--engine", "rlcard", "--games", "20", "--players", "2,4",
+                          "--seed", "0", "--rules", "rlcard", "--json"))
+    assert [(d["counted"], d["rule"], d["move"], d["deviations"]) for d in out["distinct"]] == [
+        ("DRAW-1", "DRAW-1", "pass", 23), ("WD4-2", "PLAY-1", "draw", 10),
+        ("WD4-2", "PLAY-1", "play", 7)]
+    assert out["every_deviation"]["stopped"] == 0
+    put_back = [r["how"] for e in out["listed"] for r in e["resynchronised"]
+                if "put back on the pile" in r["how"]]
+    assert len(put_back) == 17 == out["per_rule"]["WD4-2"]["deviations"]
+    assert put_back[0].startswith("P1's 4 card(s) drawn under WD4-2, which the record does "
+                                  "not state, put back on the pile")

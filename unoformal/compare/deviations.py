@@ -84,7 +84,8 @@ def _go_on(result: Replay, actions: list[Action], chance: list[Stated | None] | 
         if i + 1 == len(actions):
             return  # the last move: no later one needs the state it leads to
         try:
-            game, notes = force(result.game, actions[i], chance[i] if chance else None)
+            game, notes = force(result.game, actions[i], chance[i] if chance else None,
+                                last=chance[i - 1] if chance and i else None)
         except Unknowable as why:
             walk.stopped = (i, f"cannot know the state after actions[{i}]: {why.message}")
             return

@@ -182,12 +182,14 @@ def _not_among(game: Game, stated: list[int], found: Counter[int]) -> str:
 
 
 def force(game: Game, action: Action, stated: Stated | None,
-          unordered_policy: type[Unordered] | None = None) -> tuple[Game, list[str]]:
+          unordered_policy: type[Unordered] | None = None,
+          last: Stated | None = None) -> tuple[Game, list[str]]:
     """The state after ``action`` (refused in ``game``, the state before it) as the record
     has it, and where the record's word was taken over the rules'; :class:`Unknowable`
     when it cannot be known. ``game`` is left unchanged. ``unordered_policy``: the chance
     player's class once part of the pile is in an unstated order (:class:`Unordered`, or
-    a subclass that also observes, as the live referee's)."""
+    a subclass that also observes, as the live referee's); ``last``: the chance the move
+    before it stated."""
     forced = game.copy()
     policy = game.chance
     follow = Follow()
@@ -197,7 +199,7 @@ def force(game: Game, action: Action, stated: Stated | None,
     try:
         if forced.round_over and not forced.game_over:
             forced.next_round()
-        _give_turn(forced, action, notes)
+        _give_turn(forced, action, notes, last)
         _apply(forced, action, stated, follow, notes)
     except Unknowable:
         raise
@@ -218,7 +220,7 @@ def force(game: Game, action: Action, stated: Stated | None,
     return forced, notes + follow.notes
 
 
-def _give_turn(game: Game, action: Action, notes: list[str]) -> None:
+def _give_turn(game: Game, action: Action, notes: list[str], last: Stated | None) -> None:
     """A turn move by a player the rules do not give the turn to: the record says whose
     turn it was. Not while another player answers a draw card: how the engine under test
     resolved that answer (drawn, or passed on) the record does not say."""
@@ -230,10 +232,41 @@ def _give_turn(game: Game, action: Action, notes: list[str]) -> None:
     if game.phase not in (PLAY, DRAWN):
         raise Unknowable(f"{action.player} moves while {game.to_play} is to {_owed(game)}: "
                          "the record does not say how that was resolved", "PLAY-1")
+    seat = game.seat(action.player)
+    _undo_unstated_draw(game, seat, notes, last)
     notes.append(f"the turn given to {action.player}, who moves in the record (the rules "
                  f"give it to {game.to_play})")
-    game.turn = game.seat(action.player)
+    game.turn = seat
     game.phase, game.drawn = PLAY, None  # a card drawn by the other player is kept
+
+
+def _undo_unstated_draw(game: Game, seat: int, notes: list[str],
+                        last: Stated | None) -> None:
+    """The victim of the draw card played by the move just before moves, though the rules
+    made them draw and lose the turn, and the record states no draw of theirs for that
+    card (``last``, that move's chance): in the engine
+    under test it had no effect (RLCard's drawn Wild Draw Four). The cards the rules drew
+    go back on the pile, in order."""
+    if game.cause is None or not game.history:
+        return
+    rule, actor, card, struck, _ = game.cause
+    played = game.history[-1]  # the card's play, just before: ``last`` is its chance
+    if card is None or struck != seat or played.type is not ActionType.PLAY or \
+            played.player != game.names[actor]:
+        return
+    effect = game.f_effect[card]
+    draws = None if last is None else last[0]
+    count = effect.victim_draws
+    if not count or rule != effect.id or (draws is not None and seat in draws) or \
+            len(game.hands[seat]) < count:
+        return
+    hand = game.hands[seat]
+    drawn = hand[-count:]
+    del hand[-count:]
+    game.pile.extend(reversed(drawn))  # the first drawn back on top
+    notes.append(f"{game.names[seat]}'s {count} card(s) drawn under {rule}, which the record "
+                 f"does not state, put back on the pile: in the record "
+                 f"{game.names[seat]} moves next")
 
 
 def _no_answer_owed(game: Game, action: Action, notes: list[str]) -> None:

@@ -169,8 +169,9 @@ class Referee:
         """A refused move taken as the engine under test states it (``"force": true``):
         the game goes on from the state it leads to, as ``conform`` goes on past a
         deviation; where that state cannot be known, the game stays as it was."""
+        last = stated_chance(before, self.actions[-1]) if self.actions else None
         try:
-            game, notes = force(before, action, stated, _WatchedUnordered)
+            game, notes = force(before, action, stated, _WatchedUnordered, last)
         except Unknowable as why:
             return {"resynchronised": [], "stopped": why.message}
         assert isinstance(game, _Watched)  # a copy keeps its class
