@@ -275,3 +275,24 @@ def test_rlcard_under_its_own_rules_shows_its_genuine_bugs_and_nothing_they_caus
     assert len(put_back) == 17 == out["per_rule"]["WD4-2"]["deviations"]
     assert put_back[0].startswith("P1's 4 card(s) drawn under WD4-2, which the record does "
                                   "not state, put back on the pile")
+
+
+def test_rounds_are_counted_per_record_and_round() -> None:
+    from unoformal.compare.deviations import Deviation, Walk
+    from unoformal.compare.listing import Listing
+    from unoformal.errors import IllegalActionError
+
+    def dev(index: int, round_: int, kind: str = "play") -> Deviation:
+        return Deviation(index, round_, kind, IllegalActionError("x", "PLAY-1",
+                                                                 causes=("TWO-1",)))
+
+    listing = Listing()
+    listing.add("a", Walk([dev(3, 1), dev(9, 1), dev(40, 2, "draw")]))
+    listing.add("b", Walk([dev(5, 1)], stopped=(5, "why")))
+    listing.add("c", Walk())  # clean: not listed
+    assert listing.per_rule() == {"TWO-1": {"records": 2, "rounds": 3, "deviations": 4}}
+    assert [(d["move"], d["deviations"], d["records"]) for d in listing.distinct()] == [
+        ("play", 3, 2), ("draw", 1, 1)]
+    assert listing.to_json()["every_deviation"] == {
+        "deviations": 4, "records": 2, "rounds": 3, "distinct": 2, "repeats": 2,
+        "stopped": 1}
