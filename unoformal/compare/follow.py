@@ -73,9 +73,7 @@ class Follow(StatedChance):
             raise Unknowable(f"{name} is stated to draw {code(card)}, which is not in the "
                              "draw pile", "DRAW-1")
         top = code(pile[-1])
-        pile.reverse()  # the card nearest the top goes, as a draw takes from the top
-        pile.remove(card)
-        pile.reverse()
+        _pull(pile, card)
         self.notes.append(f"{name} drew {code(card)} from inside the pile (its top card "
                           f"was {top})")
         return card
@@ -151,9 +149,7 @@ class Unordered(StatedChance):
         if self.unordered and want and not self.piles and want[0] in game.pile:
             card = want.pop(0)
             self.taken += 1
-            game.pile.reverse()  # the copy nearest the top
-            game.pile.remove(card)
-            game.pile.reverse()
+            _pull(game.pile, card)
             return card
         return super().draw(game, seat, rule)
 
@@ -161,6 +157,14 @@ class Unordered(StatedChance):
         super().reshuffle(game, cards, rule)
         if cards and self.piles is not None:
             self.unordered = False
+
+
+def _pull(pile: list[int], card: int) -> None:
+    """Take ``card`` out of ``pile`` (top last): the copy nearest the top, as a draw
+    takes from the top."""
+    pile.reverse()
+    pile.remove(card)
+    pile.reverse()
 
 
 def _without(cards: list[int], taken: Counter[int]) -> list[int]:
