@@ -54,8 +54,9 @@ def register(sub: Any) -> None:
                         'without --first, also "every_deviation", "per_rule", "distinct", '
                         '"listed"')
     p.add_argument("--first", action="store_true",
-                   help="stop each record at its first deviation (the output of before every "
-                        "deviation was listed, unchanged)")
+                   help="stop each record at its first deviation: only the first deviations' "
+                        "table (or --json keys), exactly as conform printed it before every "
+                        "deviation was listed")
     campaign.add_arguments(p)
     p.set_defaults(run=run)
 
