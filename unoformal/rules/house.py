@@ -34,6 +34,7 @@ from unoformal.language.conditions import (
     Conjunct,
     DrawnPlayable,
     Either,
+    Fixed,
     HandIs,
     HoldsKind,
     PendingIn,
@@ -132,16 +133,26 @@ def _tokens(text: str, where: str) -> list[str]:
     return out
 
 
-def condition(text: Any, where: str) -> Cond:
+# Where a change of ``play`` is built for each kind of card, ``card(draw_two)`` is the
+# kind of the card played: known when the command is built, so it folds to a value
+# (language.conditions.Fixed) that every reader reads alike. Elsewhere no card is
+# played, and it is refused.
+CARD = "card"
+CARD_SAYS = "card(draw_two, wild_draw_four): the card played is of one of these kinds " \
+            "(in a change of play only)"
+
+
+def condition(text: Any, where: str, card: Kind | None = None) -> Cond:
     """The condition a rule file states as an expression: conditions of
     :data:`CONDITIONS` with their arguments (``phase(drawn)``), joined with ``and``,
     ``or``, ``not`` and parentheses. A malformed one is refused naming ``where`` (the file,
-    the entry, the field) and what is allowed."""
+    the entry, the field) and what is allowed. ``card``: the kind of the card played,
+    where the condition is a play's (``card(...)`` reads it)."""
     if not isinstance(text, str) or not text.strip():
         raise VariantError(f"{where}: expected a condition, such as "
                            "\"phase(play) or drawn-playable(false)\"")
     tokens = _tokens(text, where)
-    parser = _Parser(tokens, text, where)
+    parser = _Parser(tokens, text, where, card)
     cond = parser.expression()
     if parser.at < len(tokens):
         parser.fail(f"unexpected {show(tokens[parser.at])}")
@@ -151,12 +162,15 @@ def condition(text: Any, where: str) -> Cond:
 class _Parser:
     """``or`` of ``and`` of (``not``) factors: a condition, or one in parentheses."""
 
-    def __init__(self, tokens: list[str], text: str, where: str) -> None:
+    def __init__(self, tokens: list[str], text: str, where: str,
+                 card: Kind | None) -> None:
         self.tokens, self.text, self.where, self.at = tokens, text, where, 0
+        self.card = card
 
     def fail(self, why: str) -> NoReturn:
+        names = (*CONDITIONS, CARD) if self.card is not None else tuple(CONDITIONS)
         raise VariantError(f"{self.where}: {show(self.text, 80)}: {why}; the conditions "
-                           f"are {', '.join(CONDITIONS)}, joined by and, or, not")
+                           f"are {', '.join(names)}, joined by and, or, not")
 
     def peek(self) -> str | None:
         return self.tokens[self.at] if self.at < len(self.tokens) else None
@@ -190,7 +204,9 @@ class _Parser:
             inner = self.expression()
             self.take(")")
             return inner
-        if token not in CONDITIONS:
+        if token == CARD and self.card is None:
+            self.fail("card(...) names the card played: only a change of play has one")
+        if token not in CONDITIONS and token != CARD:
             self.fail(f"no condition {show(token)}")
         values: list[Any] = []
         if self.peek() == "(":
@@ -200,11 +216,30 @@ class _Parser:
                 self.take()
                 values.append(_value(self.take()))
             self.take(")")
+        if token == CARD:
+            return self.played(values)
         build, says = CONDITIONS[token]
         try:
             return build(values)
         except ValueError as err:
             self.fail(f"{token}: {err} ({says})")
+
+
+    def played(self, values: list[Any]) -> Cond:
+        """``card(...)``: whether the card played is of one of the kinds named."""
+        if not values:
+            self.fail(f"{CARD}: names at least one kind ({CARD_SAYS})")
+        try:
+            kinds = tuple(_kind(v) for v in values)
+        except ValueError as err:
+            self.fail(f"{CARD}: {err} ({CARD_SAYS})")
+        named = " or ".join(CARD_WORDS[k] for k in kinds)
+        return Fixed(self.card in kinds, f"the card played is {named}")
+
+
+CARD_WORDS = {Kind.NUMBER: "a number", Kind.SKIP: "a Skip", Kind.REVERSE: "a Reverse",
+              Kind.DRAW_TWO: "a Draw Two", Kind.WILD: "a Wild",
+              Kind.WILD_DRAW_FOUR: "a Wild Draw Four"}
 
 
 def _value(token: str) -> Any:
@@ -224,17 +259,18 @@ def changed(table: RuleTable, command: _Built) -> _Built:
     return command if guard is command.guard else dataclasses.replace(command, guard=guard)
 
 
-def changed_guard(table: RuleTable, name: str,
-                  guard: tuple[Conjunct, ...]) -> tuple[Conjunct, ...]:
+def changed_guard(table: RuleTable, name: str, guard: tuple[Conjunct, ...],
+                  card: Kind | None = None) -> tuple[Conjunct, ...]:
     """``guard`` (the move ``name``'s) with the changes of ``table``'s enabled house rules
-    that name the move; the very tuple where none does."""
+    that name the move; the very tuple where none does. ``card``: the kind of card a
+    play's guard is built for (``card(...)`` in a change reads it)."""
     for rule in table.house:
         if not rule.enabled:
             continue
         for i, change in enumerate(rule.changes):
             if change.command == name:
                 guard = _apply(name, guard, rule, change,
-                               f"house rule {rule.id}: change[{i}]")
+                               f"house rule {rule.id}: change[{i}]", card)
                 # a reader that notes the entries a command reads (the relation's, for
                 # the mutant runner and the verdicts' words) notes the house rule too
                 note = getattr(table, "note_read", None)
@@ -244,11 +280,19 @@ def changed_guard(table: RuleTable, name: str,
 
 
 def _apply(name: str, parts: tuple[Conjunct, ...], rule: HouseRule, change: Change,
-           where: str) -> tuple[Conjunct, ...]:
+           where: str, card: Kind | None) -> tuple[Conjunct, ...]:
     guard = list(parts)
     if change.require:
-        cond = condition(change.require, f"{where}.require")
+        cond = folded(condition(change.require, f"{where}.require", card))
+        if cond == ALWAYS:
+            return _replaced(name, tuple(guard), rule, change, where, card)
         guard.append(Conjunct(cond, rule.id, change.words or f"not allowed by {rule.id}"))
+    return _replaced(name, tuple(guard), rule, change, where, card)
+
+
+def _replaced(name: str, parts: tuple[Conjunct, ...], rule: HouseRule, change: Change,
+              where: str, card: Kind | None) -> tuple[Conjunct, ...]:
+    guard = list(parts)
     if change.conjunct:
         found = [i for i, part in enumerate(guard) if part.words == change.conjunct]
         if not found:
@@ -258,8 +302,41 @@ def _apply(name: str, parts: tuple[Conjunct, ...], rule: HouseRule, change: Chan
         if change.drop:
             del guard[found[0]]
         elif change.when:
-            cond = condition(change.when, f"{where}.when")
+            cond = folded(condition(change.when, f"{where}.when", card))
             # the conjunct keeps its words and is now kept under the house rule too
             part = guard[found[0]]
             guard[found[0]] = Conjunct(cond, rule.id, part.words, part.caused)
     return tuple(guard)
+
+
+ALWAYS = Fixed(True, "always")
+
+
+def folded(cond: Cond) -> Cond:
+    """``cond`` with ``card(...)``'s values folded into the conditions around them, so
+    that a play's guard states only what can still differ for its kind of card (a Draw
+    Two's rule is no conjunct of a number's play): ``ALWAYS`` where it always holds."""
+    if isinstance(cond, Fixed):
+        return ALWAYS if cond.value else cond
+    if isinstance(cond, Unless):
+        inner = folded(cond.part)
+        if isinstance(inner, Fixed):
+            return Fixed(False, "never") if inner.value else ALWAYS
+        return cond if inner is cond.part else Unless(inner)
+    if isinstance(cond, (Both, Either)):
+        return _folded_parts(cond)
+    return cond
+
+
+def _folded_parts(cond: Both | Either) -> Cond:
+    decides = isinstance(cond, Either)  # a true part decides an "or", a false an "and"
+    kept: list[Cond] = []
+    for part in (folded(p) for p in cond.parts):
+        if isinstance(part, Fixed):
+            if part.value is decides:
+                return ALWAYS if decides else Fixed(False, "never")
+            continue
+        kept.append(part)
+    if not kept:
+        return Fixed(False, "never") if decides else ALWAYS
+    return kept[0] if len(kept) == 1 else type(cond)(tuple(kept))

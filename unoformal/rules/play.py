@@ -116,7 +116,7 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
                               "its victim cannot draw the cards it names"))
     # a rule file's changes to whether a card may be played (``play``): every reader of
     # these conjuncts (the play's guard, the engine's listing, the relation) reads them
-    return changed_guard(table, "play", tuple(guard))
+    return changed_guard(table, "play", tuple(guard), kind)
 
 
 def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
