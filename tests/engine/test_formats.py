@@ -144,8 +144,10 @@ def test_play_1_a_replay_reports_how_many_actions_it_played() -> None:
     ({"seed": True}, "seed: True: expected an integer from 0 to 2**63-1"),
     ({"dealer": 1}, "dealer: dealer 1: a name is a string (breaks DECK-2)"),
     ({"actions": {}}, "actions: {} is not of type 'array' (record.schema.json)"),
-    ({"rules": "nonesuch"}, "rules: unknown rules 'nonesuch': expected one of classic, seed004, "
-                            "winner-deals, stacking, rlcard, seven-o, jump-in, or the path of a "
+    ({"rules": "nonesuch"}, "rules: unknown rules 'nonesuch': expected a shipped variant "
+                            "(classic, seed004, winner-deals, stacking, rlcard, seven-o, "
+                            "jump-in), a house rule or preset of the catalogue (unoformal "
+                            "house-rules lists them), several joined by '+', or the path of a "
                             ".toml variant file"),
     ({"colour": "red"}, "unknown field(s) ['colour']; allowed: actions, deal, dealer, players, "
                         "rules, seed (or \"version\": 2 with dealer_draws, start_reshuffles, "

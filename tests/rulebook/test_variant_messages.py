@@ -39,9 +39,11 @@ def test_deck_1_a_path_with_a_control_character_is_shown_quoted(tmp_path: Path) 
 
 def test_deck_1_a_name_the_system_cannot_look_up_is_an_unknown_variant() -> None:
     name = "x" * 300  # too long a file name: looking it up fails, so it is not a file
-    assert message(name) == (f"unknown rules {name!r}: expected one of classic, seed004, "
-                             "winner-deals, stacking, rlcard, seven-o, jump-in, or the path of "
-                             "a .toml variant file")
+    assert message(name) == (f"unknown rules {name!r}: expected a shipped variant (classic, "
+                             "seed004, winner-deals, stacking, rlcard, seven-o, jump-in), a "
+                             "house rule or preset of the catalogue (unoformal house-rules "
+                             "lists them), several joined by '+', or the path of a .toml "
+                             "variant file")
 
 
 def test_deck_1_a_file_of_exactly_the_size_limit_is_read(tmp_path: Path) -> None:

@@ -17,4 +17,6 @@ SUMMARY = {
     "referee": "referee a game move by move over JSON lines on stdin/stdout (like UCI)",
     "vectors": "write test vectors for other engines: states, legal actions, successors",
     "show": "a record, counterexample or small state graph as one HTML page, step by step",
+    "house-rules": "the catalogue of house rules; with --out, its matrix of what each "
+                   "rule and pair breaks",
 }

@@ -61,7 +61,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     named = _command(argv)
     for name in COMMANDS:
         if argv is None or name == named:
-            module = importlib.import_module(f"unoformal.commands.{name}")
+            module = importlib.import_module(f"unoformal.commands.{name.replace('-', '_')}")
             module.register(sub)
             _name_the_variants(sub.choices[name])
         else:
@@ -77,8 +77,10 @@ def _name_the_variants(command: argparse.ArgumentParser) -> None:
 
     for action in command._actions:
         if "--rules" in action.option_strings and action.help:
-            action.help += (f"; shipped variants: {', '.join(VARIANTS)}; a variant file "
-                            "is described in docs/rule-table.md")
+            action.help += (f"; shipped variants: {', '.join(VARIANTS)}; a house rule "
+                            "of the catalogue by name, several joined by '+' (unoformal "
+                            "house-rules --list); a variant file is described in "
+                            "docs/rule-table.md")
 
 
 def _command(argv: Sequence[str] | None) -> str | None:

@@ -35,6 +35,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from unoformal.catalogue import find, preset
 from unoformal.errors import InvalidInputError, VariantError
 from unoformal.inputs import MAX_FILE_BYTES, MAX_RULES_TEXT, open_input
 from unoformal.inputs import show as show_input  # an argument as the command line shows it
@@ -100,6 +101,7 @@ VARIANTS: dict[str, tuple[str, Overrides]] = {
 
 MAX_BYTES = 64 * 1024  # a variant file is a few hundred bytes; /dev/zero is endless
 MAX_BASES = 8  # files in one chain of bases
+_DESCRIBED = 1000  # a combination's description: its parts', within the schema's bound
 
 
 def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
@@ -236,9 +238,69 @@ def load_rules(name_or_path: object = None) -> RuleTable:
     path = Path(name_or_path)
     if path.suffix == ".toml" or _exists(path):
         return load_toml(path)
-    known = ", ".join(VARIANTS)
-    raise VariantError(f"unknown rules {name_or_path!r}: expected one of {known}, "
-                       "or the path of a .toml variant file")
+    return _catalogued(name_or_path)
+
+
+@functools.cache
+def _catalogued(text: str) -> RuleTable:
+    """A table the catalogue names: a house rule (``NAME``, its default reading, or
+    ``NAME@READING``), a preset, or several names joined by ``+`` (each a shipped
+    variant, a catalogue rule or a preset), combined over classic."""
+    names = text.split("+")
+    if len(names) == 1:
+        named = preset(text)
+        if named is not None:
+            return combine([_part(p) for p in named.rules], named.name, named.description)
+        return _part(text)
+    parts = [_part(name) for name in names]
+    # named by its parts' tables ("NAME@READING" is how a user asks, not a table's name)
+    return combine(parts, "+".join(p.name for p in parts),
+                   "; ".join(f"{p.name}: {p.description}" for p in parts))
+
+
+def _part(name: str) -> RuleTable:
+    if name in VARIANTS:
+        return _named(name)
+    if preset(name) is not None:
+        return _catalogued(name)
+    found = find(name)
+    if found is None:
+        known = ", ".join(VARIANTS)
+        raise VariantError(f"unknown rules {name!r}: expected a shipped variant ({known}), "
+                           f"a house rule or preset of the catalogue (unoformal house-rules "
+                           "lists them), several joined by '+', or the path of a .toml "
+                           "variant file")
+    _, reading = found
+    return _named(reading.variant) if reading.variant else load_toml(reading.path or Path())
+
+
+def combine(parts: Sequence[RuleTable], name: str, description: str) -> RuleTable:
+    """The tables ``parts`` (each over classic) joined: every entry value each sets and
+    every house rule each adds, over classic. Two that set one value differently cannot
+    be combined, and are refused naming both (the first finding of the catalogue's matrix
+    of pairs); a house rule two parts add is taken once."""
+    overrides: Overrides = {}
+    setter: dict[tuple[str, str], str] = {}
+    house: dict[str, HouseRule] = {}
+    expect: list[Expect] = []
+    for part in parts:
+        own: Overrides = {}
+        for rule_id, key, value in part.overrides:  # a later value of one key replaces
+            own.setdefault(rule_id, {})[key] = value
+        for rule_id, values in own.items():
+            for key, value in values.items():
+                if key in overrides.get(rule_id, {}) and overrides[rule_id][key] != value:
+                    raise VariantError(
+                        f"{name}: {setter[rule_id, key]} sets {rule_id} {key} = "
+                        f"{show(plain(overrides[rule_id][key]))} and {part.name} sets "
+                        f"{show(plain(value))}: the two cannot be combined",
+                        rule_id, key=f"rules.{rule_id}.{key}")
+                overrides.setdefault(rule_id, {})[key] = value
+                setter[rule_id, key] = part.name
+        house.update((rule.id, rule) for rule in part.house if rule.id not in house)
+        expect.extend(part.expect)
+    return derive(CLASSIC, name, description[:_DESCRIBED], overrides, expect, name,
+                  house=tuple(house.values()))
 
 
 @functools.cache

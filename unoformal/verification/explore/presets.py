@@ -132,16 +132,17 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
 )}
 
 
-def small_rules(size: Size, base: str | None = None,
+def small_rules(size: Size, base: str | RuleTable | None = None,
                 extra: dict[str, dict[str, Any]] | None = None,
                 name: str = "small") -> RuleTable:
-    """The table ``base`` (a variant name or TOML path) with this small deck."""
+    """The table ``base`` (a variant name or TOML path, or the table) with this small
+    deck."""
     size.check()
     overrides = size.overrides()
     for rule_id, values in (extra or {}).items():
         overrides.setdefault(rule_id, {}).update(values)
     # A refusal (a VariantError, an InvalidInputError) names its own rule ID.
-    table = load_rules(base)
+    table = base if isinstance(base, RuleTable) else load_rules(base)
     full_name = f"{table.name}-{name}"
     description = f"{table.description} Small deck: {size.describe()}."
     try:

@@ -22,6 +22,7 @@ from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
 from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import house_data
 from unoformal.verification.explore.chance import ExploreGame, outcomes
 from unoformal.verification.explore.graph import StateGraph
 
@@ -117,8 +118,11 @@ def rules_toml(rules: RuleTable) -> str:
     groups: dict[str, dict[str, Any]] = {}
     for rule_id, key, value in rules.overrides:
         groups.setdefault(rule_id, {})[key] = _plain(value)
-    return tomli_w.dumps({"name": rules.name, "base": "classic",
-                          "description": rules.description, "rules": groups})
+    doc: dict[str, Any] = {"name": rules.name, "base": "classic",
+                           "description": rules.description, "rules": groups}
+    if rules.house:  # a rule file's house rules, or the witnesses would replay without
+        doc["house"] = [house_data(rule) for rule in rules.house]
+    return tomli_w.dumps(doc)
 
 
 def _plain(value: Any) -> Any:

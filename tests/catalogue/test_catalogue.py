@@ -1,0 +1,174 @@
+"""The catalogue of house rules (issue 40): every rule and reading loads, each is off in
+classic and changes it, names combine with '+' and refuse what cannot be combined,
+a game under any of them saves a record that replays with no file, and the matrix
+finds what each rule breaks from the tools."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from unoformal.catalogue import FAMILIES, find, presets, rules
+from unoformal.commands.cli import main
+from unoformal.engine.game import Game
+from unoformal.engine.record import replay, to_record
+from unoformal.errors import InvalidInputError, VariantError
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.variants import load_rules, load_toml
+from unoformal.rules.play import playable
+
+NAMES = [r.name if i == 0 else f"{r.name}@{x.name}" for r in rules()
+         for i, x in enumerate(r.readings)]
+
+
+def test_the_catalogue_has_a_rule_in_each_family_it_names() -> None:
+    assert {r.family for r in rules()} <= set(FAMILIES)
+    assert len({r.name for r in rules()}) == len(rules())
+    assert all(r.readings and r.title and r.elsewhere for r in rules())
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_reading_loads_and_departs_from_classic(name: str) -> None:
+    table = load_rules(name)
+    assert table != CLASSIC and (table.overrides or table.house)
+    _, reading = find(name)  # type: ignore[misc]
+    if reading.path is not None:  # a rule file a user can copy and run as it is
+        assert load_toml(reading.path) == table
+
+
+def test_every_house_rule_is_off_in_classic() -> None:
+    assert CLASSIC.house == ()
+    for name in NAMES:
+        for rule in load_rules(name).house:
+            assert rule.id not in {r.id for _, r in CLASSIC.entries()}
+
+
+def test_names_joined_by_plus_combine_what_each_sets() -> None:
+    table = load_rules("force-play+must-play+no-wild-last")
+    assert table.name == "force-play+must-play+no-wild-last"
+    assert table.draw.must_play_drawn and not table.draw.may_draw_when_able_to_play
+    assert [r.id for r in table.house] == ["HOUSE-NO-WILD-LAST"]
+
+
+def test_two_rules_that_set_one_value_differently_cannot_be_combined() -> None:
+    with pytest.raises(VariantError) as err:
+        load_rules("stack-draw-two+stack-mixed")
+    said = err.value.message
+    assert "stacking sets NOSTACK-1 answers" in said and "stack-mixed sets" in said
+    assert "cannot be combined" in said and err.value.rule_id == "NOSTACK-1"
+
+
+def test_an_unknown_name_or_reading_is_refused_naming_what_there_is() -> None:
+    with pytest.raises(VariantError, match=r"a house rule or preset of the catalogue"):
+        load_rules("draw-untill")
+    with pytest.raises(VariantError, match=r"progressive has no reading .x.*same-kind"):
+        load_rules("progressive@x")
+    with pytest.raises(VariantError, match="unknown rules 'nope'"):
+        load_rules("force-play+nope")
+
+
+def test_a_play_change_naming_the_card_is_folded_per_kind() -> None:
+    """card(...) is known when a play's command is built: the conjunct of stack-mixed@up
+    is no part of a number's play, and reads as the pending kind alone in a Draw Two's."""
+    table = load_rules("stack-mixed@up")
+    assert all(c.rule != "HOUSE-STACK-UP" for c in playable(table, Kind.NUMBER))
+    (part,) = [c for c in playable(table, Kind.DRAW_TWO) if c.rule == "HOUSE-STACK-UP"]
+    assert part.cond.text() == "not (the card being answered is a Wild Draw Four)"
+
+
+def test_card_names_the_card_played_only_in_a_change_of_play(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('name = "bad"\n[[house]]\nid = "HOUSE-X"\ntext = "x"\n'
+                    '[[house.change]]\ncommand = "draw"\nrequire = "card(wild)"\n'
+                    'words = "no"\n')
+    with pytest.raises(VariantError, match=r"bad.toml.*change\[0\].require.*only a change "
+                       "of play has one"):
+        load_toml(path)
+
+
+@pytest.mark.parametrize("name", ["draw-until+stack-mixed@up", "progressive+no-wild-last",
+                                  "play-after-draw+uno-penalty@six", "app"])
+def test_a_game_under_catalogue_rules_replays_from_its_record_alone(name: str) -> None:
+    table = load_rules(name)
+    rng = random.Random(7)
+    game = Game(["A", "B", "C"], seed=11, rules=table)
+    for _ in range(400):
+        if game.round_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    record = json.loads(json.dumps(to_record(game)))
+    assert isinstance(record["rules"], dict)  # embedded, never a catalogue name
+    again = replay(record)
+    assert again.error is None and again.game.to_text() == game.to_text()
+
+
+def test_letsunos_party_preset_is_its_switches() -> None:
+    """stackDrawTwo, stackDrawFour (no crossStack), zeroRotateHands, sevenSwapHands,
+    jumpIn, drawUntilPlayable."""
+    table = load_rules("party")
+    assert set(table.no_stacking.answers) == {Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR}
+    assert {r.id for r in table.house} == {"HOUSE-PROGRESSIVE", "HOUSE-DRAW-UNTIL"}
+    assert table.seven_o.enabled and table.jump_in.enabled
+
+
+def test_presets_are_tables_of_their_rules() -> None:
+    (app,) = [p for p in presets() if p.name == "app"]
+    table = load_rules("app")
+    assert table.seven_o.enabled and table.jump_in.enabled and table.draw.must_play_drawn
+    assert {r.id for r in table.house} == {"HOUSE-DRAW-UNTIL"}
+    assert app.rules[0] == "stack-draw-two" and table.no_stacking.victim_may_answer
+
+
+def test_house_rules_lists_the_catalogue(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["house-rules"]) == 0
+    out = capsys.readouterr().out
+    for name in NAMES:
+        assert f"--rules {name} " in out
+    assert "app" in out
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--only", "nope"], "--only nope: no such rule in the catalogue"),
+    (["--players", "11"], "player counts"),
+    (["--pair-players", "1"], "player counts are 2 to 10 (DECK-2)"),
+])
+def test_house_rules_refuses_bad_options(argv: list[str], said: str, tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "m.md"
+    assert main(["house-rules", "--out", str(out), *argv]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err and not out.exists()
+
+
+def test_every_verb_takes_a_catalogue_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--rules", "no-wild-last", "--players", "2",
+                 "--property", "play-matches", "--quiet", "--jobs", "1"]) in (0, 1)
+    assert main(["explore", "--preset", "micro", "--rules", "misplay-one+no-uno-call",
+                 "--no-progress"]) == 0
+    assert "states" in capsys.readouterr().out
+
+
+def test_a_catalogue_error_on_the_command_line_is_one_line(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--rules", "stack-draw-two+stack-mixed"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot be combined" in err
+
+
+def test_invalid_input_is_not_swallowed() -> None:
+    with pytest.raises((VariantError, InvalidInputError)):
+        load_rules("")
+
+
+def test_explorer_witnesses_rules_file_keeps_the_house_rules(tmp_path: Path) -> None:
+    """What explore --witnesses writes beside its records, a variant file for --rules,
+    reads back as the very table (its house rules were left out before)."""
+    assert main(["explore", "--preset", "micro", "--rules", "draw-until",
+                 "--witnesses", str(tmp_path), "--no-progress"]) == 0
+    again = load_toml(tmp_path / "rules.toml")
+    assert [r.id for r in again.house] == ["HOUSE-DRAW-UNTIL"]
+    assert again.house == load_rules("draw-until").house

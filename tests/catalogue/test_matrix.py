@@ -1,0 +1,63 @@
+"""The catalogue's matrix, on two rules, one player count and the smallest deck that
+shows their findings: every cell comes from verify or the explorer, and the page and
+the records it writes are read back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from unoformal.engine.record import replay
+from unoformal.show.matrix import markdown, picture, write_records
+from unoformal.verification.matrix import Matrix, build, run_pair
+
+
+@pytest.fixture(scope="module")
+def small() -> Matrix:
+    return build((2,), (2,), only=("draw-until", "no-action-last"), decks=("tiny",),
+                 pair_decks=("tiny",))
+
+
+def test_a_rule_breaks_what_its_words_take_away(small: Matrix) -> None:
+    by = {s.rule.name: s for s in small.singles}
+    # a last Wild may not be played, though PLAY-1 says a wild card is always playable
+    assert ("play-matches", "proved 2", "refuted 2") in by["no-action-last"].breaks
+    # a drawn card that cannot be played is drawn after (DRAW-1's one card)
+    assert ("after-draw", "proved 2", "refuted 2") in by["draw-until"].breaks
+    # the rule's own property holds
+    assert by["draw-until"].verdicts.by_property["draw-until-playable"] == "proved 2"
+    # a last Wild Draw Four never resolves: END-1's branch for it is dead on tiny
+    assert "END-1 last-draw-card-resolved: never fires" in by["no-action-last"].new["tiny"]
+    assert by["draw-until"].new["tiny"] == []
+
+
+def test_readings_part_where_the_tools_say_with_a_record_that_reaches_it(
+        small: Matrix) -> None:
+    (keep,) = [a for a in small.ambiguities if a.rule == "draw-until"]
+    assert keep.differ > 0 and keep.witness is not None
+    again = replay(keep.witness)
+    assert again.error is None and again.game.to_text() == keep.where
+    assert "phase=drawn" in keep.where  # the card drawn fits: keep it, or must play it
+    (last,) = [a for a in small.ambiguities if a.rule == "no-action-last"]
+    # on tiny they part where a Wild is a player's last card: barred as an action card,
+    # let through by letsuno's reading (only draw cards)
+    assert last.differ > 0 and last.witness is not None
+    assert replay(last.witness).game.to_text() == last.where
+
+
+def test_a_pair_that_sets_one_value_twice_is_refused() -> None:
+    said = run_pair(("stack-draw-two+stack-mixed", (2,), ("tiny",)))
+    assert isinstance(said, str) and "cannot be combined" in said
+
+
+def test_the_page_its_picture_and_records_are_written(small: Matrix, tmp_path: Path) -> None:
+    page = markdown(small, "unoformal house-rules --out x.md", "x")
+    assert "| `after-draw` | proved 2 | refuted 2 |" in page
+    assert "[draw-until@play-tiny.json](x/draw-until@play-tiny.json)" in page
+    written = write_records(small, tmp_path)
+    assert len(written) == 2
+    assert all(replay(json.loads(w.read_text())).error is None for w in written)
+    svg = picture(small)
+    assert svg.startswith("<svg") and "no-action-last: play-matches refuted 2" in svg

@@ -1,0 +1,172 @@
+"""The catalogue's new commands checked against worked examples from each rule's own
+words, not against the commands: a state in the engine's text, a move in the action
+text, and what the wording says happens. A wrong change in a rule file (a condition
+left out, a kind of card named wrongly) is caught here, where ``validate`` cannot see
+it: the engine and the relation are built from the same changed commands (a bug
+planted in each of the three files below fails these tests: see
+``test_a_wrong_file_is_caught``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from unoformal.engine.actions import Action
+from unoformal.engine.game import Game
+from unoformal.errors import IllegalActionError
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import load_rules, load_toml
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "unoformal" / "catalogue"
+
+
+def _state(rules: RuleTable, hands: str, discard: str, *, phase: str = "play",
+           pending: int = 0, kind: str = "-", offender: str = "-", turn: str = "A",
+           color: str = "red", drawn: str = "-") -> Game:
+    """A two-player position: A to move with ``hands`` (A's/B's), ``discard`` (its top
+    last); every other card of the deck in the draw pile."""
+    deck = Deck.of(rules)
+    rest = Counter(deck.code(f) for f in deck.cards())
+    rest.subtract(c for part in (*hands.split("/"), discard) for c in part.split(","))
+    pile = ",".join(sorted(rest.elements()))
+    text = (f"rules={rules.name} players=A,B dealer=B round=1 turn={turn} dir=left "
+            f"color={color} phase={phase} hands={hands} pile={pile} "
+            f"discard={discard} scores=0,0 uno=- drawn={drawn} pending={pending} "
+            f"kind={kind} offender={offender} legal=1 prev=- reveal=- winner=- points=0 "
+            "seed=0 shuffles=0")
+    return Game.from_text(text, rules)
+
+
+PLANTED: dict[str, RuleTable] = {}  # a catalogue name's table, as a test plants a bug
+
+
+def rules_of(name: str) -> RuleTable:
+    return PLANTED.get(name) or load_rules(name)
+
+
+def _allowed(game: Game, move: str) -> bool:
+    try:
+        game.copy().apply(Action.parse(move))
+    except IllegalActionError:
+        return False
+    return True
+
+
+def _refused_under(game: Game, move: str) -> str:
+    with pytest.raises(IllegalActionError) as err:
+        game.copy().apply(Action.parse(move))
+    return str(err.value.rule_id)
+
+
+# --- no-wild-last: "A player cannot go out with a Wild or a Wild Draw Four"
+
+def test_no_wild_last_a_last_wild_is_refused_under_the_house_rule() -> None:
+    rules = rules_of("no-wild-last")
+    game = _state(rules, "W/B5,B6", "R3")
+    assert _refused_under(game, "A play W blue") == "HOUSE-NO-WILD-LAST"
+    assert not _allowed(_state(rules, "W+4/B5,B6", "R3"), "A play W+4 blue")
+
+
+def test_no_wild_last_a_wild_with_a_card_left_and_a_last_number_are_played() -> None:
+    rules = rules_of("no-wild-last")
+    assert _allowed(_state(rules, "W,R5/B5,B6", "R3"), "A play W blue")
+    assert _allowed(_state(rules, "R5/B5,B6", "R3"), "A play R5")
+    assert _allowed(_state(rules, "RS/B5,B6", "R3"), "A play RS")
+
+
+# --- no-action-last: "their last card played is a number"; letsuno's reading: no Draw
+# Two or Wild Draw Four last
+
+def test_no_action_last_only_a_number_goes_out_and_letsuno_bars_draw_cards_only() -> None:
+    actions = load_rules("no-action-last")
+    assert _refused_under(_state(actions, "RS/B5,B6", "R3"), "A play RS") == \
+        "HOUSE-NO-ACTION-LAST"
+    assert not _allowed(_state(actions, "W/B5,B6", "R3"), "A play W red")
+    assert _allowed(_state(actions, "R5/B5,B6", "R3"), "A play R5")
+    draws = load_rules("no-action-last@draw-cards")
+    assert _allowed(_state(draws, "RS/B5,B6", "R3"), "A play RS")
+    assert _allowed(_state(draws, "W/B5,B6", "R3"), "A play W red")
+    assert _refused_under(_state(draws, "R+2/B5,B6", "R3"), "A play R+2") == \
+        "HOUSE-NO-DRAW-LAST"
+
+
+# --- progressive: "a Draw Two by a Draw Two, a Wild Draw Four by a Wild Draw Four"
+
+def _waiting(rules: RuleTable, hand: str, kind: str) -> Game:
+    """A (the victim) to answer B's draw card of ``kind`` (B played it)."""
+    top, count = ("R+2", 2) if kind == "+2" else ("W+4", 4)
+    return _state(rules, f"{hand}/B5,B6,B7", f"R1,{top}", phase="respond", pending=count,
+                  kind=kind, offender="B")
+
+
+def test_progressive_answers_a_draw_card_only_with_its_own_kind() -> None:
+    rules = rules_of("progressive")
+    assert _allowed(_waiting(rules, "B+2,R7", "+2"), "A play B+2")
+    assert _allowed(_waiting(rules, "W+4,R7", "W+4"), "A play W+4 red")
+    assert _refused_under(_waiting(rules, "W+4,R7", "+2"), "A play W+4 red") == \
+        "HOUSE-PROGRESSIVE"
+    assert _refused_under(_waiting(rules, "R+2,R7", "W+4"), "A play R+2") == \
+        "HOUSE-PROGRESSIVE"
+
+
+def test_progressive_the_penalty_grows_and_passes_on() -> None:
+    game = _waiting(rules_of("progressive"), "B+2,R7", "+2")
+    game.apply(Action.parse("A play B+2"))
+    assert (game.to_play, game.pending, game.pending_kind.value if game.pending_kind
+            else None) == ("B", 4, "+2")
+
+
+# --- stack-mixed@up: "A Draw Two never answers a Wild Draw Four; a Wild Draw Four may
+# answer a Draw Two"
+
+def test_stack_up_the_larger_card_on_the_smaller_only() -> None:
+    rules = rules_of("stack-mixed@up")
+    assert _allowed(_waiting(rules, "W+4,R7", "+2"), "A play W+4 red")
+    assert _refused_under(_waiting(rules, "R+2,R7", "W+4"), "A play R+2") == \
+        "HOUSE-STACK-UP"
+    both = load_rules("stack-mixed")
+    assert _allowed(_waiting(both, "R+2,R7", "W+4"), "A play R+2")
+
+
+# --- play-after-draw: "the player may play any card in hand that can be played"
+
+def test_play_after_draw_any_playable_card_after_drawing() -> None:
+    rules = load_rules("play-after-draw")
+    game = _state(rules, "R5,G9,B2/B5,B6", "R3", phase="drawn", drawn="G9")
+    assert _allowed(game, "A play R5")
+    classic = load_rules("classic")
+    assert not _allowed(_state(classic, "R5,G9,B2/B5,B6", "R3", phase="drawn",
+                               drawn="G9"), "A play R5")
+
+
+@pytest.mark.parametrize(("file", "name", "old", "new", "test"), [
+    # the kind of card named wrongly: a last Wild Draw Four is let through
+    ("no-wild-last.toml", "no-wild-last", "card(wild, wild_draw_four)", "card(wild)",
+     test_no_wild_last_a_last_wild_is_refused_under_the_house_rule),
+    # one of the two clauses left out: a Draw Two answers a Wild Draw Four
+    ("progressive.toml", "progressive",
+     "not (pending-in(wild_draw_four) and card(draw_two)) and ", "",
+     test_progressive_answers_a_draw_card_only_with_its_own_kind),
+    # the direction turned round
+    ("stack-up.toml", "stack-mixed@up", "pending-in(wild_draw_four) and card(draw_two)",
+     "pending-in(draw_two) and card(wild_draw_four)",
+     test_stack_up_the_larger_card_on_the_smaller_only),
+])
+def test_a_wrong_file_is_caught(file: str, name: str, old: str, new: str,
+                                test: Callable[[], None], tmp_path: Path) -> None:
+    """A bug planted in each of three new commands' files fails its worked example (and
+    the shipped file passes it, above)."""
+    text = (CATALOGUE / file).read_text("utf-8")
+    assert old in text
+    planted = tmp_path / file
+    planted.write_text(text.replace(old, new), "utf-8")
+    PLANTED[name] = load_toml(planted)
+    try:
+        with pytest.raises((AssertionError, pytest.fail.Exception)):
+            test()
+    finally:
+        del PLANTED[name]

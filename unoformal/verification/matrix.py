@@ -1,0 +1,295 @@
+"""The catalogue's matrix: what each house rule, and each pair of them, does to the
+rulebook's properties and to the small-deck state graphs, and where a rule's readings
+part. Every cell is found by a tool, with its witness; nothing is stated by a reader.
+
+- **rule x property:** ``verify`` of the rule's default reading at the given player
+  counts, beside classic's verdict on the same property.
+- **rule x explorer finding:** stuck states, states from which no round end is
+  reachable, rounds that can go on for ever and rules that never fire, on small decks,
+  each kept only where it differs from classic's on the same deck.
+- **pairs:** two rules joined (``rulebook.variants.combine``): refused where both set one
+  value differently; otherwise a property that holds (or is not vacuous) for each rule
+  alone and not for the pair, and a finding of the explorer the pair has and neither
+  rule has alone.
+- **ambiguities:** for a rule with several readings, the states of a small deck where
+  the default reading and another give different successors, with the first such
+  state's record from a deal (the explorer's witness, which the engine replays).
+
+Written by ``unoformal house-rules`` as docs/house-rules.md (:mod:`unoformal.show.matrix`).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from unoformal.catalogue import CatalogueRule, Reading, rules
+from unoformal.engine.record import with_rules
+from unoformal.errors import InvalidInputError, VariantError
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import load_rules
+from unoformal.runtime import campaign
+from unoformal.verification.explore import analyse, explore
+from unoformal.verification.explore.graph import Config, StateGraph
+from unoformal.verification.explore.presets import PRESETS, small_rules
+from unoformal.verification.explore.report import summary
+from unoformal.verification.explore.witness import WitnessError, witness
+from unoformal.verification.z3.properties import properties_of
+from unoformal.verification.z3.prover import check_suite
+
+# The small decks the explorer runs each rule on: tiny has both wild cards and the
+# misplay and advice moves (draw, play and challenge rules); three has three players,
+# a Reverse, a Draw Two and a Wild Draw Four (stacking and turn order).
+DECKS = ("tiny", "three")
+# A pair is explored on tiny alone: 105 pairs on three (200,000-300,000 states each)
+# would take most of the matrix's time (docs/house-rules.md says so beside the pairs).
+PAIR_DECKS = ("tiny",)
+WITNESS_TRIES = 20  # differing states tried, in BFS order, for a record that replays
+
+
+
+@dataclass
+class Verdicts:
+    """A table's verdict per property, over the player counts asked: ``proved 2-10``,
+    ``refuted 3-10, proved 2`` ..."""
+
+    by_property: dict[str, str]
+
+    def differs(self, other: Verdicts) -> list[str]:
+        return [p for p, v in self.by_property.items() if other.by_property.get(p) != v]
+
+
+@dataclass
+class Findings:
+    """What the explorer finds on one deck, reduced to what a rule can change."""
+
+    stuck: int
+    no_round_end: int | None
+    traps: int | None
+    endless: bool | None
+    dead: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.stuck:
+            out.append(f"{self.stuck} stuck state(s)")
+        if self.no_round_end:
+            out.append(f"{self.no_round_end} state(s) with no round end reachable")
+        if self.traps:
+            out.append(f"{self.traps} trap(s)")
+        if self.endless:
+            out.append("a round can go on for ever")
+        return out
+
+
+@dataclass
+class Single:
+    rule: CatalogueRule
+    table: RuleTable
+    verdicts: Verdicts
+    breaks: list[tuple[str, str, str]]  # property, classic's verdict, this rule's
+    found: dict[str, Findings]
+    new: dict[str, list[str]]  # per deck: findings classic does not have there
+
+
+@dataclass
+class Pair:
+    a: str
+    b: str
+    refused: str | None = None
+    pair_only: list[tuple[str, str]] = field(default_factory=list)  # property, verdict
+    new: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Ambiguity:
+    rule: str
+    default: str
+    other: str
+    deck: str
+    states: int  # states of the deck both readings reach
+    differ: int  # of those, the states whose successors differ
+    witness: dict[str, Any] | None = None  # a record from a deal to the first
+    where: str = ""  # that state, as the engine's state text
+
+
+@dataclass
+class Matrix:
+    counts: tuple[int, ...]
+    pair_counts: tuple[int, ...]
+    classic: Verdicts
+    classic_found: dict[str, Findings]
+    singles: list[Single]
+    pairs: list[Pair]
+    ambiguities: list[Ambiguity]
+
+
+def verdicts(table: RuleTable, counts: Sequence[int]) -> Verdicts:
+    """``verify``'s verdicts of ``table``, one line per property over ``counts``."""
+    results = check_suite(table, properties_of(table), counts)
+    per: dict[str, dict[str, list[int]]] = {}
+    for r in results:
+        per.setdefault(r.prop.name, {}).setdefault(r.verdict, []).append(r.n)
+    return Verdicts({name: ", ".join(f"{v} {_span(ns)}" for v, ns in sorted(
+        got.items(), key=lambda item: item[1][0])) for name, got in per.items()})
+
+
+def _span(ns: list[int]) -> str:
+    ns = sorted(ns)
+    if ns == list(range(ns[0], ns[-1] + 1)):
+        return str(ns[0]) if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"
+    return ",".join(map(str, ns))
+
+
+def findings(table: RuleTable, deck: str) -> tuple[Findings, StateGraph]:
+    """The explorer on the small ``deck`` under ``table``."""
+    preset = PRESETS[deck]
+    small = small_rules(preset.size, base=table, extra=preset.extra, name=deck)
+    config = Config(small, tuple(preset.size.players_list()), deck, False,
+                    preset.size.penalties)
+    graph = explore(config)
+    found = analyse(graph)
+    data = summary(graph, found)
+    dead = tuple(sorted(f"{d['rule']} {d['branch']}" for d in data["dead"]
+                        if "not in this deck" not in d["why"]))
+    return Findings(data["stuck"], data["no_round_end"], data["traps"],
+                    data["endless_round"], dead), graph
+
+
+def _new(found: Findings, against: Sequence[Findings]) -> list[str]:
+    """``found``'s findings that none of ``against`` has (a dead rule only where it is
+    dead here and fires in each of them)."""
+    seen = {line for f in against for line in f.lines()}
+    out = [line for line in found.lines() if line not in seen]
+    alive = set.intersection(*(set(found.dead) - set(f.dead) for f in against)) \
+        if against else set(found.dead)
+    out += [f"{d}: never fires" for d in sorted(alive)]
+    return out
+
+
+@dataclass
+class Run:
+    """What one task finds of one table: its verdicts at the counts asked (and at the
+    pairs' counts), and the explorer's findings on the decks asked."""
+
+    verdicts: Verdicts
+    pair_verdicts: Verdicts
+    found: dict[str, Findings]
+    table: RuleTable
+
+
+def run_table(item: tuple[str, tuple[int, ...], tuple[int, ...], tuple[str, ...]]) -> Run:
+    """A task (module level: it runs in a worker): the table ``name`` names (a catalogue
+    rule, a pair joined by ``+``, or classic)."""
+    name, counts, pair_counts, decks = item
+    table = load_rules(name)
+    got = verdicts(table, counts)
+    again = got if pair_counts == counts or not pair_counts else verdicts(table, pair_counts)
+    return Run(got, again, {deck: findings(table, deck)[0] for deck in decks}, table)
+
+
+def run_pair(item: tuple[str, tuple[int, ...], tuple[str, ...]]) -> Run | str:
+    """A pair's task: its run, or why the two cannot be combined."""
+    name, counts, decks = item
+    try:
+        load_rules(name)
+    except (VariantError, InvalidInputError) as err:
+        return getattr(err, "message", str(err))
+    return run_table((name, counts, counts, decks))
+
+
+def single(rule: CatalogueRule, run: Run, classic: Run) -> Single:
+    breaks = [(p, classic.verdicts.by_property.get(p, "(not a property of classic)"), v)
+              for p, v in run.verdicts.by_property.items()
+              if classic.verdicts.by_property.get(p) != v]
+    new = {deck: _new(run.found[deck], [classic.found[deck]]) for deck in run.found}
+    return Single(rule, run.table, run.verdicts, breaks, run.found, new)
+
+
+def pair(a: Single, b: Single, alone: dict[str, Run], got: Run | str) -> Pair:
+    """What the pair breaks that neither rule breaks alone, or why it is refused."""
+    out = Pair(a.rule.name, b.rule.name)
+    if isinstance(got, str):
+        out.refused = got
+        return out
+    for prop, verdict in got.verdicts.by_property.items():
+        each = [alone[x.rule.name].pair_verdicts.by_property.get(prop) for x in (a, b)]
+        if verdict not in each and _worse(verdict):
+            out.pair_only.append((prop, verdict))
+    out.new = {deck: _new(got.found[deck], [a.found[deck], b.found[deck]])
+               for deck in got.found}
+    return out
+
+
+def _worse(verdict: str) -> bool:
+    return any(word in verdict for word in ("refuted", "vacuous", "unknown"))
+
+
+def ambiguity(rule: CatalogueRule, other: Reading, deck: str) -> Ambiguity:
+    """Both readings' graphs of ``deck``; the states both reach whose successors differ,
+    and the first such state's record from a deal (under the default reading)."""
+    name = rule.name
+    default_graph = findings(load_rules(name), deck)[1]
+    other_graph = findings(load_rules(f"{name}@{other.name}"), deck)[1]
+    mine, theirs = _successors(default_graph), _successors(other_graph)
+    common = sorted(set(mine) & set(theirs), key=lambda k: default_graph.index[k])
+    differ = [k for k in common if mine[k] != theirs[k]]
+    out = Ambiguity(name, rule.default.name, other.name, deck, len(common), len(differ))
+    for key in differ[:WITNESS_TRIES]:
+        try:
+            found = witness(default_graph, default_graph.index[key])
+        except WitnessError:  # a path through a reshuffle no seed below the bound replays
+            continue
+        # the small deck's table embedded, so the record replays with no file beside it
+        out.witness = with_rules(found.record, default_graph.config.rules)
+        out.where = found.game.to_text()
+        break
+    return out
+
+
+def _successors(graph: StateGraph) -> dict[bytes, frozenset[tuple[int, bytes]]]:
+    """Each expanded state's successors, by key (the key of a state does not depend on
+    the table, so two readings' graphs of one deck share keys)."""
+    out: dict[bytes, set[tuple[int, bytes]]] = {}
+    for e in range(graph.edges):
+        out.setdefault(graph.keys[graph.src[e]], set()).add(
+            (graph.act[e], graph.keys[graph.dst[e]]))
+    for sid in range(graph.states):
+        if graph.expanded[sid]:
+            out.setdefault(graph.keys[sid], set())
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def run_ambiguity(item: tuple[str, str, str]) -> Ambiguity:
+    name, other, deck = item
+    rule = next(r for r in rules() if r.name == name)
+    return ambiguity(rule, rule.reading(other), deck)
+
+
+def build(counts: Sequence[int], pair_counts: Sequence[int],
+          where: campaign.Options | None = None, only: Sequence[str] = (),
+          decks: Sequence[str] = DECKS, pair_decks: Sequence[str] = PAIR_DECKS) -> Matrix:
+    """The whole matrix over the catalogue (or the rules ``only`` names), as campaign
+    tasks (``where``: local workers or a cluster; the same matrix on any number), the
+    explorer on ``decks`` (a pair's on ``pair_decks``)."""
+    decks, pair_decks = tuple(decks), tuple(pair_decks)
+    opts = where or campaign.Options(workers=1, bar=False)
+    chosen = [r for r in rules() if not only or r.name in only]
+    counts, pair_counts = tuple(counts), tuple(pair_counts)
+    names = ["classic", *(r.name for r in chosen)]
+    runs = campaign.run(run_table, [(n, counts, pair_counts, decks) for n in names], opts,
+                        label="house rules", unit="tables")
+    classic, alone = runs[0], dict(zip(names[1:], runs[1:], strict=True))
+    singles = [single(rule, alone[rule.name], classic) for rule in chosen]
+    couples = list(itertools.combinations(singles, 2))
+    got = campaign.run(run_pair, [(f"{a.rule.name}+{b.rule.name}", pair_counts, pair_decks)
+                                  for a, b in couples], opts, label="pairs", unit="pairs")
+    pairs = [pair(a, b, alone, g) for (a, b), g in zip(couples, got, strict=True)]
+    asked = [(r.name, other.name, deck) for r in chosen for other in r.readings[1:]
+             for deck in decks]
+    ambiguities = campaign.run(run_ambiguity, asked, opts, label="readings",
+                               unit="readings")
+    return Matrix(counts, pair_counts, classic.verdicts, classic.found, singles, pairs,
+                  list(ambiguities))
