@@ -65,6 +65,7 @@ _CATCH: Final = ActionType.CATCH
 _CHOOSE_COLOR: Final = ActionType.CHOOSE_COLOR
 _MISPLAY: Final = ActionType.MISPLAY
 _ADVISE: Final = ActionType.ADVISE
+_JUMP_PHASES: Final = (PLAY, RESPOND)
 
 # An argument of the public API that the body checks and refuses in words
 # (InvalidInputError, naming the rule). Typed Any rather than the type it must have: the
@@ -664,7 +665,9 @@ class Game(Concrete):
         advise = penalties and moves.advise.allows(self, Binding(self.turn))
         target = self.uno_window
         jump: Command | None = None
-        top = self.top if self.t.jumps and self.phase == PLAY else None
+        # a jump waits for the play phase, or (JUMP-IN's "adds") joins a draw card that
+        # waits: the jump's guard says which
+        top = self.top if self.t.jumps and self.phase in _JUMP_PHASES else None
         twin = -1  # the top's face while a jump may be listed: an int, compared unboxed
         if top is not None:
             jump = self.t.jump[top]
@@ -684,8 +687,17 @@ class Game(Concrete):
                     out += self.t.plays[p][twin][len(hands[p]) == self.t.uno_with]
         elif seat is None or seat == self.turn:
             self._on_turn(self.turn, out, penalties)  # nobody else has an action
+        if self.t.aims:
+            out = [a for a in out if a.target is None or a.type is not _PLAY or self._aimed_at(a)]
         self._legal = tuple(out)
         return out
+
+    def _aimed_at(self, action: Action) -> bool:
+        """Whether a play that names a seat may name that one: the lookups list every
+        other player, and the command's guard may ask more of the seat, by the state
+        (SEVEN-O's ``next`` reading: the next player only)."""
+        p, face, _, _ = self._resolve(action)
+        return self.refusal(action, p, face) is None
 
     def _on_turn(self, p: int, out: list[Action], penalties: bool) -> None:
         """The moves of the player to move: the table's on-turn commands whose guards the
@@ -1443,6 +1455,7 @@ class _Lookups:
     play: list[Command]  # per face: the play of its kind (PLAY-1 ..., unoformal.rules.play)
     jump: list[Command | None]  # per face: its play out of turn (JUMP-IN), None: none
     jumps: bool  # some face has one: legal_actions looks for a jump only then
+    aims: bool  # some play names a seat: legal_actions asks its guard of each seat listed
     starts: dict[Kind, Command]  # per kind: the start card of it turned (unoformal.rules.start)
     deal: Command  # END-2 and DEAL-2: the next deal (unoformal.rules.deal)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
@@ -1598,6 +1611,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         responses=responses(rules), turn=moves,
         play=[cards_played.of(f) for f in faces],
         jump=[cards_played.jump(f) for f in faces], jumps=bool(cards_played.jumps),
+        aims=any(Who.TARGET in c.choices for c in cards_played.all()),
         starts=dict(starts(rules).commands), deal=dealing(rules),
         playable=[cards_played.playable[f.kind] for f in faces],
         must_match=[_must_match(cards_played.playable[f.kind]) for f in faces],

@@ -14,7 +14,16 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from unoformal.language.cards import check_template
-from unoformal.language.protocols import Binding, Concrete, Symbolic, Term, Who, _unread
+from unoformal.language.protocols import (
+    Binding,
+    Concrete,
+    Symbolic,
+    Term,
+    Who,
+    _unread,
+    seat_of,
+    seat_term,
+)
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CardEffect
 from unoformal.rulebook.words import KIND_NAMES
@@ -123,6 +132,25 @@ class Differ(Cond):
 
     def text(self) -> str:
         return f"the {self.a.value} is not the {self.b.value}"
+
+
+
+@dataclass(frozen=True)
+class SameSeat(Cond):
+    """The seat ``a`` names is the seat ``b`` names: a choice of the move or a seat the
+    state decides (``Who.NEXT``, read before the move's effect runs)."""
+
+    a: Who
+    b: Who
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return bool(seat_of(game, b, self.a) == seat_of(game, b, self.b))
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.same(seat_term(spec, s, b, self.a), seat_term(spec, s, b, self.b))
+
+    def text(self) -> str:
+        return f"the {self.a.value} is the {self.b.value}"
 
 
 

@@ -62,6 +62,32 @@ class NextDealer(Enum):
     WINNER = "winner"
 
 
+class SwapWith(Enum):
+    """SEVEN-O: whose hand a 7 swaps with its player's (the house rule does not say)."""
+
+    CHOSEN = "chosen"  # another player its player chooses
+    NEXT = "next"  # always the next player in the direction of play
+
+
+class JumpedDrawTwo(Enum):
+    """JUMP-IN: what a Draw Two played out of turn on a Draw Two does."""
+
+    # Each Draw Two hits the player after its own player: the first one's victim has
+    # drawn its 2 (D2-1 draws at once), the jumper's hits the player after the jumper.
+    EACH = "each"
+    # The first Draw Two waits for its victim to accept; a jumper's adds its 2 to what
+    # waits and the player after the jumper draws the total.
+    ADDS = "adds"
+
+
+class JumpWindow(Enum):
+    """JUMP-IN: whether a jump-in ends the UNO window of the player who played the
+    next-to-last card without saying UNO."""
+
+    CLOSES = "closes"  # as a turn that begins (UNO-1)
+    STAYS_OPEN = "stays-open"  # until a turn begins in turn
+
+
 @dataclass(frozen=True)
 class Rule:
     """Common head of every entry: its ID, where it comes from, and the rule in words."""
@@ -292,6 +318,13 @@ class Target(Rule):
 class SevenO(Rule):
     swap_rank: Annotated[int, Range(0, RANKS - 1)] = 7
     pass_rank: Annotated[int, Range(0, RANKS - 1)] = 0
+    swap_with: SwapWith = SwapWith.CHOSEN
+
+
+@dataclass(frozen=True)
+class JumpIn(Rule):
+    draw_two: JumpedDrawTwo = JumpedDrawTwo.EACH
+    uno_window: JumpWindow = JumpWindow.CLOSES
 
 
 @dataclass(frozen=True)
@@ -397,7 +430,7 @@ class RuleTable:
     start_with_only_wd4_left: Rule
     last_draw_card_drawn: Rule
     seven_o: SevenO
-    jump_in: Rule
+    jump_in: JumpIn
     overrides: tuple[tuple[str, str, Any], ...] = field(default=())
     expect: Annotated[tuple[Expect, ...], Items(0, 200)] = field(default=())
     # the house rules a user's rule file adds, after the rulebook's entries
@@ -686,30 +719,59 @@ CLASSIC = RuleTable(
                  "round at once: nobody draws for it (as END-1 without its final draw)."),
     seven_o=SevenO(
         "SEVEN-O", "house rule",
-        "A {swap_rank} played swaps its player's hand with the hand of another player they "
-        "choose; a {pass_rank} played passes every hand to the next player in the direction "
-        "of play. A {swap_rank} or {pass_rank} that is its player's last card ends the round "
-        "and exchanges nothing. After an exchange the UNO window stays open only while its "
-        "player still holds one card.",
+        "A {swap_rank} played swaps its player's hand with the hand of {swap_with=next?the "
+        "next player in the direction of play (our reading: \"swap with the next player\")|"
+        "another player they choose (our reading: any other player)}; a {pass_rank} played "
+        "passes every hand to the next player in the direction of play. A {swap_rank} or "
+        "{pass_rank} that is its player's last card ends the round and exchanges nothing. "
+        "After an exchange the UNO window stays open only while its player still holds one "
+        "card.",
         house=True, enabled=False,
         reason="The rulebook has no Seven-O; the last two sentences settle what the house "
                "rule leaves open. An exchange after the last card would hand the winner "
                "cards (END-1), and a window left open on a hand that has grown would let a "
-               "player be caught who holds more than one card (UNO-1).",
+               "player be caught who holds more than one card (UNO-1). Whose hand a 7 swaps "
+               "with is a value, swap_with: \"chosen\" (the default: any other player its "
+               "player chooses, as the house rule is usually told, and as this table has "
+               "always played it, so its verdicts and records stay) or \"next\" (always the "
+               "next player, as letsuno's label says: \"swap with the next player\").",
         when_off="Sevens and zeros are number cards like any other.",
-        swap_rank=7, pass_rank=0),
-    jump_in=Rule(
+        swap_rank=7, pass_rank=0, swap_with=SwapWith.CHOSEN),
+    jump_in=JumpIn(
         "JUMP-IN", "house rule",
         "A player holding a card identical to the top of the discard pile (the same color "
         "and face) may play it out of turn, while the player to move has yet to play or "
         "draw; play then goes on from them as if it had been their turn, and the players "
         "between lose their turn. A wild card is never identical to another: its color is "
-        "named. The player who has just played may jump in too.",
+        "named. The player who has just played may jump in too. "
+        "{draw_two=adds?A Draw Two's victim does not draw at once but accepts it first "
+        "(draws what waits); while it waits, a player other than the victim may jump in "
+        "with an identical Draw Two, which adds its 2 cards to those waiting: the player "
+        "after the jumper draws the total and the first victim draws nothing (our reading: "
+        "a jump adds to a Draw Two)|A Draw Two jumped in on a Draw Two hits the player "
+        "after the jumper, who draws 2 and loses the turn; the first Draw Two's victim has "
+        "drawn its own 2 already (D2-1: the victim draws at once) and keeps them (our "
+        "reading: each Draw Two hits the player after its own)}. "
+        "{uno_window=closes?A jump-in begins the jumper's turn, so it closes the UNO window "
+        "of a player who did not say UNO (UNO-1: the next turn begins)|A jump-in leaves the "
+        "UNO window of a player who did not say UNO open until a turn begins in turn (our "
+        "reading: a turn taken out of turn is not the next turn); where the jumper's own "
+        "card opens their window it takes the place of the one open}.",
         house=True, enabled=False,
-        reason="The rulebook has no Jump-In; the last two sentences settle what the house "
-               "rule leaves open. A wild's color is the player's choice, not the card's, so "
-               "no wild is identical to the top (WILD-1); nothing in the house rule keeps "
-               "the player who has just played from holding the same card again.",
+        reason="The rulebook has no Jump-In; the sentences after the first settle what the "
+               "house rule leaves open. A wild's color is the player's choice, not the "
+               "card's, so no wild is identical to the top (WILD-1); nothing in the house "
+               "rule keeps the player who has just played from holding the same card again. "
+               "Two readings are values. draw_two: \"each\" (the default: D2-1 as the "
+               "rulebook states it, the victim drawing at once, so a Draw Two jumped in on "
+               "comes after that draw and hits the player after the jumper; the table has "
+               "always played it so, and its verdicts, records and perft tables stay) or "
+               "\"adds\" (the stacking house rule, NOSTACK-1's variant, applied to a jump: "
+               "a Draw Two waits and an identical one jumped in on it adds up). uno_window: "
+               "\"closes\" (the default: UNO-1 closes the window when the next turn "
+               "begins, and a jump begins the jumper's turn; as always played) or "
+               "\"stays-open\" (a turn out of turn is not the next one; the state has one "
+               "window, so a jumper's own window takes its place).",
         when_off="Only the player to move plays a card (PLAY-1)."),
 )
 

@@ -45,7 +45,7 @@ from unoformal.language.effects import (
 )
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import CardEffect, RuleTable
+from unoformal.rulebook.table import CardEffect, JumpedDrawTwo, RuleTable
 from unoformal.rules.state import PLAY, RESPOND
 
 # What coverage counts of a round a draw card ended (the play's, or its answer's).
@@ -81,6 +81,23 @@ def answers_to(table: RuleTable, pending: Kind) -> tuple[Kind, ...]:
     if not (stack.victim_may_answer and pending in stack.answers):
         return ()
     return tuple(stack.answers)
+
+
+def jump_adds(table: RuleTable, kind: Kind) -> bool:
+    """JUMP-IN's ``adds`` reading: a Draw Two waits for its victim to accept it, so that
+    an identical Draw Two jumped in on it adds its cards to those waiting."""
+    rule = table.jump_in
+    return rule.enabled and rule.draw_two is JumpedDrawTwo.ADDS and kind is Kind.DRAW_TWO
+
+
+def waits(table: RuleTable, kind: Kind) -> bool:
+    """Whether a card of ``kind`` that makes its victim draw waits for the victim's answer
+    (a challenge, WD4-2; NOSTACK-1's stacking; JUMP-IN's ``adds``) rather than being drawn
+    at once. Every reader asks this: the card's effect and the relation's phases."""
+    effect = table.effect(kind)
+    return bool(effect.victim_draws) and (effect.victim_may_challenge
+                                          or bool(answers_to(table, kind))
+                                          or jump_adds(table, kind))
 
 
 def answered_by(table: RuleTable, kind: Kind) -> tuple[Kind, ...]:
@@ -145,7 +162,7 @@ def _moves(table: RuleTable, effect: CardEffect, skips: int,
             return (Shows(Label(effect.id, "skip", "the next player loses the turn",
                                 (effect.kind,))), *moved)
         return moved
-    if effect.victim_may_challenge or answers_to(table, effect.kind):
+    if waits(table, effect.kind):
         return (NoteEffect(effect.id), AddPending(draws, effect.kind),
                 Mark("offender", Who.ACTOR), PassTurn(1), SetPhase(RESPOND))
     return (NoteEffect(effect.id),

@@ -31,6 +31,7 @@ from unoformal.language.conditions import (
     Conjunct,
     Differ,
     DrawnOnly,
+    Either,
     GoesOut,
     HoldsCard,
     IsTop,
@@ -39,8 +40,10 @@ from unoformal.language.conditions import (
     NamesCurrent,
     OffenderHolds,
     OnOtherColor,
+    PendingIn,
     PhaseIn,
     PhaseIs,
+    SameSeat,
     SaysUno,
     Unanswering,
     UnoCall,
@@ -61,9 +64,15 @@ from unoformal.language.effects import (
 from unoformal.language.protocols import Actor, Who
 from unoformal.rulebook.cards import Face, Kind
 from unoformal.rulebook.deck import Deck
-from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.table import JumpWindow, RuleTable, SwapWith
 from unoformal.rules.challenge import legality
-from unoformal.rules.effects import LAST_DRAW_CARD, answers, card_effect, stacks_last_card
+from unoformal.rules.effects import (
+    LAST_DRAW_CARD,
+    answers,
+    card_effect,
+    jump_adds,
+    stacks_last_card,
+)
 from unoformal.rules.house import changed_guard
 from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND
 from unoformal.rules.turn import color_first, turn_begins
@@ -152,10 +161,10 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
         cites = (*cites, rule.id)
         if exchange:
             choices = (Who.CARD, Who.TARGET)
-            aimed = (Conjunct(Differ(Who.ACTOR, Who.TARGET), rule.id,
-                              "{actor} cannot swap hands with themself"),)
+            aimed = _aimed(table)
             said = (f"the player to move plays a {rule.swap_rank} and swaps hands with "
-                    "another player they choose")
+                    + ("the next player" if rule.swap_with is SwapWith.NEXT
+                       else "another player they choose"))
         else:
             said = (f"the player to move plays a {rule.pass_rank} and every hand passes to "
                     "the next player")
@@ -168,6 +177,19 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
                   else "nobody calls UNO in these rules"),
          *(playable(table, kind) if able is None else able), *aimed),
         tuple(steps), said)
+
+
+def _aimed(table: RuleTable) -> tuple[Conjunct, ...]:
+    """SEVEN-O: whose hand a 7 may be swapped with, as its reading says: another player
+    (``chosen``), or the next player alone (``next``; the move still names them, so a
+    record reads alike under both readings)."""
+    rule = table.seven_o
+    aimed = [Conjunct(Differ(Who.ACTOR, Who.TARGET), rule.id,
+                      "{actor} cannot swap hands with themself")]
+    if rule.swap_with is SwapWith.NEXT:
+        aimed.append(Conjunct(SameSeat(Who.TARGET, Who.NEXT), rule.id,
+                              "{actor} swaps hands with the next player only, not {target}"))
+    return tuple(aimed)
 
 
 def _exchanged(table: RuleTable, swap: bool) -> Effect:
@@ -286,23 +308,53 @@ def jump(table: RuleTable, played: Command, kind: Kind) -> Command:
     holds one identical to the top: the turn is theirs (``Mark``: a round the card ends at
     once is left on the jumper's turn), then the play runs as on their turn, its moves of
     the turn counted from the actor. The guard: while the player to move has yet to play
-    or draw, the card identical to the top, then the play's own conjuncts but its color
-    phase's (the phase is the play phase)."""
+    or draw (:func:`_jump_when`), the card identical to the top, then the play's own
+    conjuncts but its color phase's (the phase is the play phase) and those the jump's
+    phase replaces. Its readings: :func:`_jump_when` and :func:`_jump_effect`."""
     rule = table.jump_in
     now = "it is {to_move}'s turn, not {actor}'s"
+    when = _jump_when(table, kind)
+    replaced = (answers(table, kind),) if len(when) > 1 else ()
     return Command(
         "jump_" + played.name.removeprefix("play_"), (*played.cites, rule.id), Actor.OTHER,
         played.choices,
-        (Conjunct(PhaseIs(PLAY), rule.id, now + ", and nobody jumps in once they have drawn "
-                  "or while a card waits for its answer or color"),
+        (*when,
          Conjunct(IsTop(), rule.id, now + ": out of turn only a card identical to the top, "
                   "{top}, may be played (jumping in)"),
-         *played.guard[1:]),
+         *(c for c in played.guard[1:] if c.cond not in replaced)),
         (Shows(Label(rule.id, "jump-in", "a player jumps in out of turn with a card "
                      "identical to the top", (kind,))),
-         Mark("turn", Who.ACTOR), *played.effect),
+         Mark("turn", Who.ACTOR), *_jump_effect(table, played)),
         "a player who is not to move plays a card identical to the top of the discard "
         "pile; play goes on from them")
+
+
+def _jump_when(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
+    """JUMP-IN: when a jump may be made. Before the player to move plays or draws, with
+    nothing waiting; under the ``adds`` reading a Draw Two may also join a Draw Two that
+    waits for its victim (who is to move, so cannot jump), unless the Draw Two's player
+    went out with it (END-1: the round ends once it is drawn)."""
+    rule = table.jump_in
+    now = "it is {to_move}'s turn, not {actor}'s"
+    if not jump_adds(table, kind):
+        return (Conjunct(PhaseIs(PLAY), rule.id, now + ", and nobody jumps in once they have "
+                         "drawn or while a card waits for its answer or color"),)
+    return (Conjunct(Either((PhaseIs(PLAY), Both((PhaseIs(RESPOND), PendingIn((kind,)))))),
+                     rule.id, now + ", and nobody jumps in once they have drawn or while a "
+                     "card other than a Draw Two waits for its answer or color"),
+            Conjunct(OffenderHolds(), rule.id, "{offender} went out with the Draw Two that "
+                     "waits: nobody adds to it"))
+
+
+def _jump_effect(table: RuleTable, played: Command) -> tuple[Effect, ...]:
+    """JUMP-IN: the play's effect, run for the jumper. Under the ``closes`` reading it
+    begins with the turn's beginning, which closes any UNO window (UNO-1); under
+    ``stays-open`` a turn taken out of turn is not the next turn, so the window is left
+    as it is (the jumper's own, where their card opens one, takes its place)."""
+    if table.jump_in.uno_window is JumpWindow.CLOSES:
+        return played.effect
+    begins = turn_begins(table)
+    return tuple(step for step in played.effect if step not in begins)
 
 
 def ranked(table: RuleTable) -> dict[tuple[Kind, int], Command]:

@@ -44,7 +44,7 @@ from unoformal.rules import respond, turn
 from unoformal.rules import start as start_commands
 from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks
-from unoformal.rules.effects import answers_to
+from unoformal.rules.effects import waits
 from unoformal.verification.z3.state import (
     DEALT,
     KINDS,
@@ -805,9 +805,7 @@ class Spec:
         """Whether any card's victim accepts (or challenges, or answers) before drawing,
         as the card effects decide (unoformal.rules.effects): else no play leads to
         RESPOND."""
-        return any(self.rules.effect(k).victim_draws and (
-            self.rules.effect(k).victim_may_challenge or answers_to(self.rules, k))
-            for k in self.kinds)
+        return any(waits(self.rules, k) for k in self.kinds)
 
     def colors_chosen(self) -> bool:
         """Whether any start rule lets the first player choose the color (engine

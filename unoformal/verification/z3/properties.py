@@ -21,7 +21,7 @@ from functools import cache
 import z3
 
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import HouseProperty, RuleTable
+from unoformal.rulebook.table import HouseProperty, JumpedDrawTwo, JumpWindow, RuleTable, SwapWith
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.state import (
     COLOR,
@@ -72,6 +72,7 @@ SWAP_RANK, PASS_RANK = 7, 0  # SEVEN-O, the house rule: a 7 swaps two hands, a 0
 PLENTY = 12  # "enough cards left": the rulebook assumes a card is always there to draw
 
 WD4 = KINDS.index(Kind.WILD_DRAW_FOUR)
+D2 = KINDS.index(Kind.DRAW_TWO)
 
 
 TRUE = z3.BoolVal(True)
@@ -713,10 +714,10 @@ def _none(spec: Spec, s: Sym) -> Iterator[Query]:
 # enabled); the property cites the moves a turn offers (play, draw, pass).
 def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
     """SEVEN-O: a 7 played swaps its player's hand (less the 7) with the hand of another
-    player they choose, any other player; a 0 passes every hand to the next player in the
-    direction of play; the turn then passes on as after any number card. Played as the
-    last card, either ends the round and exchanges nothing. After an exchange a UNO
-    window is open only on a hand of one card."""
+    player (which one: its reading, :func:`_swapped_with`); a 0 passes every hand to the
+    next player in the direction of play; the turn then passes on as after any number
+    card. Played as the last card, either ends the round and exchanges nothing. After an
+    exchange a UNO window is open only on a hand of one card."""
     me, d = s.turn, s.direction
     nxt = spec.seat_after(me, d, 1)
     for step in spec.steps(s, ("play_swap_hands", "play_pass_hands")):
@@ -747,35 +748,96 @@ def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
                       for p in range(spec.n)])
         yield across(step, last, z3.Not(fand(t.phase == OVER, kept)),
                      label=step.label + " (last card)")
-        if swap:  # any other player may be chosen
-            matching = f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces])
-            yield enabled(step.label + " (any other player)", step, s.phase == PLAY,
-                          s.seat_total(me) >= 2, matching, enough(spec, s),
-                          spec.select(s.seat_hand(me), step.face, faces) >= 1,
-                          step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
-                          aimed_well(spec, step))
+        if swap:
+            yield from _swapped_with(spec, s, step, faces)
+
+
+def _swapped_with(spec: Spec, s: Sym, step: Step, faces: list[int]) -> Iterator[Query]:
+    """SEVEN-O's reading of whose hand a 7 swaps with: any other player may be chosen
+    (``chosen``), or the next player, and only they (``next``)."""
+    me = s.turn
+    nxt = spec.seat_after(me, s.direction, 1)
+    target = step.choices["target"]
+    nearest = spec.table.seven_o.swap_with is SwapWith.NEXT
+    if nearest:
+        yield across(step, z3.Not(target == nxt), label=step.label + " (the next player)")
+    matching = f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces])
+    yield enabled(step.label + (" (the next player)" if nearest else " (any other player)"),
+                  step, s.phase == PLAY, s.seat_total(me) >= 2, matching, enough(spec, s),
+                  spec.select(s.seat_hand(me), step.face, faces) >= 1,
+                  step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
+                  aimed_well(spec, step), *((target == nxt,) if nearest else ()))
 
 
 def _jump_in(spec: Spec, s: Sym) -> Iterator[Query]:
     """JUMP-IN: out of turn a player plays only a card identical to the top of the discard
-    pile, and only while the player to move has yet to play or draw; play then goes on
-    from them (after a number card, the player after the jumper moves; the jumper holds
-    one card less); holding such a card, any player but the one to move may jump in."""
+    pile, and only while the player to move has yet to play or draw (or, under the
+    ``adds`` reading, a Draw Two on a Draw Two that waits); play then goes on from them
+    (after a number card, the player after the jumper moves; the jumper holds one card
+    less); holding such a card, any player but the one to move may jump in. Its readings:
+    :func:`_jumped_draw_two` and :func:`_jump_window`."""
     d = s.direction
+    adds = spec.table.jump_in.draw_two is JumpedDrawTwo.ADDS
     for step in spec.steps(s, spec.jump_names()):
         me, t = step.mover, step.post
         faces = spec.play_faces(step.name)
-        yield across(step, z3.Not(fand(step.face == s.top, s.phase == PLAY, me != s.turn)))
+        joins = adds and step.name == "jump_draw_two"
+        when = f_or([s.phase == PLAY, fand(s.phase == RESPOND, s.pending_kind == D2)]) \
+            if joins else s.phase == PLAY
+        yield across(step, z3.Not(fand(step.face == s.top, when, me != s.turn)))
         if step.name == "jump_number":
             claim = fand(t.turn == spec.seat_after(me, d, 1), t.direction == d,
                          t.seat_total(me) == s.seat_total(me) - 1)
             yield across(step, s.seat_total(me) >= 2, enough(spec, s), z3.Not(claim),
                          label=step.label + " (goes on from the jumper)")
+            yield from _jump_window(spec, s, step)
+        if step.name == "jump_draw_two":
+            yield from _jumped_draw_two(spec, s, step, adds)
+        allowed = [spec.seated(me), step.face == s.top, f_or([step.face == g for g in faces]),
+                   spec.select(s.seat_hand(me), step.face, faces) >= 1, enough(spec, s),
+                   step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
+                   aimed_well(spec, step)]
         yield enabled(step.label + " (allowed)", step, s.phase == PLAY, me != s.turn,
-                      spec.seated(me), step.face == s.top, f_or([step.face == g for g in faces]),
-                      spec.select(s.seat_hand(me), step.face, faces) >= 1, enough(spec, s),
-                      step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
-                      aimed_well(spec, step))
+                      *allowed)
+        if joins:
+            yield enabled(step.label + " (allowed on a Draw Two that waits)", step,
+                          s.phase == RESPOND, s.pending_kind == D2, me != s.turn,
+                          s.seat_total(s.offender) >= 1, *allowed)
+
+
+def _jumped_draw_two(spec: Spec, s: Sym, step: Step, adds: bool) -> Iterator[Query]:
+    """JUMP-IN's reading of a Draw Two jumped in on a Draw Two, in D2-1's numbers (the
+    jumper keeping a card, enough cards left). ``each``: the player after the jumper
+    draws 2 at once and loses the turn; the first victim drew theirs before. ``adds``:
+    nobody draws yet; 2 more cards wait, for the player after the jumper to accept (the
+    first victim, who was to move, draws none of them)."""
+    me, t, d = step.mover, step.post, s.direction
+    victim = spec.seat_after(me, d, 1)
+    hypothesis = (s.seat_total(me) >= 2, enough(spec, s))
+    if adds:
+        before = fite(s.phase == RESPOND, s.pending, ival(0))
+        others = [z3.Implies(me != p, t.hand_total(p) == s.hand_total(p))
+                  for p in range(spec.n)]
+        claim = fand(t.phase == RESPOND, t.turn == victim, t.offender == me,
+                     t.pending == before + DRAW_TWO_VICTIM, *others)
+        yield across(step, *hypothesis, z3.Not(claim), label=step.label + " (adds)")
+        return
+    claim = fand(t.phase == PLAY, t.turn == spec.seat_after(me, d, 2),
+                 t.seat_total(victim) == s.seat_total(victim) + DRAW_TWO_VICTIM)
+    yield across(step, s.phase == PLAY, *hypothesis, z3.Not(claim),
+                 label=step.label + " (each)")
+
+
+def _jump_window(spec: Spec, s: Sym, step: Step) -> Iterator[Query]:
+    """JUMP-IN's reading of a UNO window open when a player jumps in (with a number, one
+    that leaves the jumper more cards than a window is about): ``closes``, it is closed,
+    as when the next turn begins (UNO-1); ``stays-open``, it is as it was."""
+    t = step.post
+    stays = spec.table.jump_in.uno_window is JumpWindow.STAYS_OPEN
+    claim = t.uno_window == s.uno_window if stays else t.uno_window == NONE
+    yield across(step, s.uno_window != NONE, s.seat_total(step.mover) >= 3, z3.Not(claim),
+                 label=step.label + (" (the window stays open)" if stays
+                                     else " (the window closes)"))
 
 
 STEPS_ENABLED = Property(

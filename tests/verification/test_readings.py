@@ -1,0 +1,82 @@
+"""The readings of JUMP-IN and SEVEN-O in the relation: the properties that state each
+reading in the rule's own numbers (jump-in: a Draw Two jumped in on a Draw Two, ``each``
+or ``adds``, and the UNO window, ``closes`` or ``stays-open``; seven-o: the 7's target,
+``chosen`` or ``next``) are proved of the variant of each reading, and refute a command
+that plays another reading, which engine and relation would share."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.engine.helpers import forget_built
+from tests.verification.test_commands import _changed, _planted, _property
+from unoformal.language.commands import Command
+from unoformal.language.conditions import Conjunct, Differ
+from unoformal.language.protocols import Who
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import load_rules
+from unoformal.rules import play as card_play
+from unoformal.verification.z3.prover import check
+
+READINGS = Path(__file__).parent.parent / "data" / "readings"
+ADDS = load_rules(str(READINGS / "jump-in-adds.toml"))
+STAYS_OPEN = load_rules(str(READINGS / "jump-in-window-open.toml"))
+NEXT = load_rules(str(READINGS / "seven-o-next.toml"))
+
+
+@pytest.fixture(autouse=True)
+def _fresh_relations() -> Iterator[None]:
+    yield
+    forget_built()  # no plant outlives its test
+
+
+@pytest.mark.parametrize(("rules", "prop"), [
+    (load_rules("jump-in"), "jump-in"), (ADDS, "jump-in"), (STAYS_OPEN, "jump-in"),
+    (load_rules("seven-o"), "seven-o"), (NEXT, "seven-o")])
+def test_each_reading_is_proved_of_its_variant(rules: RuleTable, prop: str) -> None:
+    assert check(rules, _property(prop), 3).verdict == "proved"
+
+
+def test_the_seven_o_property_catches_a_seven_that_swaps_with_anyone_under_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def chosen(table: RuleTable) -> tuple[Conjunct, ...]:
+        return (Conjunct(Differ(Who.ACTOR, Who.TARGET), "SEVEN-O", "not themself"),)
+
+    monkeypatch.setattr(card_play, "_aimed", chosen)
+    forget_built()
+    result = check(NEXT, _property("seven-o"), 3)
+    assert result.verdict == "refuted" and "(the next player)" in (result.label or "")
+
+
+def test_the_jump_in_property_catches_a_jump_that_closes_the_window_under_stays_open(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(card_play, "_jump_effect",
+                        lambda table, played: played.effect)
+    forget_built()
+    result = check(STAYS_OPEN, _property("jump-in"), 3)
+    assert result.verdict == "refuted" and "(the window stays open)" in (result.label or "")
+
+
+def test_the_jump_in_property_catches_a_jump_that_adds_the_wrong_count(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _planted(monkeypatch, "jump", _changed("AddPending", "jump_draw_two", cards=1), card_play)
+    result = check(ADDS, _property("jump-in"), 3)
+    assert result.verdict == "refuted" and "(adds)" in (result.label or "")
+
+
+def test_the_jump_in_property_catches_a_draw_two_drawn_by_the_first_victim_under_each(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def first_victim(command: Command) -> Command:
+        if command.name != "jump_draw_two":
+            return command  # the plant: the jump's Draw Two hits the player to move
+        return dataclasses.replace(command, effect=tuple(
+            dataclasses.replace(e, who=Who.TO_MOVE) if type(e).__name__ == "Take" else e
+            for e in command.effect))
+
+    _planted(monkeypatch, "jump", first_victim, card_play)
+    result = check(load_rules("jump-in"), _property("jump-in"), 3)
+    assert result.verdict == "refuted" and "(each)" in (result.label or "")
