@@ -113,6 +113,7 @@ def test_letsunos_party_preset_is_its_switches() -> None:
     assert set(table.no_stacking.answers) == {Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR}
     assert {r.id for r in table.house} == {"HOUSE-PROGRESSIVE", "HOUSE-DRAW-UNTIL"}
     assert table.seven_o.enabled and table.jump_in.enabled
+    assert table.seven_o.swap_with.value == "next"
 
 
 def test_presets_are_tables_of_their_rules() -> None:
