@@ -10,9 +10,12 @@ from typing import Any
 
 import pytest
 
+from unoformal.commands.verify import conclusion
 from unoformal.engine.record import replay
 from unoformal.rulebook.variants import load_rules
+from unoformal.show.sources import _pre_title, _verify_lines
 from unoformal.verification.z3.actions import Spec
+from unoformal.verification.z3.manifest import Expectation, expected
 from unoformal.verification.z3.properties import Property, Query, property_named
 from unoformal.verification.z3.prover import REFUTED, check
 from unoformal.verification.z3.reach import NOT_PROVED, REACHED, check_record, search
@@ -90,3 +93,22 @@ def test_an_unreachable_model_is_not_proved_at_this_strength() -> None:
     assert not found.reached and found.complete and found.record is None
     assert found.conclusion == NOT_PROVED == "not proved at this strength"
     assert "not refuted" in found.sentence() and "may be unreachable" in found.sentence()
+    assert conclusion(result, found) == NOT_PROVED
+    # the show page of such a row says so over the pre-state
+    row = {"players": 2, "action": "state", "expected": "proved",
+           "expected_from": "manifest (classic)", "reach": found.to_json()}
+    assert _verify_lines(row)[0].startswith("not proved at this strength with 2 players")
+    assert "maybe no game reaches it" in _pre_title(row)
+
+
+def test_the_manifest_tells_refuted_from_not_proved() -> None:
+    rlcard = load_rules("rlcard")
+    want = expected(rlcard, "wd4-legality", 2)
+    assert want.verdict == REFUTED and want.reached is False
+    assert want.met_by(REFUTED, (), False) and not want.met_by(REFUTED, (), True)
+    assert want.met_by(REFUTED, (), None)  # a search that could not finish tells nothing
+    assert expected(STACKING, "no-stacking", 2).reached is True
+    # an entry written before the search (no ``reached``) takes either reading
+    old = Expectation(REFUTED, "an older manifest's entry")
+    assert old.reached is None and old.met_by(REFUTED, (), True) and \
+        old.met_by(REFUTED, (), False)

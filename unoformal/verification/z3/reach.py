@@ -206,7 +206,7 @@ def _at_depth(spec: Spec, prop: Property, solver: z3.Solver, states: list[Sym],
     tries: dict[int, int] = {}
     while left and queries:
         if time.perf_counter() - clock[0] > clock[1]:
-            return f"the search's time budget ({clock[1]:.0f} s) ran out at depth {k}"
+            return f"the search's time budget ran out at depth {k}"
         solver.push()
         solver.add(z3.Or([q.formula for q in queries]), *blocked)
         answer = solver.check()
