@@ -13,6 +13,7 @@ import pytest
 from unoformal.commands.verify import conclusion
 from unoformal.engine.record import replay
 from unoformal.rulebook.variants import load_rules
+from unoformal.show import sources
 from unoformal.show.sources import _pre_title, _verify_lines
 from unoformal.verification.z3.actions import Spec
 from unoformal.verification.z3.manifest import Expectation, expected
@@ -87,18 +88,22 @@ def test_an_unreachable_model_is_not_proved_at_this_strength() -> None:
     classic = load_rules("classic")
     result = check(classic, HUGE, 2, vacuity=False)
     assert result.verdict == REFUTED  # the inductive step has a model...
-    found = search(classic, HUGE, [2], depth=1)[2]
+    found = search(classic, HUGE, [2], depth=1, timeout_ms=60_000)[2]
     # ...that no game reaches by the action after the start card: the search answers
     # every depth of its bound (depth 2 timed out here: unsatisfiable is the hard answer)
     assert not found.reached and found.complete and found.record is None
     assert found.conclusion == NOT_PROVED == "not proved at this strength"
+    assert found.sentence().startswith("no game from a deal of at most 1 step(s) breaks it")
     assert "not refuted" in found.sentence() and "may be unreachable" in found.sentence()
     assert conclusion(result, found) == NOT_PROVED
     # the show page of such a row says so over the pre-state
     row = {"players": 2, "action": "state", "expected": "proved",
            "expected_from": "manifest (classic)", "reach": found.to_json()}
-    assert _verify_lines(row)[0].startswith("not proved at this strength with 2 players")
+    assert _verify_lines(row)[0].startswith("not proved at this strength with 2 players "
+                                            "(not refuted): no game from a deal of at most "
+                                            "1 step(s) breaks it; expected proved")
     assert "maybe no game reaches it" in _pre_title(row)
+    assert sources.NOT_PROVED == NOT_PROVED
 
 
 def test_the_manifest_tells_refuted_from_not_proved() -> None:
@@ -112,3 +117,19 @@ def test_the_manifest_tells_refuted_from_not_proved() -> None:
     old = Expectation(REFUTED, "an older manifest's entry")
     assert old.reached is None and old.met_by(REFUTED, (), True) and \
         old.met_by(REFUTED, (), False)
+
+
+def test_verify_prints_not_proved_where_no_game_breaks_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """RLCard's wd4-legality at two players: the manifest expects it not proved at this
+    strength; the table says so, and why, and the run is as expected."""
+    from unoformal.commands.cli import main
+
+    argv = ["verify", "--rules", "rlcard", "--players", "2", "--property", "wd4-legality",
+            "--jobs", "1", "--reach-depth", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("wd4-legality "))
+    assert row.split()[1:5] == ["not", "proved", "2", "as"]
+    assert "so these are not proved at this strength" in " ".join(out.split())
+    assert out.endswith("\n1 verdict as in the manifest\n")

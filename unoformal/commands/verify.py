@@ -336,12 +336,13 @@ def _unreached(console: Console, results: list[_Checked], reaches: dict[int, Rea
     bound = next(iter(reaches.values())).bound
     _say(console, textwrap.fill(
         f"\n{NOT_PROVED_WORD}: the prover's counterexample is a state satisfying the "
-        f"invariant, and no game from a deal of at most {bound} step(s) reaches a "
-        f"violation: that state may be unreachable, so these are {NOT_PROVED} (the "
-        "invariant is too weak to prove them), not refuted:", WIDTH))
+        f"invariant, and the search found no game from a deal (at most {bound} step(s)) "
+        f"that breaks the property: that state may be unreachable, so these are "
+        f"{NOT_PROVED} (the invariant too weak to prove them, or the bound too short), "
+        "not refuted:", WIDTH))
     for prop, rows in missed.items():
         counts = ", ".join(n for _, n in _runs_of([(0, r.n) for r in rows]))
-        why = reaches[id(rows[0])].why
+        why = "; ".join(dict.fromkeys(reaches[id(r)].searched() for r in rows))
         _say(console, textwrap.fill(f"{prop.name} {counts}: {why}", WIDTH,
                                     initial_indent="  ", subsequent_indent="    ",
                                     break_long_words=False, break_on_hyphens=False))

@@ -236,19 +236,26 @@ def _verify_lines(row: Json) -> list[str]:
     return lines
 
 
+# verify's words for a refutation no game reached (unoformal.verification.z3.reach's, kept
+# equal by a test: reach loads the relation's search, which drawing a page does not need)
+NOT_PROVED = "not proved at this strength"
+
+
 def _reach_lines(row: Json, reach: Json) -> list[str]:
     """What the search from a deal found: the game below, or that nothing was found and
     so the verdict is "not proved at this strength" (the states above may be no game's)."""
     n, action, bound = row.get("players"), row.get("action"), reach.get("bound")
-    expected = f"expected {row.get('expected')} ({row.get('expected_from')})"
+    verdict = NOT_PROVED if row.get("expected_reached") is False else row.get("expected")
+    expected = f"expected {verdict} ({row.get('expected_from')})"
     if reach["reached"]:
         return [f"refuted with {n} players: the game below, from a deal, breaks it at its "
                 f"action {reach.get('at')} ({reach.get('action')}), replayed by the engine; "
                 f"{expected}",
                 "the states side by side are the prover's own counterexample (at "
                 f"{action}), a state satisfying the invariant, not the game's"]
-    return [f"not proved at this strength with {n} players (not refuted): no game from a "
-            f"deal of at most {bound} step(s) breaks it ({reach.get('why')}); {expected}",
+    searched = (f"no game from a deal of at most {bound} step(s) breaks it"
+                if reach.get("complete") else f"no game from a deal found ({reach.get('why')})")
+    return [f"{NOT_PROVED} with {n} players (not refuted): {searched}; {expected}",
             f"the states side by side are the prover's counterexample at {action}: a state "
             "satisfying the invariant that may be unreachable from any deal"]
 

@@ -111,9 +111,15 @@ class Reach:
             return (f"reached from a deal: a game of {len(self.record['actions'])} "
                     f"action(s) that the engine replays breaks it at {what}; the "
                     "property is refuted")
-        return (f"no game from a deal breaks it within {self.bound} step(s) ({self.why}): "
-                "the counterexample's state may be unreachable, so the property is "
-                "not proved at this strength, not refuted")
+        return (f"{self.searched()}: the counterexample's state may be unreachable, so "
+                "the property is not proved at this strength, not refuted")
+
+    def searched(self) -> str:
+        """What the search covered, when it found nothing: its whole bound, or where and
+        why it stopped short."""
+        if self.complete:
+            return f"no game from a deal of at most {self.bound} step(s) breaks it"
+        return f"no game from a deal found ({self.why})"
 
 
 def first_deal(spec: Spec) -> tuple[Sym, Any]:
