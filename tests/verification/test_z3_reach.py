@@ -52,6 +52,12 @@ def test_a_refuted_property_gets_a_record_the_engine_replays_to_the_violation(
     # independently of the search: the property's own check fails there
     assert check_record(STACKING, NO_STACKING, record, reached.at, reached.label,
                         record["actions"][-1]) is None
+    # the show page of its verify row names the game's violating action, counted from 1
+    row = {"players": 2, "action": reached.label, "expected": "refuted",
+           "expected_from": "manifest (stacking)", "reach": reached.to_json()}
+    assert _verify_lines(row)[0].startswith(
+        f"refuted with 2 players: the game below, from a deal, breaks it at its action "
+        f"{len(record['actions'])} (play_draw_two")
 
 
 def test_a_record_the_engine_refuses_is_never_a_success(reached: Any) -> None:

@@ -294,7 +294,8 @@ def _summary(console: Console, rules: RuleTable, counts: list[int],
         rows.append([prop.name, verdicts, _met(checked, reaches), " ".join(prop.rule_ids)])
         wanted = [(r, w) for r, w in checked if w.verdict != "proved"]
         if wanted and all(_meets(r, w, reaches) for r, w in checked):
-            shown = ", ".join(f"{v} {n}" for v, n in _runs([r for r, _ in wanted]))
+            shown = ", ".join(f"{v} {n}" for v, n in _runs_of(
+                [(_word(r, reaches.get(id(r))), r.n) for r, _ in wanted]))
             expected_not_proved.append((prop, shown, wanted[0][1]))
     for line in plain_table(rows):
         _say(console, line)
@@ -334,8 +335,9 @@ def _unreached(console: Console, results: list[_Checked], reaches: dict[int, Rea
     if not missed:
         return
     bound = next(iter(reaches.values())).bound
+    _say(console, "")
     _say(console, textwrap.fill(
-        f"\n{NOT_PROVED_WORD}: the prover's counterexample is a state satisfying the "
+        f"{NOT_PROVED_WORD}: the prover's counterexample is a state satisfying the "
         f"invariant, and the search found no game from a deal (at most {bound} step(s)) "
         f"that breaks the property: that state may be unreachable, so these are "
         f"{NOT_PROVED} (the invariant too weak to prove them, or the bound too short), "

@@ -248,9 +248,12 @@ def _reach_lines(row: Json, reach: Json) -> list[str]:
     verdict = NOT_PROVED if row.get("expected_reached") is False else row.get("expected")
     expected = f"expected {verdict} ({row.get('expected_from')})"
     if reach["reached"]:
-        return [f"refuted with {n} players: the game below, from a deal, breaks it at its "
-                f"action {reach.get('at')} ({reach.get('action')}), replayed by the engine; "
-                f"{expected}",
+        at = reach.get("at")
+        where = (f"its action {at + 1} ({reach.get('action')})" if isinstance(at, int)
+                 and not reach.get("refused_action") else
+                 f"its end, where the rules refuse {reach.get('refused_action')}")
+        return [f"refuted with {n} players: the game below, from a deal, breaks it at "
+                f"{where}, replayed by the engine; {expected}",
                 "the states side by side are the prover's own counterexample (at "
                 f"{action}), a state satisfying the invariant, not the game's"]
     searched = (f"no game from a deal of at most {bound} step(s) breaks it"

@@ -105,7 +105,9 @@ class Reach:
         """One line for the command's output and the show page."""
         if self.reached:
             assert self.record is not None
-            what = (f"action {self.at} ({self.label})" if self.refused_action is None else
+            assert self.at is not None
+            # counted from 1 for a reader; ``at`` (the JSON's) is the record's index
+            what = (f"action {self.at + 1} ({self.label})" if self.refused_action is None else
                     f"the position after its {self.at} action(s), where the rules refuse "
                     f"{self.refused_action} ({self.label})")
             return (f"reached from a deal: a game of {len(self.record['actions'])} "
