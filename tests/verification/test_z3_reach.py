@@ -139,3 +139,15 @@ def test_verify_prints_not_proved_where_no_game_breaks_it(
     assert row.split()[1:5] == ["not", "proved", "2", "as"]
     assert "so these are not proved at this strength" in " ".join(out.split())
     assert out.endswith("\n1 verdict as in the manifest\n")
+
+
+def test_a_record_where_the_property_holds_is_no_refutation() -> None:
+    """The classic TWO-1 witness's game, replayed, checked against a property that holds
+    at its Reverse (card-effects, proved for classic): the concrete check says so."""
+    classic = load_rules("classic")
+    witness = property_named("two-player-reverse-is-skip")
+    found = search(classic, witness, [3])[3]
+    assert found.reached and found.record["actions"][-1]["card"].endswith("R")
+    problem = check_record(classic, property_named("card-effects"), found.record, found.at,
+                           "play_reverse", found.record["actions"][-1])
+    assert problem is not None and "holds at play_reverse" in problem
