@@ -4,7 +4,7 @@ The prover's counterexample is a model of the inductive step: some state satisfy
 invariant, not necessarily one any game reaches (a hand of 106 cards, a Wild Draw Four
 waiting with nothing to draw). This module looks for the same property failing in a
 state a game does reach: bounded model checking (BMC) over the transition relation,
-``s0`` a dealt state (DEAL-2: the invariant, phase ``dealt``, no scores yet) and
+``s0`` a first deal (the table's own, DEAL-2: :func:`first_deal`) and
 ``s1 .. sk`` each a successor of the one before (``next_relation``: the start card, then
 any action of the table), asking at each depth ``k`` up to ``depth`` whether some query
 of the property holds from ``sk``. The path found is written as a game record (the
@@ -40,8 +40,9 @@ from unoformal.verification.z3.state import Sym, equal, fresh, ival
 from unoformal.verification.z3.witness import action_of, cards, names, val
 
 # Depth 3 from a deal: the start card and two actions before the violating one. Every
-# shipped refutation that is reachable at all was reached by then (docs/verification.md,
-# "Reachable or not"); each depth more costs about as much as all those before it.
+# shipped refutation the search reached, it reached at depth 0 or 1 (docs/verification.md,
+# "Refuted, or not proved at this strength"); a deeper search of the whole deck mostly
+# times out, and each depth costs about as much as all those before it.
 DEFAULT_DEPTH = 3
 DEFAULT_BUDGET_S = 60.0
 # The reshuffle is a sub-action (``Step.in_next`` false) and a deal is far from running
@@ -168,77 +169,67 @@ def search(rules: RuleTable, prop: Property, counts: Collection[int],
 
 def _search_at(rules: RuleTable, prop: Property, n: int, depth: int, budget_s: float,
                timeout_ms: int) -> Reach:
+    """The search at ``n`` players: one solver, one more step of the relation per depth
+    (each depth's query asked in a push/pop scope above the run so far)."""
     start = time.perf_counter()
     spec = Spec(rules, n)
     s0, deal = first_deal(spec)
     states = [s0]
     solver = make_solver(timeout_ms)
     solver.add(deal)
-    found: dict[int, Reach] = {}
-    left = {n}
-    why = f"no run of at most {depth} steps from a deal violates it"
-    stop = None
+    refused: list[str] = []
+    why = None
     for k in range(depth + 1):
         if k:
             states.append(fresh(spec.n, spec.deck, f"reach{k}"))
             solver.add(next_relation(spec, states[k - 1], states[k], LEFT_OUT))
-        stop = _at_depth(spec, prop, solver, states, left, found, (start, budget_s))
-        if stop is not None:
-            why = stop
+        found, why = _at_depth(spec, prop, solver, states, refused, (start, budget_s))
+        if found is not None:
+            found.bound, found.complete = depth, True
+            found.seconds = time.perf_counter() - start
+            return found
+        if why is not None or len(refused) >= TRIES:
             break
-        if not left:
-            break
-    reach = found.get(n, Reach(depth, 0.0))
-    reach.bound = depth
-    reach.complete = reach.reached or (stop is None and not reach.refused)
-    if not reach.reached:
-        reach.seconds = time.perf_counter() - start
-        reach.why = why if not reach.refused else (
-            f"{why}; {len(reach.refused)} run(s) found that the engine refused, "
-            f"the first: {reach.refused[0]}")
-    return reach
+    searched = why is None and not refused
+    why = why or f"no run of at most {depth} steps from a deal violates it"
+    if refused:
+        why += (f"; {len(refused)} run(s) found that the engine refused, the first: "
+                f"{refused[0]}")
+    return Reach(depth, time.perf_counter() - start, why=why, refused=refused,
+                 complete=searched)
 
 
 def _at_depth(spec: Spec, prop: Property, solver: z3.Solver, states: list[Sym],
-              left: set[int], found: dict[int, Reach],
-              clock: tuple[float, float]) -> str | None:
-    """Runs to the last state after which some query of ``prop`` fails, at each count of
-    ``left`` that has one (each taken out of ``left``); why the search stops, if it must.
-    A run the engine refuses is never taken for a success: it is said, and the same
-    actions with the same cards are ruled out for another try (a start Wild whose color
-    the engine draws at random, RLCard's START-WILD, is not the color the model chose),
-    ``TRIES`` times per count."""
+              refused: list[str], clock: tuple[float, float]) -> tuple[Reach | None, str | None]:
+    """A run to the last state after which some query of ``prop`` fails, as a record the
+    engine replays; else None, and why the search must stop, if it must. A run the engine
+    refuses is never taken for a success: it is added to ``refused``, and the same actions
+    with the same cards are ruled out for another try (a start Wild whose color the
+    engine draws at random, RLCard's START-WILD, is not the color the model chose), until
+    ``TRIES`` runs in all were refused."""
     queries = list(prop.queries(spec, states[-1]))
     k = len(states) - 1
     blocked: list[Any] = []
-    tries: dict[int, int] = {}
-    while left and queries:
+    while queries and len(refused) < TRIES:
         if time.perf_counter() - clock[0] > clock[1]:
-            return f"the search's time budget ran out at depth {k}"
+            return None, f"the search's time budget ran out at depth {k}"
         solver.push()
         solver.add(z3.Or([q.formula for q in queries]), *blocked)
         answer = solver.check()
         if answer != z3.sat:
-            why = solver.reason_unknown() if answer == z3.unknown else ""
+            why = solver.reason_unknown() if answer == z3.unknown else None
             solver.pop()
-            return f"the solver could not decide depth {k} ({why})" if why else None
+            return None, None if why is None else f"the solver could not decide depth {k} ({why})"
         model = solver.model()
-        n = model.eval(spec.count, True).as_long()
         query = next(q for q in queries if z3.is_true(model.eval(q.formula, True)))
         path = path_of(spec, model, states)
-        reach = _reach(spec, prop, model, states, query, n)
+        reach = _reach(spec, prop, model, states, query, spec.n)
         blocked.append(z3.Not(_same_run(spec, model, states, path)))
         solver.pop()
-        tries[n] = tries.get(n, 0) + 1
         if reach.reached:
-            reach.seconds = time.perf_counter() - clock[0]
-            found[n] = reach
-            left.discard(n)
-        else:
-            found.setdefault(n, Reach(0, 0.0)).refused.append(reach.why or "")
-            if tries[n] >= TRIES:
-                left.discard(n)
-    return None
+            return reach, None
+        refused.append(reach.why or "")
+    return None, None
 
 
 def _same_run(spec: Spec, m: z3.ModelRef, states: list[Sym], path: list[Step]) -> Any:
