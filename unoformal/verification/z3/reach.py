@@ -29,14 +29,14 @@ from typing import Any
 
 import z3
 
-from unoformal.compare.successors import dealt_sym, to_sym
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay
 from unoformal.rulebook.table import RuleTable
+from unoformal.rules.state import SYMBOLIC
 from unoformal.verification.z3.actions import Spec, Step, next_relation
 from unoformal.verification.z3.properties import TRUE, Property, Query
 from unoformal.verification.z3.solver import make_solver
-from unoformal.verification.z3.state import Sym, equal, fresh, ival
+from unoformal.verification.z3.state import Sym, concrete_state, dealt, equal, fresh, ival
 from unoformal.verification.z3.witness import action_of, cards, names, val
 
 # Depth 3 from a deal: the start card and two actions before the violating one. Every
@@ -358,10 +358,19 @@ def concrete_check(rules: RuleTable, prop: Property, game: Game,
 def _deal_of(spec: Spec, record: dict[str, Any], game: Game) -> Sym:
     """The dealt state of ``record`` (DEAL-2, before the start card), as Z3 values."""
     codes = spec.deck.codes
-    hands = [tuple(list(record["deal"]["hands"][name]).count(c) for c in codes)
+    hands = [[ival(list(record["deal"]["hands"][name]).count(c)) for c in codes]
              for name in game.names]
-    return dealt_sym(hands, spec.deck, list(game.names).index(record["dealer"]),
-                     [0] * game.n)
+    held = [sum(list(h).count(c) for h in record["deal"]["hands"].values()) for c in codes]
+    pile = [ival(k - held[f]) for f, k in enumerate(spec.deck.copies)]
+    return dealt(hands, pile, ival(list(game.names).index(record["dealer"])),
+                 [ival(0)] * game.n)
+
+
+def to_sym(game: Game) -> Sym:
+    """The engine's state as Z3 values. (``compare.successors`` has the same, but loads the
+    explorer and networkx, which ``verify`` would then load for every run.)"""
+    nfaces = len(game.deck.faces)
+    return concrete_state({f.name: getattr(game, f.name) for f in SYMBOLIC}, game.n, nfaces)
 
 
 def _chosen(spec: Spec, step: Step, game: Game, action: dict[str, Any]) -> Iterator[Any]:
