@@ -20,8 +20,11 @@ from unoformal.verification.z3.properties import PROPERTIES
 ARGS = ["verify", "--players", "2,3", "--jobs", "1"]
 WITNESS = "two-player-reverse-is-skip"
 ROW_KEYS = {"property", "rules", "players", "verdict", "expected", "expected_from",
-            "as_expected", "seconds", "queries", "action", "vacuous"}
-REFUTED_KEYS = ROW_KEYS | {"state", "steps", "record", "replayable"}
+            "as_expected", "seconds", "queries", "action", "vacuous",
+            # added by the search from a deal (keys are only ever added)
+            "conclusion"}
+REFUTED_KEYS = ROW_KEYS | {"state", "steps", "record", "replayable", "reach",
+                           "expected_reached"}
 
 
 def _run(*extra: str) -> tuple[int, str]:
@@ -88,6 +91,7 @@ def test_details_show_every_verdict_and_the_counterexamples(
     state = next(line for line in out.splitlines() if line.startswith("  state:  "))
     assert state.split()[1].startswith("rules=classic")  # one line, however long
     assert "  record (replayable): {" in out
+    assert "  reach:  reached from a deal: a game of 1 action(s)" in out
 
 
 def test_json_keeps_its_keys() -> None:
@@ -96,6 +100,11 @@ def test_json_keeps_its_keys() -> None:
     assert code == 0 and len(rows) == 47
     for row in rows:
         assert set(row) == (REFUTED_KEYS if row["verdict"] == "refuted" else ROW_KEYS), row
+        if row["verdict"] == "refuted":  # the TWO-1 witness: a game breaks it
+            assert row["conclusion"] == "refuted" and row["reach"]["reached"]
+            assert row["replayable"] and row["record"]["actions"]
+        else:
+            assert row["conclusion"] == row["verdict"]
 
 
 def test_an_unexpected_verdict_is_marked_and_exits_1(tmp_path: Any) -> None:

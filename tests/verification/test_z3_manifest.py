@@ -30,6 +30,9 @@ def test_manifest_entries_name_known_things() -> None:
         assert entry["verdict"] in (PROVED, REFUTED, VACUOUS, UNKNOWN)
         assert entry["reason"]
         assert "queries" not in entry or entry["verdict"] == VACUOUS
+        # whether a game reaches it: said of a refutation only, true or false
+        assert "reached" not in entry or (entry["verdict"] == REFUTED and
+                                          isinstance(entry["reached"], bool))
     for m in mutants():
         assert m["killed_by"] in NAMES
         derive(CLASSIC, m["name"], "", {m["rule"]: m["values"]})  # a real table value

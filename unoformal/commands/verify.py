@@ -54,7 +54,9 @@ from unoformal.verification.z3.prover import (
     property_reads,
 )
 from unoformal.verification.z3.prover import Progress as ProofProgress
+from unoformal.verification.z3.reach import DEFAULT_DEPTH, NOT_PROVED, Reach
 
+MAX_REACH_DEPTH = 8  # each depth costs about as much as all those before it
 # Mutants are killed with two players (TWO-1) and three (its non-vacuity witness, and
 # rules such as WD4-2's reverse that only show from three on): enough, and 5x cheaper.
 MUTANT_COUNTS = (2, 3)
@@ -105,7 +107,13 @@ def register(sub: Any) -> None:
     p.add_argument("--check-equivalents", action="store_true",
                    help="with --mutants: also run the mutants the manifest calls equivalent")
     p.add_argument("--no-witness", action="store_true",
-                   help="do not search a replayable record for refutations")
+                   help="do not search a game from a deal for refutations (each then stays "
+                        "a refutation of the inductive step only)")
+    p.add_argument("--reach-depth", type=whole(0, MAX_REACH_DEPTH), default=DEFAULT_DEPTH,
+                   help="steps from a deal (the start card first) the search for a game "
+                        "reaching each refutation looks through before the violating "
+                        f"action (default {DEFAULT_DEPTH}; none found: the property is "
+                        "'not proved at this strength', not refuted)")
     campaign.add_arguments(p)
     p.set_defaults(run=run)
 
@@ -157,16 +165,16 @@ def _verify(rules: RuleTable, counts: list[int], args: argparse.Namespace) -> in
                            where=getattr(args, "where", None))
     results: list[_Checked] = [
         (result, expected(rules, result.prop.name, result.n)) for result in done]
-    bad = [(r, want) for r, want in results if not want.met_by(r.verdict, r.vacuous)]
+    reaches = {} if args.no_witness else _reaches(rules, results, args.reach_depth)
+    bad = [(r, want) for r, want in results
+           if not want.met_by(r.verdict, r.vacuous, _reached(reaches.get(id(r))))]
     details = getattr(args, "details", False)
     if args.json:
-        witnesses = {} if args.no_witness else _witnesses(rules, results)
-        print(json.dumps([_row(r, w, witnesses.get(id(r))) for r, w in results], indent=2))
+        print(json.dumps([_row(r, w, reaches.get(id(r))) for r, w in results], indent=2))
     elif details and not args.quiet:
-        _details(console, rules, results, {} if args.no_witness else
-                 _witnesses(rules, results))
+        _details(console, rules, results, reaches)
     elif not args.quiet:
-        _summary(console, rules, counts, results)
+        _summary(console, rules, counts, results, reaches)
     if bad and not (args.quiet or args.json):
         for result, want in bad:
             if result.verdict == VACUOUS:
@@ -205,33 +213,55 @@ def verdict_line(results: list[_Checked], bad: list[_Checked]) -> str:
     return f"{len(results)} {verdicts} as in {where}"
 
 
-def _witnesses(rules: RuleTable, results: list[_Checked]) -> dict[int, Any]:
-    """A replayable record for the first refutation of each property (smallest n)."""
-    from unoformal.verification.z3.witness import find_record
-    out: dict[int, Any] = {}
-    done: set[str] = set()
+def _reaches(rules: RuleTable, results: list[_Checked], depth: int) -> dict[int, Reach]:
+    """For every refutation, the bounded search for a game from a deal that reaches a
+    violation of the property (:mod:`unoformal.verification.z3.reach`), by ``id`` of the
+    result: each property once, about the counts it is refuted at."""
+    from unoformal.verification.z3.reach import search
+    refuted: dict[str, list[Result]] = {}
     for result, _ in results:
-        if result.verdict != REFUTED or result.prop.name in done or result.label is None:
-            continue
-        done.add(result.prop.name)
-        out[id(result)] = find_record(rules, result.prop, result.n, result.label)
+        if result.verdict == REFUTED:
+            refuted.setdefault(result.prop.name, []).append(result)
+    out: dict[int, Reach] = {}
+    for rows in refuted.values():
+        found = search(rules, rows[0].prop, [r.n for r in rows], depth)
+        out.update((id(r), found[r.n]) for r in rows)
     return out
 
 
-def _row(result: Result, want: Expectation, witness: Any) -> dict[str, Any]:
+def _reached(reach: Reach | None) -> bool | None:
+    """Whether the search reached the refutation; None where it tells neither way (not
+    searched, or stopped short of its bound)."""
+    return None if reach is None or not (reach.reached or reach.complete) else reach.reached
+
+
+def conclusion(result: Result, reach: Reach | None) -> str:
+    """What a verdict means for a reader: a refutation no game was searched for is one of
+    the inductive step only."""
+    if result.verdict != REFUTED:
+        return result.verdict
+    return "refuted (inductive step; no game searched)" if reach is None else reach.conclusion
+
+
+def _row(result: Result, want: Expectation, reach: Reach | None) -> dict[str, Any]:
     row: dict[str, Any] = {
         "property": result.prop.name, "rules": list(result.prop.rule_ids),
         "players": result.n, "verdict": result.verdict, "expected": want.verdict,
-        "expected_from": _source(want), "as_expected": want.met_by(result.verdict,
-                                                                   result.vacuous),
+        "expected_from": _source(want), "as_expected": want.met_by(
+            result.verdict, result.vacuous, _reached(reach)),
         "seconds": round(result.seconds, 3), "queries": result.queries,
-        "action": result.label, "vacuous": result.vacuous}
+        "action": result.label, "vacuous": result.vacuous,
+        "conclusion": conclusion(result, reach)}
+    if want.reached is not None:
+        row["expected_reached"] = want.reached
     shown = result.counterexample()
     if shown is not None:
         row["state"], row["steps"] = shown
-        if witness is not None:
-            row["record"] = witness.record
-            row["replayable"] = witness.replayable
+        if reach is not None:
+            row["reach"] = reach.to_json()
+            row["replayable"] = reach.reached
+            if reach.record is not None:
+                row["record"] = reach.record
     return row
 
 
@@ -247,10 +277,11 @@ def _source(want: Expectation) -> str:
 
 
 def _summary(console: Console, rules: RuleTable, counts: list[int],
-             results: list[_Checked]) -> None:
+             results: list[_Checked], reaches: dict[int, Reach]) -> None:
     """One row per property: its verdicts by runs of player counts, and whether they are
     the expected ones; then why the manifest expects each refutation or vacuity, so that
-    a "refuted" on the official rules reads as the witness it is."""
+    a "refuted" on the official rules reads as the witness it is; then each refutation
+    no game from a deal reached, which is "not proved at this strength", not refuted."""
     sources = ", ".join(dict.fromkeys(_source(w) for _, w in results))
     _say(console, f"unoformal verify: rules {rules.name}, players {_counts(counts)}; "
                   f"expected verdicts: {sources}")
@@ -258,11 +289,13 @@ def _summary(console: Console, rules: RuleTable, counts: list[int],
     rows = [["property", "verdicts (players)", "expected", "rule IDs"]]
     expected_not_proved: list[tuple[Property, str, Expectation]] = []
     for prop, checked in _by_property(results).items():
-        verdicts = ", ".join(f"{v} {n}" for v, n in _runs([r for r, _ in checked]))
-        rows.append([prop.name, verdicts, _met(checked), " ".join(prop.rule_ids)])
+        verdicts = ", ".join(f"{v} {n}" for v, n in _runs_of(
+            [(_word(r, reaches.get(id(r))), r.n) for r, _ in checked]))
+        rows.append([prop.name, verdicts, _met(checked, reaches), " ".join(prop.rule_ids)])
         wanted = [(r, w) for r, w in checked if w.verdict != "proved"]
-        if wanted and all(w.met_by(r.verdict, r.vacuous) for r, w in checked):
-            shown = ", ".join(f"{v} {n}" for v, n in _runs([r for r, _ in wanted]))
+        if wanted and all(_meets(r, w, reaches) for r, w in checked):
+            shown = ", ".join(f"{v} {n}" for v, n in _runs_of(
+                [(_word(r, reaches.get(id(r))), r.n) for r, _ in wanted]))
             expected_not_proved.append((prop, shown, wanted[0][1]))
     for line in plain_table(rows):
         _say(console, line)
@@ -272,21 +305,62 @@ def _summary(console: Console, rules: RuleTable, counts: list[int],
             _say(console, textwrap.fill(f"{prop.name} {shown}: {want.reason}", WIDTH,
                                         initial_indent="  ", subsequent_indent="    ",
                                         break_long_words=False, break_on_hyphens=False))
+    _unreached(console, results, reaches)
     if any(r.verdict in (REFUTED, VACUOUS) for r, _ in results):
         _say(console, "Each counterexample (state, steps, record) and vacuous query: add "
                       "--details, or --json.")
 
 
+NOT_PROVED_WORD = "not proved"  # the table's short word for reach.NOT_PROVED
+
+
+def _word(result: Result, reach: Reach | None) -> str:
+    """A verdict in the table: a refutation no game from a deal reached is "not proved"."""
+    if result.verdict == REFUTED and reach is not None and not reach.reached:
+        return NOT_PROVED_WORD
+    return result.verdict
+
+
+def _meets(result: Result, want: Expectation, reaches: dict[int, Reach]) -> bool:
+    return want.met_by(result.verdict, result.vacuous, _reached(reaches.get(id(result))))
+
+
+def _unreached(console: Console, results: list[_Checked], reaches: dict[int, Reach]) -> None:
+    """The refutations no game from a deal reached, by property: what the search says."""
+    missed: dict[Property, list[Result]] = {}
+    for result, _ in results:
+        reach = reaches.get(id(result))
+        if reach is not None and not reach.reached:
+            missed.setdefault(result.prop, []).append(result)
+    if not missed:
+        return
+    bound = next(iter(reaches.values())).bound
+    _say(console, "")
+    _say(console, textwrap.fill(
+        f"{NOT_PROVED_WORD}: the prover's counterexample is a state satisfying the "
+        f"invariant, and the search found no game from a deal (at most {bound} step(s)) "
+        f"that breaks the property: that state may be unreachable, so these are "
+        f"{NOT_PROVED} (the invariant too weak to prove them, or the bound too short), "
+        "not refuted:", WIDTH))
+    for prop, rows in missed.items():
+        counts = ", ".join(n for _, n in _runs_of([(0, r.n) for r in rows]))
+        why = "; ".join(dict.fromkeys(reaches[id(r)].searched() for r in rows))
+        _say(console, textwrap.fill(f"{prop.name} {counts}: {why}", WIDTH,
+                                    initial_indent="  ", subsequent_indent="    ",
+                                    break_long_words=False, break_on_hyphens=False))
+
+
 WIDTH = 88  # the reasons' paragraphs; the table's rows are as wide as their cells
 
 
-def _met(checked: list[_Checked]) -> str:
+def _met(checked: list[_Checked], reaches: dict[int, Reach]) -> str:
     """"as expected", or what was expected instead; the variant's own ``[[expect]]``
     named where it decided (the heading names the other sources once)."""
     own = " (own [[expect]])" if any(w.source == OWN for _, w in checked) else ""
-    if all(w.met_by(r.verdict, r.vacuous) for r, w in checked):
+    if all(_meets(r, w, reaches) for r, w in checked):
         return "as expected" + own
-    wanted = [replace(r, verdict=w.verdict) for r, w in checked]
+    wanted = [replace(r, verdict=w.verdict if w.reached is not False else NOT_PROVED_WORD)
+              for r, w in checked]
     shown = ", ".join(f"{v} {n}" for v, n in _runs(wanted))
     return f"UNEXPECTED: {shown} expected{own}"
 
@@ -307,17 +381,22 @@ def _say(console: Console, text: str) -> None:
 
 
 def _details(console: Console, rules: RuleTable, results: list[_Checked],
-             witnesses: dict[int, Any]) -> None:
+             reaches: dict[int, Reach]) -> None:
     """Every verdict, one row each, then each refutation's counterexample (--details)."""
     _say(console, f"unoformal verify: rules {rules.name}, every verdict")
     rows = [["property", "rule IDs", "players", "verdict", "expected", "time", "action"]]
     for result, want in results:
         shown = want.verdict if want.source == MANIFEST else f"{want.verdict} ({want.source})"
-        if not want.met_by(result.verdict, result.vacuous):
+        if want.reached is False:
+            shown = f"{shown}, {NOT_PROVED_WORD}"
+        if not _meets(result, want, reaches):
             shown += " UNEXPECTED"
         action = ", ".join(result.vacuous) if result.vacuous else result.label or ""
+        verdict = result.verdict
+        if _word(result, reaches.get(id(result))) == NOT_PROVED_WORD:
+            verdict += f", {NOT_PROVED_WORD}"
         rows.append([result.prop.name, " ".join(result.prop.rule_ids), str(result.n),
-                     result.verdict, shown, f"{result.seconds:.2f}s", action])
+                     verdict, shown, f"{result.seconds:.2f}s", action])
     for line in plain_table(rows):
         _say(console, line)
     _say(console, "time: the property's own queries and its share of the queries asked "
@@ -325,7 +404,7 @@ def _details(console: Console, rules: RuleTable, results: list[_Checked],
                   "of a worker at once), and of the vacuity checks")
     for result, want in results:
         if result.verdict == REFUTED:
-            _counterexample(console, rules, result, want, witnesses.get(id(result)))
+            _counterexample(console, result, want, reaches)
 
 
 def _vacuous(console: Console, result: Result, want: Expectation) -> None:
@@ -337,20 +416,24 @@ def _vacuous(console: Console, result: Result, want: Expectation) -> None:
                   f"(UNEXPECTED): {what}: " + ", ".join(result.vacuous))
 
 
-def _counterexample(console: Console, rules: RuleTable, result: Result, want: Expectation,
-                    witness: Any) -> None:
+def _counterexample(console: Console, result: Result, want: Expectation,
+                    reaches: dict[int, Reach]) -> None:
+    """A refutation: the prover's counterexample (a state satisfying the invariant), then
+    what the search from a deal found: the game that reaches a violation, or why none."""
     shown = result.counterexample()
     assert shown is not None
     state, steps = shown
-    tag = "expected" if want.met_by(result.verdict) else "UNEXPECTED"
+    reach = reaches.get(id(result))
+    tag = "expected" if _meets(result, want, reaches) else "UNEXPECTED"
     console.print(f"\n[bold]{result.prop.name}[/] refuted with {result.n} players "
                   f"at {result.label} ({tag})")
     console.print("  state:  " + state, soft_wrap=True)
     console.print("  steps:  " + "; ".join(steps))
-    if witness is None:
+    if reach is None:
         return
-    word = "replayable" if witness.replayable else f"not replayable ({witness.mismatch})"
-    console.print(f"  record ({word}): " + json.dumps(witness.record), soft_wrap=True)
+    _say(console, "  reach:  " + reach.sentence())
+    if reach.record is not None:
+        console.print("  record (replayable): " + json.dumps(reach.record), soft_wrap=True)
 
 
 def _unexpected(console: Console, rules: RuleTable, bad: list[_Checked]) -> None:

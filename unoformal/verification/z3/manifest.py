@@ -28,7 +28,7 @@ from typing import Any
 
 from unoformal.rulebook.table import RuleTable
 from unoformal.rulebook.variants import VARIANTS, load_rules
-from unoformal.verification.z3.prover import PROVED, SWITCHED_OFF, VACUOUS
+from unoformal.verification.z3.prover import PROVED, REFUTED, SWITCHED_OFF, VACUOUS
 
 PATH = Path(__file__).with_name("manifest.toml")
 
@@ -43,17 +43,27 @@ class Expectation:
     entry of the shipped variant the table is (MANIFEST), or of its base (INHERITED);
     ``variant`` names that shipped variant. ``queries``: for a vacuous verdict, exactly
     which queries (or actions, for ``steps-enabled``) hold in no invariant state (None:
-    any)."""
+    any). ``reached``: for a refutation, whether a game from a deal reaches it (the
+    bounded search of :mod:`unoformal.verification.z3.reach`; False: the property is
+    expected *not proved at this strength*); None, as in a manifest written before the
+    search, or a variant file's own entry: either."""
 
     verdict: str
     reason: str
     source: str = MANIFEST
     variant: str = "classic"
     queries: frozenset[str] | None = None
+    reached: bool | None = None
 
-    def met_by(self, verdict: str, vacuous: Sequence[str] = ()) -> bool:
+    def met_by(self, verdict: str, vacuous: Sequence[str] = (),
+               reached: bool | None = None) -> bool:
+        """Whether a verdict is this one; ``reached``: whether the bounded search from a
+        deal reached the refutation (None: not searched, or the search could not finish
+        its bound, which tells neither way)."""
         if verdict != self.verdict:
             return False
+        if verdict == REFUTED and None not in (reached, self.reached):
+            return reached == self.reached
         return verdict != VACUOUS or self.queries is None or set(vacuous) == self.queries
 
 
@@ -126,7 +136,8 @@ def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
                 entry["players"]):
             queries = entry.get("queries")
             return Expectation(entry["verdict"], entry["reason"], source, base,
-                               None if queries is None else frozenset(queries))
+                               None if queries is None else frozenset(queries),
+                               entry.get("reached"))
     return Expectation(PROVED, "", source, base)
 
 
