@@ -19,8 +19,10 @@ from pathlib import Path
 from unoformal.verification.promela.context import PromelaError
 
 SPIN_FLAGS = ("-o1", "-o2", "-o3", "-a")
-CC_FLAGS = ("-DNOREDUCE", "-DSAFETY", "-O1", "-w")
-DEPTH = 10_000_000  # pan's stack: a depth-first search can go as deep as there are states
+CC_FLAGS = ("-DNOREDUCE", "-DSAFETY", "-w")
+# pan's stack, allocated at its start: a depth-first search goes at most as deep as there
+# are states, far less in these graphs; pan says when it is too small
+DEPTH = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -56,8 +58,12 @@ def _children_cpu() -> float:
     return t.children_user + t.children_system
 
 
-def count(program: str, workdir: Path, hash_bits: int = 22) -> SpinCount:
-    """Spin's count of the states of ``program``, built and searched in ``workdir``."""
+def count(program: str, workdir: Path, optimize: str = "-O0", hash_bits: int = 20,
+          depth: int = DEPTH) -> SpinCount:
+    """Spin's count of the states of ``program``, built and searched in ``workdir``:
+    ``optimize`` is gcc's level for pan (its build takes longer than a small search),
+    ``hash_bits`` the log2 of pan's hash table's slots (more states than slots stay
+    exact, only slower) and ``depth`` pan's stack."""
     why = missing()
     if why is not None:
         raise PromelaError(why)
@@ -65,12 +71,12 @@ def count(program: str, workdir: Path, hash_bits: int = 22) -> SpinCount:
     (workdir / "model.pml").write_text(program)
     start = _children_cpu()
     _run(["spin", *SPIN_FLAGS, "model.pml"], workdir, "spin -a")
-    _run(["gcc", *CC_FLAGS, "-o", "pan", "pan.c"], workdir, "gcc")
+    _run(["gcc", *CC_FLAGS, optimize, "-o", "pan", "pan.c"], workdir, "gcc")
     built = _children_cpu()
-    out = _run(["./pan", f"-m{DEPTH}", f"-w{hash_bits}"], workdir, "pan")
+    out = _run(["./pan", f"-m{depth}", f"-w{hash_bits}"], workdir, "pan")
     searched = _children_cpu()
     if "max search depth too small" in out:
-        raise PromelaError(f"pan's depth {DEPTH:,} is too small for this model")
+        raise PromelaError(f"pan's depth {depth:,} is too small for this model")
     return SpinCount(_number(r"(\d+) states, stored", out),
                      _number(r"State-vector (\d+) byte", out),
                      _real(r"([\d.]+)\s+equivalent memory usage for states", out),
