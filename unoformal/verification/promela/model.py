@@ -124,13 +124,25 @@ def ways(command: Command) -> list[int | None]:
     return list(range(len(command.branches))) if command.branches else [None]
 
 
-def scripts(ctx: Ctx, write: Writer) -> Iterator[tuple[tuple[int, ...], ...]]:
-    """Every script the chance slots of ``write`` need (probing it first)."""
+def scripts(ctx: Ctx, write: Writer,
+            dealt: list[int] | None = None) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Every script the chance slots of ``write`` need (probing it first). ``dealt``: the
+    cards a deal put in the hands, which no draw of the start can take; a draw that the
+    pile left can give draws exactly its count."""
     ctx.script, ctx.slots, ctx.used = None, [], 0
     write()
-    slots = list(ctx.slots)
-    choices = [_bags(ctx.copies, s.most) if s.kind == "cards"
-               else [(c,) for c in range(ctx.ncolors)] for s in slots]
+    room = ctx.copies if dealt is None else [c - h for c, h in zip(ctx.copies, dealt,
+                                                                    strict=True)]
+    left = sum(room) - 1  # the pile, once the start card is turned
+    choices: list[list[tuple[int, ...]]] = []
+    for slot in ctx.slots:
+        if slot.kind != "cards":
+            choices.append([(c,) for c in range(ctx.ncolors)])
+            continue
+        bags = _bags(room, slot.most)
+        if dealt is not None and left >= slot.most:
+            bags = [bag for bag in bags if sum(bag) == slot.most]
+        choices.append(bags)
     yield from itertools.product(*choices)
 
 
@@ -140,10 +152,11 @@ def _bags(copies: list[int], most: int) -> list[tuple[int, ...]]:
     return [bag for bag in itertools.product(*ranges) if sum(bag) <= most]
 
 
-def written(ctx: Ctx, name: str, make: Writer, extra: str) -> Lines:
+def written(ctx: Ctx, name: str, make: Writer, extra: str,
+            dealt: list[int] | None = None) -> Lines:
     """The options of one binding: one per script."""
     out: Lines = []
-    for script in list(scripts(ctx, make)):
+    for script in list(scripts(ctx, make, dealt)):
         ctx.script, ctx.used = script, 0
         guard, body = make()
         out += option(both([extra, guard]), body, name)
@@ -257,7 +270,8 @@ def deal_options(ctx: Ctx, hand: int) -> Lines:
                      way: int | None = way) -> tuple[str, Lines]:
                 guard, body = branched(ctx, command, bound, way)
                 return "true", dealt + when(guard, body, ["bad = 1"])
-            out += written(ctx, f"deal, {command.name}", make, f"phase == {ROOT}")
+            held = [sum(h[g] for h in hands) for g in range(ctx.nf)]
+            out += written(ctx, f"deal, {command.name}", make, f"phase == {ROOT}", held)
     return out
 
 
