@@ -77,6 +77,11 @@ def count(program: str, workdir: Path, optimize: str = "-O0", hash_bits: int = 2
     searched = _children_cpu()
     if "max search depth too small" in out:
         raise PromelaError(f"pan's depth {depth:,} is too small for this model")
+    # pan stops at its first error (an index out of range, a d_step that blocks): its
+    # count is then of part of the graph only
+    if _number(r"errors: (\d+)", out):
+        said = [line for line in out.splitlines() if line.startswith("pan:")]
+        raise PromelaError(f"pan stopped at an error: {said[0] if said else 'see pan'}")
     return SpinCount(_number(r"(\d+) states, stored", out),
                      _number(r"State-vector (\d+) byte", out),
                      _real(r"([\d.]+)\s+equivalent memory usage for states", out),
