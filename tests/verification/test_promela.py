@@ -13,6 +13,7 @@ import pytest
 from unoformal.language.effects import PassTurn
 from unoformal.verification.explore.graph import explore, preset_config
 from unoformal.verification.promela import effects
+from unoformal.verification.promela.context import PromelaError
 from unoformal.verification.promela.model import program
 from unoformal.verification.promela.spin import count, missing
 
@@ -40,3 +41,11 @@ def test_a_wrong_effect_changes_the_count(tmp_path: Path,
 
     monkeypatch.setitem(effects._READINGS, PassTurn, too_far)  # type: ignore[arg-type]
     assert spin_states("micro", tmp_path) != right
+
+
+def test_a_search_stopped_at_an_error_is_no_count(tmp_path: Path) -> None:
+    """pan stops at its first error, its count then of part of the graph: refused."""
+    broken = ("byte a[2]; byte i;\nactive proctype p() {\nend: do\n"
+              "  :: d_step { i < 5 -> a[i] = 1; i = i + 1 }\n  od\n}\n")
+    with pytest.raises(PromelaError, match=r"^pan stopped at an error: .*invalid array index"):
+        count(broken, tmp_path)
