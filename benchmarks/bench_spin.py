@@ -8,7 +8,8 @@ games, the keys, the graph), then
 Spin's on the program ``unoformal explore --promela PRESET`` writes: states per CPU second
 of pan's search alone and with the program's generation and build (``spin -a``, gcc), and
 pan's bytes per state (its state vector and the hash table's overhead: "equivalent memory
-usage for states"). Spin's count less its initial state must equal the explorer's; a
+usage for states"). Spin's count less its initial and dealt states must equal the
+explorer's; a
 mismatch is printed and the run exits 1. Not a test: the figures depend on the machine;
 docs/explorer.md records the last ones. Each preset runs in a fresh process, so the peak
 memory is its own.
@@ -45,7 +46,7 @@ def measure(name: str, cc: str) -> dict[str, object]:
     written = time.process_time() - start
     with tempfile.TemporaryDirectory() as tmp:
         spin = count(model.text, Path(tmp), optimize=cc, hash_bits=24)
-    states = spin.states - 1  # less its initial state, before the deal
+    states = model.explorer_states(spin.states)  # less the initial and dealt states
     return {
         "preset": name, "states": graph.states, "spin_states": states,
         "agree": states == graph.states, "options": model.options,

@@ -14,6 +14,7 @@ from unoformal.rules.state import PHASES
 
 NONE = 255  # no seat, color, face or kind: as the explorer's keys write it
 ROOT = len(PHASES)  # the phase of Spin's one initial state, before any deal
+DEALT = ROOT + 1  # a deal made, its start card (``start``) not yet turned
 KINDS = list(Kind)
 
 

@@ -29,7 +29,7 @@ from unoformal.rules.turn import turn as turn_moves
 from unoformal.rules.uno import out_of_turn
 from unoformal.verification.explore.graph import Config
 from unoformal.verification.promela.conditions import both, cond, either, negated
-from unoformal.verification.promela.context import NONE, ROOT, Ctx, phase_code
+from unoformal.verification.promela.context import DEALT, NONE, ROOT, Ctx, phase_code
 from unoformal.verification.promela.effects import effect, when
 
 Lines = list[str]
@@ -37,7 +37,8 @@ Writer = Callable[[], tuple[str, Lines]]  # an option's guard and body, for the 
 
 # The state: (name, Promela type, value in the initial state). Seats, colors, faces and
 # kinds are bytes, NONE (255) for none; ``dir`` is 1 to the left (+1), 0 to the right.
-SCALARS = (("phase", "byte", ROOT), ("turn", "byte", 0), ("dir", "bit", 1),
+SCALARS = (("phase", "byte", ROOT), ("start", "byte", NONE), ("turn", "byte", 0),
+           ("dir", "bit", 1),
            ("color", "byte", NONE), ("uno", "byte", NONE), ("drawn", "byte", NONE),
            ("pending", "byte", 0), ("pkind", "byte", NONE), ("offender", "byte", NONE),
            ("legal", "bit", 0), ("prevc", "byte", NONE), ("winner", "byte", NONE),
@@ -51,6 +52,12 @@ class Model:
 
     text: str
     options: int
+    deals: int  # the states dealt, before the start card is turned: Spin's, not the explorer's
+
+    def explorer_states(self, spin_states: int) -> int:
+        """The explorer's count that Spin's ``spin_states`` stands for: less the initial
+        state and the dealt states."""
+        return spin_states - 1 - self.deals
 
 
 def arrays(ctx: Ctx) -> list[tuple[str, int]]:
@@ -124,25 +131,12 @@ def ways(command: Command) -> list[int | None]:
     return list(range(len(command.branches))) if command.branches else [None]
 
 
-def scripts(ctx: Ctx, write: Writer,
-            dealt: list[int] | None = None) -> Iterator[tuple[tuple[int, ...], ...]]:
-    """Every script the chance slots of ``write`` need (probing it first). ``dealt``: the
-    cards a deal put in the hands, which no draw of the start can take; a draw that the
-    pile left can give draws exactly its count."""
+def scripts(ctx: Ctx, write: Writer) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Every script the chance slots of ``write`` need (probing it first)."""
     ctx.script, ctx.slots, ctx.used = None, [], 0
     write()
-    room = ctx.copies if dealt is None else [c - h for c, h in zip(ctx.copies, dealt,
-                                                                    strict=True)]
-    left = sum(room) - 1  # the pile, once the start card is turned
-    choices: list[list[tuple[int, ...]]] = []
-    for slot in ctx.slots:
-        if slot.kind != "cards":
-            choices.append([(c,) for c in range(ctx.ncolors)])
-            continue
-        bags = _bags(room, slot.most)
-        if dealt is not None and left >= slot.most:
-            bags = [bag for bag in bags if sum(bag) == slot.most]
-        choices.append(bags)
+    choices = [_bags(ctx.copies, s.most) if s.kind == "cards"
+               else [(c,) for c in range(ctx.ncolors)] for s in ctx.slots]
     yield from itertools.product(*choices)
 
 
@@ -152,11 +146,10 @@ def _bags(copies: list[int], most: int) -> list[tuple[int, ...]]:
     return [bag for bag in itertools.product(*ranges) if sum(bag) <= most]
 
 
-def written(ctx: Ctx, name: str, make: Writer, extra: str,
-            dealt: list[int] | None = None) -> Lines:
+def written(ctx: Ctx, name: str, make: Writer, extra: str) -> Lines:
     """The options of one binding: one per script."""
     out: Lines = []
-    for script in list(scripts(ctx, make, dealt)):
+    for script in list(scripts(ctx, make)):
         ctx.script, ctx.used = script, 0
         guard, body = make()
         out += option(both([extra, guard]), body, name)
@@ -220,7 +213,7 @@ def moves(ctx: Ctx, penalties: bool) -> Iterator[Command]:
             yield command
 
 
-IN_ROUND = f"phase != {phase_code(OVER)} && phase != {phase_code(START)} && phase != {ROOT}"
+IN_ROUND = (f"phase != {phase_code(OVER)} && phase != {phase_code(START)} && phase < {ROOT}")
 
 
 def round_options(ctx: Ctx, penalties: bool) -> Lines:
@@ -252,26 +245,31 @@ def deals(ctx: Ctx, hand: int) -> Iterator[tuple[list[list[int]], int]]:
 
 
 def deal_options(ctx: Ctx, hand: int) -> Lines:
-    """From the initial state, every deal and its start card's command (DEAL-2, DEAL-3,
-    START-*: ``Game._start_card``)."""
+    """From the initial state, every deal (DEAL-2): the hands, the rest the pile, and which
+    of its cards is on top, to be turned (``start``). No chance is left in it, so each deal
+    is one option, to a state of its own: the start card's command follows it."""
     out: Lines = []
-    table = starts(ctx.table)
     for hands, t in deals(ctx, hand):
         dealt = [f"hand[{p * ctx.nf + g}] = {hands[p][g]}" for p in range(ctx.players)
                  for g in range(ctx.nf) if hands[p][g]]
         dealt += [f"pile[{g}] = {ctx.copies[g] - sum(h[g] for h in hands)}"
                   for g in range(ctx.nf)]
+        out += option(f"phase == {ROOT}", [*dealt, f"start = {t}", f"phase = {DEALT}"], "deal")
+    return out
+
+
+def start_options(ctx: Ctx) -> Lines:
+    """From a dealt state, the start card's command (DEAL-2, DEAL-3, START-*:
+    ``Game._start_card``), one option per card on top, branch and chance outcome."""
+    out: Lines = []
+    table = starts(ctx.table)
+    for t in range(ctx.nf):
         command = table.commands[ctx.f_kind[t]]
         b = Binding(ctx.dealer, card=t)
-        bound = Bound(b, b, "true", [])
-
+        bound = Bound(b, b, "true", [f"start = {NONE}"])
         for way in ways(command):
-            def make(command: Command = command, bound: Bound = bound, dealt: Lines = dealt,
-                     way: int | None = way) -> tuple[str, Lines]:
-                guard, body = branched(ctx, command, bound, way)
-                return "true", dealt + when(guard, body, ["bad = 1"])
-            held = [sum(h[g] for h in hands) for g in range(ctx.nf)]
-            out += written(ctx, f"deal, {command.name}", make, f"phase == {ROOT}", held)
+            make = functools.partial(branched, ctx, command, bound, way)
+            out += written(ctx, command.name, make, f"phase == {DEALT} && start == {t}")
     return out
 
 
@@ -279,13 +277,15 @@ def program(config: Config) -> Model:
     """The Promela program of ``config``'s round."""
     players = len(config.players)
     ctx = Ctx(config.rules, players, players - 1)
-    options = deal_options(ctx, config.rules.deal.hand_size) + round_options(ctx, config.penalties)
+    dealt = deal_options(ctx, config.rules.deal.hand_size)
+    options = dealt + start_options(ctx) + round_options(ctx, config.penalties)
     count = sum(1 for line in options if line.startswith("  :: d_step"))
+    deals = sum(1 for line in dealt if line.startswith("  :: d_step"))
     faces = ", ".join(f"{g}={ctx.deck.code(g)}" for g in range(ctx.nf))
     head = [f"/* {config.rules.name}: {players} players, faces {faces}.",
             "   Generated by unoformal (unoformal/verification/promela); see docs/explorer.md. */"]
     text = [*head, *declarations(ctx), *inlines(ctx), "", "active proctype round() {",
             "end:", "  do", *options, "  od", "}"]
-    return Model("\n".join(text) + "\n", count)
+    return Model("\n".join(text) + "\n", count, deals)
 
 
