@@ -10,7 +10,7 @@ from typing import Any
 
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-from unoformal.commands import SUMMARY
+from unoformal.commands import SUMMARY, promela
 from unoformal.commands.options import output_dir, output_file, real, whole
 from unoformal.errors import InvalidInputError, UnoError, one_line
 from unoformal.inputs import (
@@ -46,6 +46,8 @@ def register(sub: Any) -> None:
                     "unreachable control states, with shortest witnesses.")
     p.add_argument("--preset", choices=sorted(PRESETS), help="a named small deck")
     p.add_argument("--list", action="store_true", help="list the presets and exit")
+    p.add_argument("--promela", choices=sorted(PRESETS), metavar="PRESET",
+                   help="print the preset's round as a Promela program for Spin and exit")
     size = p.add_argument_group("size (instead of --preset)")
     size.add_argument("--colors", type=whole(1, 4, "DECK-1"), default=2, help="1-4 (DECK-1)")
     size.add_argument("--numbers", default="1,1",
@@ -145,6 +147,8 @@ def run(args: argparse.Namespace) -> int:
         for preset in PRESETS.values():
             print(f"{preset.name:8s} {preset.description}\n         {preset.size.describe()}")
         return 0
+    if args.promela:
+        return promela.write(args.promela)
     try:
         cfg, size = config(args)
         pinned = args.preset if not args.off and args.rules is None else None
