@@ -251,7 +251,7 @@ def end_deviations(game: Game, rnd: Round) -> list[IllegalActionError]:
                               f"points; {rules.points.id} counts {game.round_points} for "
                               f"{winner}: {_counted(game)}"))
     if "scores" in end:
-        out += _score_deviation(game, end["scores"], rnd.key("end.scores"),
+        out += score_deviations(game, end["scores"], rnd.key("end.scores"),
                                 f"after round {rnd.number + 1}")
     return out
 
@@ -270,8 +270,10 @@ def _left_deviation(game: Game, rnd: Round, hands: dict[str, Any]) -> list[Illeg
                        f"{game.rules.points.id} counts: {words}")]
 
 
-def _score_deviation(game: Game, stated: dict[str, Any], key: str,
+def score_deviations(game: Game, stated: dict[str, Any], key: str,
                      when: str) -> list[IllegalActionError]:
+    """The stated scores (name to points) that the game's contradict (SCORE-2), as one
+    deviation naming each player's (none: they agree)."""
     ours = dict(zip(game.names, game.scores, strict=True))
     wrong = [n for n in game.names if stated.get(n) != ours[n]]
     if not wrong:
@@ -314,7 +316,7 @@ def game_end_deviations(game: Game, record: dict[str, Any]) -> list[IllegalActio
                               f"the record has {end['winner']} win the game; "
                               f"{game.game_winner} reached {target} points first"))
     if "scores" in end:
-        out += _score_deviation(game, end["scores"], "end.scores", "at the game's end")
+        out += score_deviations(game, end["scores"], "end.scores", "at the game's end")
     return out
 
 
