@@ -13,8 +13,10 @@ from rich.table import Table
 
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
+from unoformal.engine.game_writer import game_record
+from unoformal.engine.record import to_record
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS
+from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS, write_text
 from unoformal.playing.bots import BOTS
 from unoformal.playing.simulate import (
     MAX_ACTIONS,
@@ -25,6 +27,7 @@ from unoformal.playing.simulate import (
     check,
     chunks,
     play_games,
+    played,
     simulate,
 )
 from unoformal.rulebook.variants import load_rules_arg
@@ -65,6 +68,10 @@ def register(sub: Any) -> None:
                    help="also draw each seat's win rate (95%% confidence interval) and the "
                         "round lengths to FILE (.png, .svg or .pdf; needs matplotlib: pip "
                         "install 'unoformal[plot]')")
+    p.add_argument("--records", metavar="FILE", type=output_file, default=None,
+                   help="also write every game as one game record (version 3: every round's "
+                        "deal, chance and end stated), one a line (JSON lines); each game is "
+                        "played again from its seeds to write it")
     campaign.add_arguments(p)
     p.set_defaults(run=run)
 
@@ -113,7 +120,27 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json(), indent=2))
     else:
         _print(console, summary, elapsed)
+    if args.records is not None and _records(config, args.records, console) != 0:
+        return 2
     return _plot(summary, args.plot, console)
+
+
+def _records(config: Config, path: str, console: Console) -> int:
+    """Every game of the run as a game record, one a line, at ``path``."""
+    lines = []
+    for index in range(config.games):
+        game = played(config, index)[0]
+        record = game_record(to_record(game), config.rules)
+        record["meta"] = {"simulate": {"seed": config.seed, "index": index,
+                                       "bots": list(config.seat_bots())}}
+        lines.append(json.dumps(record) + "\n")
+    try:
+        write_text(path, "".join(lines), "records")
+    except InvalidInputError as err:
+        print(f"error: --records: {err.line()}", file=sys.stderr)
+        return 2
+    console.print(f"wrote {config.games} game record(s) to {path}")
+    return 0
 
 
 def _plot(summary: Summary, path: str | None, console: Console) -> int:
