@@ -183,3 +183,18 @@ def test_a_malformed_game_record_is_refused_naming_the_place(change: Any,
 def test_record_start_is_the_first_round_s_deal() -> None:
     start = Record(_game()).start()
     assert start.round == 1 and start.names == ["P0", "P1"]
+
+
+@pytest.mark.parametrize(("change", "key"), [
+    (lambda g: g["rounds"][0]["end"].update(winner="Zed"), "rounds[0].end.winner"),
+    (lambda g: g["rounds"][1]["end"]["scores"].update(Zed=3), "rounds[1].end.scores.Zed"),
+    (lambda g: g["end"]["scores"].update(Zed=3), "end.scores.Zed"),
+    (lambda g: g["rounds"][1].update(start_color="purple"), "rounds[1].start_color"),
+])
+def test_an_end_or_a_round_naming_what_the_game_has_not_is_bad_input(change: Any,
+                                                                     key: str) -> None:
+    game = _game()
+    change(game)
+    with pytest.raises(InvalidInputError) as caught:
+        replay(game)
+    assert caught.value.key == key

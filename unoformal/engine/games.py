@@ -193,12 +193,13 @@ def _round_setup(game: Game, rnd: Round) -> tuple[dict[str, Any] | None,
     try:
         piles = None if "start_reshuffles" not in data else [
             [deck.face_id(c) for c in pile] for pile in data["start_reshuffles"]]
-        color = data.get("start_color")
-        index = {c.value: i for i, c in enumerate(deck.colors)}
-        if color is not None and color not in index:
-            raise ValueError(f"{color} is not in this deck")
     except ValueError as err:
         raise InvalidInputError(str(err), "DECK-1", key=rnd.key("start_reshuffles")) from None
+    color = data.get("start_color")
+    index = {c.value: i for i, c in enumerate(deck.colors)}
+    if color is not None and color not in index:
+        raise InvalidInputError(f"{show(color)} is not in this deck", "DECK-1",
+                                key=rnd.key("start_color"))
     return data.get("deal"), piles, None if color is None else index[color]
 
 
@@ -231,6 +232,7 @@ def end_deviations(game: Game, rnd: Round) -> list[IllegalActionError]:
     end = rnd.data.get("end")
     if end is None:
         return []
+    _known(game, end, rnd.key("end"))
     rules = game.rules
     if not game.round_over:
         return [_deviation(game, rnd.key("end"), rules.end_of_round.id,
@@ -303,6 +305,7 @@ def game_end_deviations(game: Game, record: dict[str, Any]) -> list[IllegalActio
     end = record.get("end")
     if end is None:
         return []
+    _known(game, end, "end")
     rules = game.rules
     target = rules.target.score
     if not game.game_over:
@@ -318,6 +321,18 @@ def game_end_deviations(game: Game, record: dict[str, Any]) -> list[IllegalActio
     if "scores" in end:
         out += score_deviations(game, end["scores"], "end.scores", "at the game's end")
     return out
+
+
+def _known(game: Game, end: dict[str, Any], key: str) -> None:
+    """An end names only the game's players (DECK-2): a name it does not know is bad
+    input, not a deviation."""
+    named = [("winner", end["winner"])] if "winner" in end else []
+    named += [(f"{field}.{name}", name) for field in ("hands", "scores")
+              for name in end.get(field, {})]
+    for where, name in named:
+        if name not in game.names:
+            raise InvalidInputError(f"unknown player {show(name)}; players are "
+                                    f"{', '.join(game.names)}", "DECK-2", key=f"{key}.{where}")
 
 
 def _deviation(game: Game, key: str, rule: str, message: str) -> IllegalActionError:
