@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from unoformal.compare.deviations import every_deviation
 from unoformal.compare.listing import Listing
 from unoformal.compare.records import conform
@@ -143,3 +145,27 @@ def test_replay_stops_at_the_first_and_conform_lists_every_one(tmp_path: Path) -
 def test_a_clean_game_record_conforms() -> None:
     tally = conform([str(GAME)], every=True)
     assert (tally.games, tally.clean, tally.malformed) == (1, 1, 0)
+
+
+def test_the_shipped_joined_record_is_the_one_built_here() -> None:
+    """tests/data/games/letsuno_two_rounds.json (docs/records.md runs conform on it) is
+    these two rounds and these careless ends, nothing else."""
+    shipped = json.loads((OUTSIDE.parent / "games" / "letsuno_two_rounds.json").read_text())
+    built = _joined()
+    assert {k: v for k, v in shipped.items() if k != "meta"} == \
+        {k: v for k, v in built.items() if k != "meta"}
+
+
+def test_docs_records_shows_conform_s_own_words_on_it(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from unoformal.commands.cli import main
+
+    docs = (OUTSIDE.parents[2] / "docs" / "records.md").read_text()
+    command = "$ unoformal conform tests/data/games/letsuno_two_rounds.json\n"
+    shown = docs.split(command)[1].split("```")[0].splitlines()
+    main(["conform", str(OUTSIDE.parent / "games" / "letsuno_two_rounds.json")])
+    out = capsys.readouterr().out.replace(str(OUTSIDE.parent / "games"),
+                                          "tests/data/games")
+    assert len([line for line in shown if line.strip() not in ("", "...")]) == 5
+    for line in shown:
+        assert line in ("", "...") or line in out.splitlines(), line

@@ -183,8 +183,8 @@ def _dealt(game: Game, rnd: Round, walk: Walk) -> bool:
         return True
     walk.deviations.append(Deviation(None, rnd.number + 1, "deal", deviation))
     if deviation.rule_id == game.rules.deal.id and game.round == rnd.number + 1:
-        walk.resynchronised.append((rnd.offset - 1 if rnd.offset else None,
-                                    f"{rnd.key('deal')}: the deal taken as the record states it"))
+        walk.resynchronised.append((None, f"{rnd.key('deal')}: the deal taken as the record "
+                                          "states it"))
         return True
     walk.stopped = (None, f"cannot know the state after {deviation.key}: the record deals "
                           "a round the rules do not")
@@ -203,6 +203,6 @@ def _ended(game: Game, rnd: Round, walk: Walk) -> bool:
     stated = rnd.data.get("end", {}).get("scores")
     if stated is not None and any(e.key == rnd.key("end.scores") for e in ends):
         game.scores = [stated.get(n, s) for n, s in zip(game.names, game.scores, strict=True)]
-        walk.resynchronised.append((last, f"{rnd.key('end.scores')}: the scores taken as the "
+        walk.resynchronised.append((None, f"{rnd.key('end.scores')}: the scores taken as the "
                                           "record states them"))
     return True

@@ -65,8 +65,9 @@ class Listed:
         out = [f"{self.source}: {len(walk.deviations)} deviation(s), {end}"]
         events = [(_order(d.index, d.error.key, walk), 0, _deviation_line(d))
                   for d in walk.deviations]
-        events += [(_order(i, None, walk), 1, f"  ~ {_at(i, walk)} resynchronised: {how}")
-                   for i, how in walk.resynchronised]
+        events += [(order, 1, f"  ~ {at} resynchronised: {how}")
+                   for order, at, how in (_resynchronised(i, how, walk)
+                                          for i, how in walk.resynchronised)]
         return out + [line for _, _, line in sorted(events, key=lambda e: e[:2])]
 
 
@@ -83,6 +84,16 @@ def _order(index: int | None, key: str | None, walk: Walk) -> float:
     r = int(key[len("rounds["):key.index("]")]) if key.startswith("rounds[") else 0
     ends = [*walk.offsets[1:], math.inf]
     return ends[r] - 0.5 if ".end" in key else walk.offsets[r] - 0.5
+
+
+def _resynchronised(index: int | None, how: str, walk: Walk) -> tuple[float, str, str]:
+    """Where a resynchronisation is listed, its place and words: one of a game record's
+    round (no index, its words led by the key: ``rounds[0].end.scores: ...``) at that
+    key, after the deviation there."""
+    key, sep, rest = how.partition(": ")
+    if index is None and sep and key.startswith(("rounds[", "end")):
+        return _order(None, key, walk), key, rest
+    return _order(index, None, walk), _at(index, walk), how
 
 
 def _at(index: int | None, walk: Walk | None = None) -> str:
