@@ -56,12 +56,16 @@ def test_play_game_writes_a_game_record_that_replays_to_the_game_played(
 def test_simulate_records_writes_each_game_as_its_game_record(tmp_path: Path,
                                                                capsys: Any) -> None:
     out = tmp_path / "games.jsonl"
-    assert main(["simulate", "--games", "2", "--players", "3", "--seed", "4",
+    # seed 7: game 0 reshuffles 4 times and puts a start Wild Draw Four back once
+    assert main(["simulate", "--games", "2", "--players", "3", "--seed", "7",
                  "--records", str(out), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     lines = [json.loads(line) for line in out.read_text().splitlines()]
-    config = Config(games=2, players=3, seed=4, rules=load_rules(None),
+    config = Config(games=2, players=3, seed=7, rules=load_rules(None),
                     bots=("random", "greedy"))
+    rounds = lines[0]["rounds"]
+    assert sum("reshuffles" in a for r in rounds for a in r["actions"]) == 4
+    assert sum("start_reshuffles" in r for r in rounds) == 1
     for index, record in enumerate(lines):
         game = played(config, index)[0]
         result = replay(record)
