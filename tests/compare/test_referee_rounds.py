@@ -51,6 +51,7 @@ def test_next_round_takes_the_stated_deal_and_the_record_is_a_game_record() -> N
                      **stated)
         assert dealt["ok"], dealt
         assert dealt["rule_ids"][:2] == ["END-2", "DEAL-2"] and dealt["dealer"] == data["dealer"]
+        assert dealt["rule_ids"][-2:] == ["SCORE-1", "SCORE-2"]  # the scores were checked
         last = _play_round(referee, data["actions"])
     assert last["game_over"] and last["scores"] == game["end"]["scores"]
     record = _ask(referee, cmd="record")["record"]

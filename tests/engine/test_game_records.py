@@ -198,3 +198,29 @@ def test_an_end_or_a_round_naming_what_the_game_has_not_is_bad_input(change: Any
     with pytest.raises(InvalidInputError) as caught:
         replay(game)
     assert caught.value.key == key
+
+
+def test_record_actions_are_every_round_s() -> None:
+    actions = Record(_game()).actions
+    assert len(actions) == sum(len(r["actions"]) for r in _game()["rounds"])
+    assert str(actions[17]) == str(Record(_game()).replay().actions[17])
+
+
+def test_a_first_round_set_up_the_rules_contradict_is_named_in_its_round() -> None:
+    """An outside engine's start Wild put back (START-WILD), as the first round of a game
+    record: replay names it in round 0; conform goes on from the stated pile, as for a
+    one-round record."""
+    from unoformal.compare.deviations import every_deviation
+
+    outside = json.loads((RECORDS.parent / "data" / "outside" /
+                          "start_wild_put_back.json").read_text())
+    first = {k: outside[k] for k in ("dealer", "deal", "start_reshuffles", "actions")}
+    game = {"version": 3, "rules": "classic", "players": outside["players"], "rounds": [first]}
+    err = replay(game).error
+    assert err is not None and (err.key, err.rule_id) == ("rounds[0].start_reshuffles",
+                                                          "START-WILD")
+    one = every_deviation(outside)
+    whole = every_deviation(game)
+    assert [d.error.message for d in whole.deviations] == \
+        [d.error.message for d in one.deviations]
+    assert whole.resynchronised == one.resynchronised

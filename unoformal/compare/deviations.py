@@ -156,8 +156,9 @@ def _every_in_game(record: dict[str, Any], rules: RuleTable | None) -> Walk:
     walk = Walk(offsets=[r.offset for r in rounds])
     setup = set_up_deviation(game)
     if setup is not None:
-        walk.deviations.append(Deviation(None, 1, SET_UP, in_round(setup, rounds[0])))
+        walk.deviations.append(Deviation(None, 1, SET_UP, setup))
         stated = _stated_set_up(round_record(record, 0), rules, walk)
+        in_round(setup, rounds[0])  # keyed in the game record once its round has read it
         if stated is None:
             return walk
         game = stated

@@ -283,6 +283,8 @@ class Referee:
         rules = game.rules
         ids = [rules.next_round.id, rules.deal.id,
                game.cause[0] if game.cause else rules.first_turn.id]
+        if "scores" in stated:  # checked against the points and their sum
+            ids += [rules.points.id, rules.target.id]
         return {"rule_ids": ids, "dealer": game.names[game.dealer], **_summary(game)}
 
     def _quit(self, message: dict[str, Any]) -> dict[str, Any]:

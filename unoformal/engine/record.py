@@ -112,6 +112,11 @@ class Record:
 
     @property
     def actions(self) -> list[Action]:
+        """Every action, parsed; a game record's (version 3) of every round, in order."""
+        if version_of(self.data) == 3:
+            from unoformal.engine.games import start_game
+
+            return [a for r in start_game(self.data)[1] for a in r.actions]
         return record_actions(self.data)
 
     def replay(self, rules: RuleTable | None = None, stop_at: int | None = None) -> Replay:
