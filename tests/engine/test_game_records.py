@@ -224,3 +224,13 @@ def test_a_first_round_set_up_the_rules_contradict_is_named_in_its_round() -> No
     assert [d.error.message for d in whole.deviations] == \
         [d.error.message for d in one.deviations]
     assert whole.resynchronised == one.resynchronised
+
+
+def test_stop_at_counts_the_actions_of_the_whole_game() -> None:
+    record = Record(_game())
+    first = len(_game()["rounds"][0]["actions"])
+    mid = record.replay(stop_at=first + 5)
+    assert mid.error is None and mid.played == first + 5 and mid.game.round == 2
+    assert not mid.game.round_over
+    ended = record.replay(stop_at=first)
+    assert ended.error is None and ended.game.round == 1 and ended.game.round_over
