@@ -155,10 +155,11 @@ def _parsed(rnd: Round, record: dict[str, Any], game: Game) -> Round:
 
 
 def deal_round(game: Game, rnd: Round) -> IllegalActionError | None:
-    """END-2's next deal, as round ``rnd`` states it; its deviation, if any (the game is
-    then dealt as far as the rules go: a deal of a wrong size is taken as stated, a
-    dealer END-2 does not pass the deal to, or a round dealt before the last is over or
-    after the game is won, leaves the game as it was)."""
+    """END-2's next deal, as round ``rnd`` states it; its deviation, if any. A round dealt
+    before the last is over or after the game is won leaves the game as it was; a dealer
+    END-2 does not pass the deal to leaves it dealt by the rules' dealer, and a start
+    statement the rules contradict as the rules set the round up (as a one-round record's
+    set-up deviation does); a deal of the wrong size is taken as stated (DEAL-2)."""
     if not game.round_over:
         return _deviation(game, rnd.key(), game.rules.end_of_round.id,
                           f"round {rnd.number + 1} is dealt, but round {rnd.number} is not "
