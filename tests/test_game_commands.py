@@ -123,3 +123,21 @@ def test_vectors_of_a_game_record_cross_its_rounds(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(wrong))
     assert main(["vectors", "--record", str(bad), "--out", str(tmp_path / "w.jsonl")]) == 2
+
+
+def test_simulate_records_leaves_out_a_game_too_long_to_read_back_and_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import unoformal.commands.simulate as command
+
+    monkeypatch.setattr(command, "MAX_FILE_BYTES", 60_000)  # a line of records, here
+    out = tmp_path / "games.jsonl"
+    assert main(["simulate", "--games", "2", "--players", "3", "--seed", "7",
+                 "--records", str(out)]) == 0
+    said = capsys.readouterr()
+    kept = out.read_text().splitlines()
+    assert len(kept) == 1 and len(kept[0]) <= 60_000
+    assert said.err.count("warning: --records: game ") == 1
+    assert "a line of records holds at most 60,000" in said.err
+    words = " ".join(said.out.split())  # rich folds a long line
+    assert "wrote 1 game record(s)" in words and "(1 left out, too long to be read" in words
