@@ -110,7 +110,11 @@ def _save(game: Game, out: str, chosen: int, whole_game: bool = False) -> str | 
     ``whole_game``: the game record (version 3) of it, every round stated."""
     record = to_record(game)
     if whole_game:
-        record = game_record(record, game.rules)
+        try:
+            record = game_record(record, game.rules)
+        except InvalidInputError as err:  # too long to be one: the game is still saved
+            print(f"error: cannot write the game record: {err.line()}; saving the "
+                  "one-round record instead", file=sys.stderr)
     text = json.dumps(record, indent=1) + "\n"
     fallbacks = [f"unoformal-game-{chosen}.json",
                  os.path.join(tempfile.gettempdir(), f"unoformal-game-{chosen}.json")]
