@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from unoformal.engine.actions import Action, ActionType
     from unoformal.engine.chance import ChanceError, StatedChance
     from unoformal.engine.game import Chance, Game, PlayerView
+    from unoformal.engine.game_writer import game_record
     from unoformal.engine.record import Record, Replay, load_record, replay, to_record
     from unoformal.errors import IllegalActionError, InvalidInputError, UnoError, VariantError
     from unoformal.rulebook.table import CLASSIC, RuleTable
@@ -34,6 +35,7 @@ _HOME = {
     "unoformal.engine.actions": ("Action", "ActionType"),
     "unoformal.engine.chance": ("ChanceError", "StatedChance"),
     "unoformal.engine.game": ("Chance", "Game", "PlayerView"),
+    "unoformal.engine.game_writer": ("game_record",),
     "unoformal.engine.record": ("Record", "Replay", "load_record", "replay", "to_record"),
     "unoformal.errors": ("IllegalActionError", "InvalidInputError", "UnoError",
                          "VariantError"),
@@ -47,8 +49,8 @@ _MODULE_OF = {name: module for module, names in _HOME.items() for name in names}
 __all__ = ["CLASSIC", "VARIANTS", "Action", "ActionType", "Chance", "ChanceError", "Config",
            "Game", "IllegalActionError", "InvalidInputError", "PlayerView", "Record",
            "Referee", "Replay", "RuleTable", "StateGraph", "StatedChance", "Tally", "UnoError",
-           "VariantError", "conform", "derive", "explore", "load_record", "load_rules",
-           "preset_config", "records_from_trace", "replay", "to_record"]
+           "VariantError", "conform", "derive", "explore", "game_record", "load_record",
+           "load_rules", "preset_config", "records_from_trace", "replay", "to_record"]
 __version__ = "0.1.0"
 
 

@@ -14,6 +14,7 @@ from typing import IO, Any
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
 from unoformal.engine.game import Game
+from unoformal.engine.game_writer import game_record
 from unoformal.engine.record import to_record
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import MAX_PLAYERS, decode_line, read_lines, write_text
@@ -43,6 +44,9 @@ def register(sub: Any) -> None:
     p.add_argument("--rules", default=None, help="variant name or TOML file (default classic)")
     p.add_argument("--out", type=output_file, default=None,
                    help="where to save the record (default unoformal-game-SEED.json)")
+    p.add_argument("--game", action="store_true",
+                   help="save a game record (version 3): every round with its deal, chance "
+                        "and end (winner, points, scores) stated, not only the seed")
     p.set_defaults(run=run)
 
 
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         finished = play(table)
     finally:  # Ctrl-C too: what was played is kept
-        saved = _save(table.game, out, chosen)
+        saved = _save(table.game, out, chosen, args.game)
     if saved is None:
         return 2
     print(f"{'Game over' if finished else 'Stopped'}; the record is in {saved} "
@@ -98,12 +102,20 @@ def _asker(stream: IO[bytes]) -> Callable[[str], str | None]:
     return ask
 
 
-def _save(game: Game, out: str, chosen: int) -> str | None:
+def _save(game: Game, out: str, chosen: int, whole_game: bool = False) -> str | None:
     """Save the record at ``out``, else at a fallback it names, else print it: a game
     just played is never lost. Where it went (None: printed). The record states the
     rules as ``to_record`` does, a variant file's overrides embedded and never its path
-    (which a version-2 record refuses), so it replays from any folder, the file gone."""
-    text = json.dumps(to_record(game), indent=1) + "\n"
+    (which a version-2 record refuses), so it replays from any folder, the file gone.
+    ``whole_game``: the game record (version 3) of it, every round stated."""
+    record = to_record(game)
+    if whole_game:
+        try:
+            record = game_record(record, game.rules)
+        except InvalidInputError as err:  # too long to be one: the game is still saved
+            print(f"error: cannot write the game record: {err.line()}; saving the "
+                  "one-round record instead", file=sys.stderr)
+    text = json.dumps(record, indent=1) + "\n"
     fallbacks = [f"unoformal-game-{chosen}.json",
                  os.path.join(tempfile.gettempdir(), f"unoformal-game-{chosen}.json")]
     why = ""

@@ -13,8 +13,16 @@ from rich.table import Table
 
 from unoformal.commands import SUMMARY
 from unoformal.commands.options import output_file, seed, short_text, whole
+from unoformal.engine.game_writer import game_record
+from unoformal.engine.record import to_record
 from unoformal.errors import InvalidInputError, UnoError
-from unoformal.inputs import MAX_GAME_ACTIONS, MAX_GAMES, MAX_PLAYERS
+from unoformal.inputs import (
+    MAX_FILE_BYTES,
+    MAX_GAME_ACTIONS,
+    MAX_GAMES,
+    MAX_PLAYERS,
+    write_text,
+)
 from unoformal.playing.bots import BOTS
 from unoformal.playing.simulate import (
     MAX_ACTIONS,
@@ -25,6 +33,7 @@ from unoformal.playing.simulate import (
     check,
     chunks,
     play_games,
+    played,
     simulate,
 )
 from unoformal.rulebook.variants import load_rules_arg
@@ -65,6 +74,10 @@ def register(sub: Any) -> None:
                    help="also draw each seat's win rate (95%% confidence interval) and the "
                         "round lengths to FILE (.png, .svg or .pdf; needs matplotlib: pip "
                         "install 'unoformal[plot]')")
+    p.add_argument("--records", metavar="FILE", type=output_file, default=None,
+                   help="also write every game as one game record (version 3: every round's "
+                        "deal, chance and end stated), one a line (JSON lines); each game is "
+                        "played again from its seeds to write it")
     campaign.add_arguments(p)
     p.set_defaults(run=run)
 
@@ -113,7 +126,46 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json(), indent=2))
     else:
         _print(console, summary, elapsed)
+    if args.records is not None and _records(config, args.records, console) != 0:
+        return 2
     return _plot(summary, args.plot, console)
+
+
+def _records(config: Config, path: str, console: Console) -> int:
+    """Every game of the run as a game record, one a line, at ``path``; a game too long
+    to be read back as a record (its actions, its line's bytes) is left out, and said."""
+    lines = []
+    for index in range(config.games):
+        line, why = _record_line(config, index)
+        if why is not None:
+            print(f"warning: --records: game {index} left out: {why}", file=sys.stderr)
+            continue
+        lines.append(line)
+    try:
+        write_text(path, "".join(lines), "records")
+    except InvalidInputError as err:
+        print(f"error: --records: {err.line()}", file=sys.stderr)
+        return 2
+    left = config.games - len(lines)
+    console.print(f"wrote {len(lines)} game record(s) to {path}"
+                  + (f" ({left} left out, too long to be read back)" if left else ""))
+    return 0
+
+
+def _record_line(config: Config, index: int) -> tuple[str, str | None]:
+    """Game ``index``'s record as a line, or why it cannot be one."""
+    game = played(config, index)[0]
+    try:
+        record = game_record(to_record(game), config.rules)
+    except InvalidInputError as err:  # more actions than a record holds
+        return "", f"(seed {game.seed}) {err.message}"
+    record["meta"] = {"simulate": {"seed": config.seed, "index": index,
+                                   "bots": list(config.seat_bots())}}
+    line = json.dumps(record) + "\n"
+    if len(line.encode()) > MAX_FILE_BYTES:
+        return "", (f"(seed {game.seed}) its record is {len(line.encode()):,} bytes: a line "
+                    f"of records holds at most {MAX_FILE_BYTES:,}")
+    return line, None
 
 
 def _plot(summary: Summary, path: str | None, console: Console) -> int:

@@ -32,10 +32,13 @@ def register(sub: Any) -> None:
                              "(micro, duel, tiny ...: see unoformal explore --help)")
     source.add_argument("--games", type=whole(1, MAX_GAMES), default=None,
                         help="states of this many rounds of seeded random play, full deck")
+    source.add_argument("--record", default=None, metavar="FILE",
+                        help="the states of a record as it is played: any version, a game "
+                             "record (version 3) across all its rounds (--max-states caps it)")
     p.add_argument("--players", type=whole(2, 10, "DECK-2"), default=4,
                    help="--games: players per game (default 4)")
     p.add_argument("--max-states", type=whole(1, MAX_VECTOR_STATES), default=1000,
-                   help="--preset: at most this many states (default 1000)")
+                   help="--preset, --record: at most this many states (default 1000)")
     p.add_argument("--rules", default=None, help="variant name or TOML file (default classic)")
     p.add_argument("--seed", type=seed, default=0, help="--games: master seed (default 0)")
     p.add_argument("--out", type=output_file, default=None,
@@ -66,6 +69,12 @@ def run(args: argparse.Namespace) -> int:
 def _lines(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     from unoformal.compare import vectors
 
+    if args.record is not None:
+        from unoformal.engine.record import load_record
+
+        table = load_rules_arg(args.rules, "--rules") if args.rules is not None else None
+        record = load_record(args.record)
+        return vectors.record_vectors(record, table, args.max_states)
     rules = load_rules_arg(args.rules, "--rules")
     if args.preset is not None:
         from unoformal.verification.explore.presets import PRESETS

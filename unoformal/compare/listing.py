@@ -10,11 +10,14 @@ only how many refusals.
 
 from __future__ import annotations
 
+import bisect
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
 from unoformal.compare.deviations import Deviation, Walk
+from unoformal.engine.games import place
 from unoformal.errors import UnoError
 
 # A distinct deviation: cause rule (as counted), rule broken, causes, kind of move.
@@ -29,8 +32,9 @@ def counted(err: UnoError) -> str:
 
 
 def where(index: int | None, err: UnoError) -> str:
-    """``actions[i]``, or the set-up field a set-up deviation states."""
-    return f"actions[{index}]" if index is not None else (err.key or "set-up")
+    """``actions[i]``, or the set-up field a set-up deviation states; in a game record
+    the key naming the round (``rounds[1].actions[3]``, ``rounds[0].end.points``)."""
+    return place(index, err)
 
 
 def group(dev: Deviation) -> Group:
@@ -57,20 +61,48 @@ class Listed:
     def lines(self) -> list[str]:
         walk = self.walk
         end = "refereed to its end" if walk.stopped is None else \
-            f"stopped at {_at(walk.stopped[0])}: {walk.stopped[1]}"
+            f"stopped at {_at(walk.stopped[0], walk)}: {walk.stopped[1]}"
         out = [f"{self.source}: {len(walk.deviations)} deviation(s), {end}"]
-        events = [(_order(d.index), 0, _deviation_line(d)) for d in walk.deviations]
-        events += [(_order(i), 1, f"  ~ {_at(i)} resynchronised: {how}")
-                   for i, how in walk.resynchronised]
+        events = [(_order(d.index, d.error.key, walk), 0, _deviation_line(d))
+                  for d in walk.deviations]
+        events += [(order, 1, f"  ~ {at} resynchronised: {how}")
+                   for order, at, how in (_resynchronised(i, how, walk)
+                                          for i, how in walk.resynchronised)]
         return out + [line for _, _, line in sorted(events, key=lambda e: e[:2])]
 
 
-def _order(index: int | None) -> int:
-    return -1 if index is None else index
+def _order(index: int | None, key: str | None, walk: Walk) -> float:
+    """Where in the record an event is, to list them in order: an action by its index; in
+    a game record a round's deal before its first action, its end after its last, the
+    game's end last."""
+    if index is not None:
+        return index
+    if not walk.offsets or not key:
+        return -1
+    if key.startswith("end"):
+        return math.inf
+    r = int(key[len("rounds["):key.index("]")]) if key.startswith("rounds[") else 0
+    ends = [*walk.offsets[1:], math.inf]
+    return ends[r] - 0.5 if ".end" in key else walk.offsets[r] - 0.5
 
 
-def _at(index: int | None) -> str:
-    return "set-up" if index is None else f"actions[{index}]"
+def _resynchronised(index: int | None, how: str, walk: Walk) -> tuple[float, str, str]:
+    """Where a resynchronisation is listed, its place and words: one of a game record's
+    round (no index, its words led by the key: ``rounds[0].end.scores: ...``) at that
+    key, after the deviation there."""
+    key, sep, rest = how.partition(": ")
+    if index is None and sep and key.startswith(("rounds[", "end")):
+        return _order(None, key, walk), key, rest
+    return _order(index, None, walk), _at(index, walk), how
+
+
+def _at(index: int | None, walk: Walk | None = None) -> str:
+    if index is None:
+        return "set-up"
+    if walk is None or not walk.offsets:
+        return f"actions[{index}]"
+    r = bisect.bisect_right(walk.offsets, index) - 1
+    return f"rounds[{r}].actions[{index - walk.offsets[r]}]"
 
 
 def _deviation_json(dev: Deviation) -> dict[str, Any]:

@@ -21,6 +21,14 @@ from unoformal.compare.follow import Unknowable, Unordered, force
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.chance import ChanceError, StatedChance, StatedGame
 from unoformal.engine.game import Game
+from unoformal.engine.games import (
+    GAME_KEYS,
+    GAME_VERSION,
+    ROUND_SETUP,
+    Round,
+    deal_round,
+    score_deviations,
+)
 from unoformal.engine.record import (
     VERSION,
     Stated,
@@ -43,7 +51,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "state": (),
     "view": ("player",),
     "record": (),
-    "next_round": (),
+    "next_round": ("dealer", "deal", "start_reshuffles", "start_color", "scores"),
     "quit": (),
 }
 REQUIRED: dict[str, tuple[str, ...]] = {"new": ("players",), "apply": ("action",),
@@ -95,6 +103,9 @@ class Referee:
     done: bool = False
     # what an apply with "force" did after its refusal, for the error answer to carry
     forced: dict[str, Any] | None = None
+    # each later round the engine stated (a next_round with fields): the index of its
+    # first action and what it stated; the record is then a game record (version 3)
+    rounds: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
     def handle_line(self, line: str, where: str = "line") -> dict[str, Any]:
         """The answer to one line of input (never raises an :class:`UnoError`)."""
@@ -131,7 +142,7 @@ class Referee:
             # deviation (not malformed input); the game before it stays, as for any refusal
             deviation.state = None
             raise deviation
-        self.game, self.setup, self.actions = game, setup, []
+        self.game, self.setup, self.actions, self.rounds = game, setup, [], []
         rules = game.rules
         ids = [rules.dealer_draw.id] if "dealer" not in setup else []
         ids += [rules.deal.id, game.cause[0] if game.cause else rules.first_turn.id]
@@ -254,15 +265,26 @@ class Referee:
 
     def _record(self, message: dict[str, Any]) -> dict[str, Any]:
         self._game()
+        if any(stated for _, stated in self.rounds):
+            return {"rule_ids": [], "record": game_of_session(self.setup, self.actions,
+                                                              self.rounds)}
         return {"rule_ids": [], "record": {"version": VERSION, **self.setup,
                                            "actions": list(self.actions)}}
 
     def _next_round(self, message: dict[str, Any]) -> dict[str, Any]:
         game = self._game()
-        game.next_round()
+        stated = {k: message[k] for k in FIELDS["next_round"] if k in message}
+        if stated:
+            self.game = next_stated_round(game, stated)
+            game = self.game
+        else:
+            game.next_round()
+        self.rounds.append((len(self.actions), stated))
         rules = game.rules
         ids = [rules.next_round.id, rules.deal.id,
                game.cause[0] if game.cause else rules.first_turn.id]
+        if "scores" in stated:  # checked against the points and their sum
+            ids += [rules.points.id, rules.target.id]
         return {"rule_ids": ids, "dealer": game.names[game.dealer], **_summary(game)}
 
     def _quit(self, message: dict[str, Any]) -> dict[str, Any]:
@@ -294,6 +316,71 @@ class Referee:
         if self.game is not None:
             out["state"] = self.game.to_text()
         return out
+
+
+def next_stated_round(game: _Watched, stated: dict[str, Any]) -> _Watched:
+    """The next round as the engine states it (END-2): the scores it holds after the
+    round (checked: SCORE-2), its dealer (END-2), deal (DEAL-2) and start card's chance.
+    The game dealt, a copy; a refusal (or bad input) leaves ``game`` as it was."""
+    _check_round_fields(game, stated)
+    if "scores" in stated:
+        wrong = score_deviations(game, stated["scores"], "scores", f"after round {game.round}")
+        if wrong:
+            raise wrong[0]
+    dealt = game.copy()
+    assert isinstance(dealt, _Watched)
+    rnd = Round(game.round, 0, {k: v for k, v in stated.items() if k != "scores"}, [], None)
+    try:
+        deviation = deal_round(dealt, rnd)
+    except InvalidInputError as err:
+        err.key = _unround(err.key)
+        raise
+    if deviation is not None:
+        deviation.key, deviation.state = _unround(deviation.key), None
+        raise deviation
+    return dealt
+
+
+def _check_round_fields(game: Game, stated: dict[str, Any]) -> None:
+    """The stated fields' shapes, as a record's (its schema), and the scores' (name to
+    a whole number)."""
+    scores = stated.get("scores")
+    if "scores" in stated and (not isinstance(scores, dict) or any(
+            not isinstance(v, int) or isinstance(v, bool) for v in scores.values())):
+        raise InvalidInputError(f"{show(scores)}: the scores, each player's name to a whole "
+                                "number", "SCORE-2", key="scores")
+    setup = {k: v for k, v in stated.items() if k != "scores"}
+    try:
+        check_schema({"version": VERSION, "players": list(game.names), **setup})
+    except InvalidInputError as err:
+        err.index = None
+        raise
+
+
+def _unround(key: str | None) -> str | None:
+    """A game record's key (``rounds[1].deal``) as the message's field (``deal``)."""
+    if key is None or not key.startswith("rounds["):
+        return key
+    rest = key.partition("].")[2]
+    return rest or None
+
+
+def game_of_session(setup: dict[str, Any], actions: list[dict[str, Any]],
+                    rounds: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
+    """A session whose rounds the engine stated, as one game record (version 3): the
+    first round as ``new`` set it up, each later one as its ``next_round`` stated it (the
+    scores it stated the end of the round before)."""
+    head = {k: setup[k] for k in GAME_KEYS if k in setup}
+    first = {k: setup[k] for k in ROUND_SETUP if k in setup}
+    starts = [0, *(at for at, _ in rounds), len(actions)]
+    out = [{**first}] + [{k: v for k, v in stated.items() if k != "scores"}
+                         for _, stated in rounds]
+    for r, data in enumerate(out):
+        data["actions"] = actions[starts[r]:starts[r + 1]]
+    for r, (_, stated) in enumerate(rounds):
+        if "scores" in stated:
+            out[r]["end"] = {"scores": stated["scores"]}
+    return {"version": GAME_VERSION, **head, "rounds": out}
 
 
 def ran_rules(ran: list[tuple[str, str]], was_over: bool, game: Game) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from unoformal.compare.deviations import every_deviation
 from unoformal.compare.listing import Listing, counted
+from unoformal.engine import games
 from unoformal.engine.record import replay
 from unoformal.errors import InvalidInputError, UnoError
 from unoformal.inputs import (
@@ -79,7 +80,8 @@ class Tally:
         length = 0 if index is None else index + 1
         best = self.examples.get(cause)
         if best is None or length < best.length:
-            cut = {**record, "actions": record.get("actions", [])[:length]}
+            cut = games.cut(record, index, refused.key) if games.is_game(record) else \
+                {**record, "actions": record.get("actions", [])[:length]}
             self.examples[cause] = Example(length, source, cut, refused)
         return cause
 
@@ -150,10 +152,9 @@ class Tally:
 
 def where(err: UnoError) -> str:
     """Where in its record a deviation is: ``actions[i]``, or the set-up field it states
-    (``start_reshuffles``) when the record deviates before its first action."""
-    if err.index is None:
-        return err.key or "set-up"
-    return f"actions[{err.index}]"
+    (``start_reshuffles``) when the record deviates before its first action; in a game
+    record, the key naming the round (``rounds[1].actions[3]``, ``rounds[0].end.points``)."""
+    return games.place(err.index, err)
 
 
 # The rule a deviation is counted under: its first cause, else the rule it broke.

@@ -25,7 +25,8 @@ from typing import Any
 
 from unoformal.engine.actions import ActionType
 from unoformal.engine.game import Chance, Game
-from unoformal.engine.record import rules_json
+from unoformal.engine.record import rules_json, set_up_deviation
+from unoformal.errors import InvalidInputError, UnoError
 from unoformal.rulebook.table import RuleTable
 
 MAX_ROUND_ACTIONS = 1_000  # a round of random play that has not ended by then is cut
@@ -99,6 +100,66 @@ def _round_texts(game: Game, seed: int) -> Iterator[str]:
         if not actions:
             return
         game.push(rng.choice(actions))
+
+
+def record_vectors(record: dict[str, Any], rules: RuleTable | None = None,
+                   max_states: int | None = None) -> Iterator[dict[str, Any]]:
+    """Lines for every distinct state of a record as it is played (any version: a game
+    record's across its rounds, each dealt as it states), at most ``max_states``. A
+    record the rules refuse somewhere gives the states before it, then the refusal (an
+    :class:`InvalidInputError` naming the place): vectors are of states the rules reach."""
+    seen: set[str] = set()
+    for game in record_states(record, rules):
+        text = game.to_text()
+        if text in seen:
+            continue
+        if max_states is not None and len(seen) >= max_states:
+            return
+        seen.add(text)
+        yield vector(text, game.rules, rules_json(game.rules))
+
+
+def record_states(record: dict[str, Any], rules: RuleTable | None = None) -> Iterator[Game]:
+    """The game after each step of ``record`` (the set-up first; the same game, changed)."""
+    from unoformal.engine import games
+    from unoformal.engine.record import play_on, prepared
+
+    if games.is_game(record):
+        yield from _game_states(record, rules)
+        return
+    game, actions, chance = prepared(record, rules)
+    _refused(set_up_deviation(game), None)
+    yield game
+    for i in range(len(actions)):
+        result = play_on(game, actions[:i + 1], chance, i)  # action i alone
+        _refused(result.error, result.error_index)
+        yield game
+
+
+def _game_states(record: dict[str, Any], rules: RuleTable | None) -> Iterator[Game]:
+    from unoformal.engine import games
+    from unoformal.engine.record import play_on
+
+    game, rounds = games.start_game(record, rules)
+    _refused(set_up_deviation(game), None)
+    yield game
+    for rnd in rounds:
+        if rnd.number:
+            _refused(games.deal_round(game, rnd), None)
+            yield game
+        for i in range(len(rnd.actions)):
+            result = play_on(game, rnd.actions[:i + 1], rnd.chance, i, deal_next=False)
+            if result.error is not None:
+                _refused(games.in_round(result.error, rnd), None)
+            yield game
+
+
+def _refused(err: UnoError | None, index: int | None) -> None:
+    if err is None:
+        return
+    place = err.key or (f"actions[{index}]" if index is not None else "set-up")
+    raise InvalidInputError(f"{place}: {err.message} (breaks {err.rule_id}): vectors are "
+                            "written from a record the rules play", err.rule_id, key=place)
 
 
 def preset_vectors(name: str, base: str | None, max_states: int) -> Iterator[dict[str, Any]]:

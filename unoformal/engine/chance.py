@@ -56,6 +56,36 @@ class StatedChance(Chance):
         # seed, so the game is whole: :class:`StatedGame` raises it, or keeps it as the
         # record's deviation at its set-up.
         self.deviation: ChanceError | None = None
+        # A later round's deal as a game record states it (version 3), taken at END-2's
+        # next deal once the seed has shuffled: the seed's count of shuffles stays the
+        # same, so whatever the record leaves unstated is decided as without it.
+        self.next_deal: dict[str, Any] | None = None
+
+    def state_round(self, deal: dict[str, Any] | None, start_piles: list[list[int]] | None,
+                    start_color: int | None) -> None:
+        """What a game record states of the next round's set-up (END-2's next deal): its
+        deal (``{"hands", "draw_pile"}`` in card codes), the start card's reshuffles and a
+        start color drawn at random. Its deviation, if any, is then the new round's."""
+        self.next_deal = deal
+        self.start_piles, self.start_color = start_piles, start_color
+        self.deviation = None
+
+    def dealt(self, game: Game) -> None:
+        """A stated next deal replaces the seed's (hands and pile together exactly the
+        deck, DECK-1: else :class:`InvalidInputError`). Hands not of the rules' size are
+        the round's deviation (DEAL-2), the deal taken as stated."""
+        deal, self.next_deal = self.next_deal, None
+        if deal is None:
+            return
+        game._deal_given(deal)
+        rule = game.rules.deal
+        wrong = [f"{name} {len(hand)}" for name, hand in zip(game.names, game.hands,
+                                                              strict=True)
+                 if len(hand) != rule.hand_size]
+        if wrong:
+            self._deviate(ChanceError(f"the stated deal gives {', '.join(wrong)} card(s): "
+                                      f"{rule.id} deals {rule.hand_size} to each player",
+                                      rule.id, key="deal"))
 
     # ------------------------------------------------------------------ set-up
 

@@ -112,6 +112,11 @@ class Record:
 
     @property
     def actions(self) -> list[Action]:
+        """Every action, parsed; a game record's (version 3) of every round, in order."""
+        if version_of(self.data) == 3:
+            from unoformal.engine.games import start_game
+
+            return [a for r in start_game(self.data)[1] for a in r.actions]
         return record_actions(self.data)
 
     def replay(self, rules: RuleTable | None = None, stop_at: int | None = None) -> Replay:
@@ -131,8 +136,10 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def version_of(record: Any) -> int:
-    """A record's format version: 2 when it says so, else 1."""
-    return 2 if isinstance(record, dict) and record.get("version") == VERSION else 1
+    """A record's format version: 2 or 3 (a whole game, :mod:`.games`) when it says so,
+    else 1."""
+    version = record.get("version") if isinstance(record, dict) else None
+    return version if version in (VERSION, 3) else 1
 
 
 @functools.cache
@@ -217,6 +224,14 @@ def game_from_record(record: dict[str, Any], rules: RuleTable | None = None,
     that deviates at its set-up: :func:`replay` and the referee count it so)."""
     if not isinstance(record, dict):
         raise InvalidInputError(f"record {show(record)}: expected a JSON object")
+    if version_of(record) == 3:
+        from unoformal.engine.games import start_game
+
+        game = start_game(record, rules, stated)[0]
+        deviation = set_up_deviation(game)
+        if deviation is not None and not lenient:
+            raise InvalidInputError(deviation.message, deviation.rule_id, key=deviation.key)
+        return game
     if version_of(record) == VERSION:
         return _game_v2(record, rules, stated, lenient)
     extra = set(record) - RECORD_KEYS - {"version"}
@@ -462,6 +477,10 @@ def replay(record: dict[str, Any] | Record, rules: RuleTable | None = None,
     """
     if isinstance(record, Record):
         record = record.data
+    if version_of(record) == 3:  # a whole game: round by round, its ends checked
+        from unoformal.engine.games import replay_game
+
+        return replay_game(record, rules, stop_at)
     game, actions, chance = prepared(record, rules)
     deviation = set_up_deviation(game)
     if deviation is not None:
@@ -483,16 +502,19 @@ def prepared(record: dict[str, Any], rules: RuleTable | None = None
 
 
 def play_on(game: Game, actions: list[Action], chance: list[Stated | None] | None,
-            start: int = 0) -> Replay:
+            start: int = 0, deal_next: bool = True) -> Replay:
     """Play ``actions[start:]`` on ``game`` (which it changes) up to the first refused
     one: :func:`replay` from the first action, the checker that goes on after a deviation
-    (:mod:`unoformal.compare.deviations`) from the one after it."""
+    (:mod:`unoformal.compare.deviations`) from the one after it. ``deal_next``: an action
+    after a finished round deals the next from the seed first (END-2), as a one-round
+    record has it; a game record's round is dealt as stated, so an action after its end
+    is refused (END-1)."""
     played: list[Action] = []
     for i in range(start, len(actions)):
         action = actions[i]
         stated = chance[i] if chance is not None else None
         try:
-            if game.round_over and not game.game_over:
+            if deal_next and game.round_over and not game.game_over:
                 game.next_round()
             if stated is None or not isinstance(game.chance, StatedChance):
                 game.apply(action)

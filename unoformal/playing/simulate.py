@@ -170,6 +170,17 @@ def play_games(job: tuple[Config, range]) -> list[GameResult]:
 
 def play_one(config: Config, index: int) -> GameResult:
     """Game ``index`` of the run, from its derived seeds alone."""
+    game, actions, lengths = played(config, index)
+    seed = game.seed
+    assert game.game_winner is not None
+    return GameResult(index=index, seed=seed, winner=game.seat(game.game_winner),
+                      actions=actions, rounds=game.round, scores=tuple(game.scores),
+                      round_lengths=tuple(lengths))
+
+
+def played(config: Config, index: int) -> tuple[Game, int, list[int]]:
+    """Game ``index`` of the run played to its end: the game, its number of actions and
+    each round's (the same game every time: its seeds are derived from (seed, index))."""
     seed = derived_seed(config.seed, index, "game")
     game = Game(config.names(), seed=seed, rules=config.rules)
     bots = [make_bot(name, random.Random(derived_seed(config.seed, index, f"bot{i}")))
@@ -178,10 +189,7 @@ def play_one(config: Config, index: int) -> GameResult:
     actions = play_game(game, bots, penalties=config.penalties,
                         max_actions=config.max_actions, label=f"game {index} (seed {seed})",
                         round_lengths=lengths)
-    assert game.game_winner is not None
-    return GameResult(index=index, seed=seed, winner=game.seat(game.game_winner),
-                      actions=actions, rounds=game.round, scores=tuple(game.scores),
-                      round_lengths=tuple(lengths))
+    return game, actions, lengths
 
 
 def play_game(game: Game, bots: Sequence[Bot], penalties: bool = False,

@@ -16,6 +16,13 @@ from typing import Any
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.chance import StatedGame
 from unoformal.engine.game import Game
+from unoformal.engine.games import (
+    deal_round,
+    end_deviations,
+    game_end_deviations,
+    is_game,
+    start_game,
+)
 from unoformal.engine.record import (
     apply_stated,
     game_from_record,
@@ -122,6 +129,8 @@ def refusal(err: UnoError, actor: str | None = None) -> Json:
 def record_steps(record: Json, rules: RuleTable | None = None) -> tuple[Game, list[Json]]:
     """The steps of a record: its deal, then one per action (and one per new round dealt,
     END-2), up to the first refused action, which ends the trace as a refusal."""
+    if is_game(record):
+        return game_steps(record, rules)
     game = game_from_record(record, rules)
     steps = [step(game, None, initial_labels(game))]
     raw = record.get("actions", [])
@@ -135,6 +144,33 @@ def record_steps(record: Json, rules: RuleTable | None = None) -> tuple[Game, li
         if done["refused"]:
             return game, steps
     return game, steps
+
+
+def game_steps(record: Json, rules: RuleTable | None = None) -> tuple[Game, list[Json]]:
+    """The steps of a game record (version 3): each round's deal as it states it (END-2
+    after the first), its actions, its end; a deviation (a refused action, a round dealt
+    or ended as the rules do not, a wrong score) ends the trace as a refusal."""
+    game = game_from_record(record, rules)  # a set-up the rules contradict is refused
+    rounds = start_game(record, rules)[1]
+    steps = [step(game, None, initial_labels(game))]
+    for rnd in rounds:
+        if rnd.number:
+            dealt = deal_round(game, rnd)
+            if dealt is not None:
+                return game, [*steps, step(game, None, [], refused=refusal(dealt))]
+            steps.append(step(game, None, [label("END-2", "next-round", game.rules),
+                                           *initial_labels(game)]))
+        raw = rnd.data.get("actions", [])
+        for i, action in enumerate(rnd.actions):
+            game, done = advance(game, action, raw[i])
+            steps.append(done)
+            if done["refused"]:
+                return game, steps
+        ends = end_deviations(game, rnd)
+        if ends:
+            return game, [*steps, step(game, None, [], refused=refusal(ends[0]))]
+    ends = game_end_deviations(game, record)
+    return game, steps + [step(game, None, [], refused=refusal(e)) for e in ends[:1]]
 
 
 def advance(game: Game, action: Action, data: Any = None) -> tuple[Game, Json]:
