@@ -334,6 +334,14 @@ def embedded_rules(value: Any) -> RuleTable:
 
     if value is None:
         return load_rules(None)
+    if isinstance(value, dict) and "modules" in value:
+        # a record is data: it never runs code, so the module comes with the rule file
+        named = ", ".join(map(str, value["modules"])) if isinstance(value["modules"], list) \
+            else show(value["modules"])
+        raise InvalidInputError(f"the record's rules name a Python module ({named}), which "
+                                "a record never runs: pass --rules FILE, the rule file that "
+                                "names it (its code runs: only a file you trust)",
+                                key="rules.modules")
     if isinstance(value, str):
         if value not in VARIANTS:
             raise InvalidInputError(f"{show(value)}: a version-2 record names a shipped "
@@ -384,6 +392,8 @@ def rules_json(rules: RuleTable) -> str | dict[str, Any]:
         from unoformal.rulebook.variants import house_data
 
         doc["house"] = [house_data(rule) for rule in rules.house]
+    if rules.own:  # named, never embedded: replay takes the rule file that names them
+        doc["modules"] = list(dict.fromkeys(c.module for c in rules.own))
     return doc
 
 
