@@ -10,7 +10,9 @@ with its parameters (:data:`CONDITIONS`), so every reader follows: the engine ru
 changed command, the Z3 relation encodes it, the words say it, and every verb that takes
 ``--rules FILE`` (verify, validate, explore, show, replay, play ...) plays the rule with no
 edit of the package. A record of a game under it embeds the house rules
-(``engine.record.rules_json``), so ``replay`` needs nothing else.
+(``engine.record.rules_json``), so ``replay`` needs nothing else, unless the file names a
+Python module of conditions (``RuleTable.own``, ``rulebook.modules``): the record names
+it, and replay takes the rule file, since a record never runs code.
 
 The changes apply where each move's command is built (:func:`changed`, called by the
 builders of ``turn``, ``respond`` and ``uno``), so the engine's lookups, the relation and
