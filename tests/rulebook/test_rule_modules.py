@@ -114,10 +114,12 @@ GOOD = from_doc("python", MODULE)
      "(module 'my_conditions.py') raised KeyError: 'lost'"),
     (GOOD.replace("return SitsAfterTarget()", "return 42"),
      "built 42, not a condition"),
+    (GOOD.replace("def encode(", "def _encode("),
+     "SitsAfterTarget has no encode(); a condition has three readings"),
     (GOOD.replace('{"sits-after-target"', '{"phase"'),
      "condition 'phase' is the rule language's"),
 ], ids=["missing", "raises", "syntax", "exits", "no-conditions", "not-a-dict", "not-a-pair",
-        "bad-name", "builder-raises", "builder-returns", "shadows"])
+        "bad-name", "builder-raises", "builder-returns", "no-encode", "shadows"])
 def test_what_goes_wrong_is_one_line_naming_the_file(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], module: str | None,
         said: str) -> None:

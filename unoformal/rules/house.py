@@ -246,6 +246,14 @@ class _Parser:
         if not isinstance(built, Cond):
             self.fail(f"{own.name} (module {show(own.module)}) built {show(built, 60)}, "
                       "not a condition (a subclass of unoformal.language.Cond)")
+        # each reading its own: one left out would fail only where a verb first reads it,
+        # with a traceback (Cond's own raises TypeError)
+        missing = [m for m in ("holds", "encode", "text")
+                   if getattr(type(built), m) is getattr(Cond, m)]
+        if missing:
+            self.fail(f"{own.name} (module {show(own.module)}): {type(built).__name__} has "
+                      f"no {', '.join(m + '()' for m in missing)}; a condition has three "
+                      "readings: holds (the engine), encode (Z3), text (the words)")
         return built
 
     def played(self, values: list[Any]) -> Cond:
