@@ -192,3 +192,21 @@ def test_validate_catches_a_module_whose_holds_and_encode_disagree(rule_file: Pa
     report = validate(load_rules(str(rule_file)), (3,), 3000, 0, first=True)
     assert report.mismatches, "validate missed the planted disagreement"
     assert any("catch" in m.finding.detail for m in report.mismatches)
+
+
+def test_a_mismatchs_rules_file_names_the_module_so_its_record_replays(
+        rule_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """validate --out writes each mismatch's record with a rules.toml beside it: that file
+    names the module by its path, so --rules FOLDER/rules.toml replays the record."""
+    module = rule_file.parent / MODULE
+    module.write_text(module.read_text().replace("s.direction, 1)", "s.direction, 2)"))
+    out = tmp_path / "out"
+    assert main(["validate", "--rules", str(rule_file), "--players", "3", "--steps", "1000",
+                 "--workers", "1", "--out", str(out)]) == 1
+    capsys.readouterr()
+    folder = sorted(out.iterdir())[0]
+    assert main(["replay", str(folder / "record.json")]) == 2
+    assert "pass --rules FILE" in capsys.readouterr().err
+    assert main(["replay", str(folder / "record.json"), "--rules",
+                 str(folder / "rules.toml")]) in (0, 1)
+    assert "error" not in capsys.readouterr().err
