@@ -210,3 +210,16 @@ def test_a_mismatchs_rules_file_names_the_module_so_its_record_replays(
     assert main(["replay", str(folder / "record.json"), "--rules",
                  str(folder / "rules.toml")]) in (0, 1)
     assert "error" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("key", ["modules", "module"])
+def test_a_record_never_runs_the_module_it_names(tmp_path: Path, key: str) -> None:
+    ran = tmp_path / "ran"
+    module = tmp_path / MODULE
+    module.write_text(f"open({str(ran)!r}, 'a').write('x')\n" + GOOD)
+    named = [str(module)] if key == "modules" else str(module)
+    record = {"version": 2, "players": ["A", "B"], "seed": 1, "actions": [],
+              "rules": {"name": "catch-after", "base": "classic", "rules": {}, key: named}}
+    with pytest.raises(InvalidInputError, match="never runs"):
+        replay(record)
+    assert not ran.exists()

@@ -334,11 +334,10 @@ def embedded_rules(value: Any) -> RuleTable:
 
     if value is None:
         return load_rules(None)
-    if isinstance(value, dict) and "modules" in value:
+    said = _modules(value)
+    if said is not None:
         # a record is data: it never runs code, so the module comes with the rule file
-        named = ", ".join(map(str, value["modules"])) if isinstance(value["modules"], list) \
-            else show(value["modules"])
-        raise InvalidInputError(f"the record's rules name a Python module ({named}), which "
+        raise InvalidInputError(f"the record's rules name a Python module ({said}), which "
                                 "a record never runs: pass --rules FILE, the rule file that "
                                 "names it (its code runs: only a file you trust)",
                                 key="rules.modules")
@@ -349,6 +348,15 @@ def embedded_rules(value: Any) -> RuleTable:
                                     "overrides, never a path")
         return load_rules(value)
     return _derived(json.dumps(value, sort_keys=True))
+
+
+def _modules(value: Any) -> str | None:
+    """The modules embedded rules name (``modules``, as a record states them, or a rule
+    file's ``module``), as shown; None where they name none."""
+    if not isinstance(value, dict) or not ("modules" in value or "module" in value):
+        return None
+    named = value.get("modules", value.get("module"))
+    return ", ".join(map(str, named)) if isinstance(named, list) else show(named)
 
 
 @functools.lru_cache(maxsize=64)
