@@ -21,7 +21,7 @@ from unoformal.engine.record import replay, to_record
 from unoformal.errors import InvalidInputError
 from unoformal.language import Binding
 from unoformal.rulebook.variants import load_rules
-from unoformal.rules.uno import catch
+from unoformal.rules.uno import advise, catch
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "how-a-rule-is-written.md"
 MODULE, RULE_FILE = "my_conditions.py", "catch-after.toml"
@@ -223,3 +223,18 @@ def test_a_record_never_runs_the_module_it_names(tmp_path: Path, key: str) -> No
     with pytest.raises(InvalidInputError, match="never runs"):
         replay(record)
     assert not ran.exists()
+
+
+def test_a_file_over_one_that_names_a_module_reads_its_conditions(
+        rule_file: Path, tmp_path: Path) -> None:
+    """A base's module comes with it: the base's changes are built with its conditions,
+    and a file over it may name them too; its module is run once, from the base's folder."""
+    over = tmp_path / "over.toml"
+    over.write_text('name = "over"\nbase = "catch-after.toml"\n'
+                    '[[house]]\nid = "HOUSE-OVER"\ntext = "Advice only from after."\n'
+                    '[[house.change]]\ncommand = "advise"\nrequire = "sits-after-target"\n'
+                    'words = "only the player after {target} may advise them"\n')
+    rules = load_rules(str(over))
+    assert rules.own == load_rules(str(rule_file)).own
+    assert "- only if the actor sits after the target (HOUSE-CATCH)" in catch(rules).text()
+    assert "- only if the actor sits after the target (HOUSE-OVER)" in advise(rules).text()
