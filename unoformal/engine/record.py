@@ -349,6 +349,13 @@ def embedded_rules(value: Any) -> RuleTable:
 
     if value is None:
         return load_rules(None)
+    said = _modules(value)
+    if said is not None:
+        # a record is data: it never runs code, so the module comes with the rule file
+        raise InvalidInputError(f"the record's rules name a Python module ({said}), which "
+                                "a record never runs: pass --rules FILE, the rule file that "
+                                "names it (its code runs: only a file you trust)",
+                                key="rules.modules")
     if isinstance(value, str):
         if value not in VARIANTS:
             raise InvalidInputError(f"{show(value)}: a version-2 record names a shipped "
@@ -356,6 +363,15 @@ def embedded_rules(value: Any) -> RuleTable:
                                     "overrides, never a path")
         return load_rules(value)
     return _derived(json.dumps(value, sort_keys=True))
+
+
+def _modules(value: Any) -> str | None:
+    """The modules embedded rules name (``modules``, as a record states them, or a rule
+    file's ``module``), as shown; None where they name none."""
+    if not isinstance(value, dict) or not ("modules" in value or "module" in value):
+        return None
+    named = value.get("modules", value.get("module"))
+    return ", ".join(map(str, named)) if isinstance(named, list) else show(named)
 
 
 @functools.lru_cache(maxsize=64)
@@ -399,6 +415,8 @@ def rules_json(rules: RuleTable) -> str | dict[str, Any]:
         from unoformal.rulebook.variants import house_data
 
         doc["house"] = [house_data(rule) for rule in rules.house]
+    if rules.own:  # named, never embedded: replay takes the rule file that names them
+        doc["modules"] = list(dict.fromkeys(c.module for c in rules.own))
     return doc
 
 

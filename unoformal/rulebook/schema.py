@@ -124,7 +124,10 @@ def file_schema() -> dict[str, Any]:
                        "base": value_schema(Annotated[str, BASE]),
                        "description": value_schema(table["description"]),
                        "rules": rules_schema(), "expect": value_schema(table["expect"]),
-                       "house": house_schema()},
+                       "house": house_schema(),
+                       # a Python module of conditions (unoformal.rulebook.modules)
+                       "module": {"type": "string", "minLength": 4, "maxLength": 300,
+                                  "pattern": r"\.py$"}},
         "additionalProperties": False,
     }
 

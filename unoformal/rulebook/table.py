@@ -384,6 +384,28 @@ class HouseRule(Rule):
 
 
 @dataclass(frozen=True)
+class OwnCondition:
+    """A condition a rule file's Python module adds to the rule language
+    (``module = "my_conditions.py"``; :mod:`unoformal.rulebook.modules`): the name its
+    conditions call it by, what builds its node from the arguments written after the name
+    (a node of ``unoformal.language``, with its three readings), its words, and the module
+    as the file names it (a record names it; it never runs it)."""
+
+    name: str
+    build: Callable[[list[Any]], Any]
+    says: str
+    module: str
+    source: str = ""  # the module's resolved path, where a worker process loads it again
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
+        # a campaign's worker (Dask) gets the table pickled: it imports the module again
+        # from its path, as this process did, rather than look for the module by name
+        from unoformal.rulebook.modules import reloaded
+
+        return reloaded, (self.source, self.module, self.name)
+
+
+@dataclass(frozen=True)
 class RuleTable:
     """The whole rulebook as data. ``name`` is the variant's name; ``expect`` the expected
     verdicts a variant file states for itself (none for the shipped variants, whose
@@ -435,6 +457,8 @@ class RuleTable:
     expect: Annotated[tuple[Expect, ...], Items(0, 200)] = field(default=())
     # the house rules a user's rule file adds, after the rulebook's entries
     house: tuple[HouseRule, ...] = field(default=())
+    # the conditions a rule file's Python module adds (its own, then its base file's)
+    own: tuple[OwnCondition, ...] = field(default=())
 
     def entries(self) -> Iterator[tuple[str, Rule]]:
         """Every entry, in rulebook order, with its attribute name, then the house rules

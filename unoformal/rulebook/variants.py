@@ -39,6 +39,7 @@ from unoformal.catalogue import find, preset
 from unoformal.errors import InvalidInputError, VariantError
 from unoformal.inputs import MAX_FILE_BYTES, MAX_RULES_TEXT, open_input
 from unoformal.inputs import show as show_input  # an argument as the command line shows it
+from unoformal.rulebook.modules import load_module
 from unoformal.rulebook.schema import check_table, expect_of, plain, show, validate
 from unoformal.rulebook.table import (
     CLASSIC,
@@ -46,6 +47,7 @@ from unoformal.rulebook.table import (
     Expect,
     HouseProperty,
     HouseRule,
+    OwnCondition,
     Rule,
     RuleTable,
 )
@@ -107,7 +109,8 @@ _DESCRIBED = 1000  # a combination's description: its parts', within the schema'
 def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
            expect: Sequence[Expect | dict[str, str]] = (),
            where: str | None = None, *, shipped: bool = False,
-           house: Sequence[HouseRule | dict[str, Any]] = ()) -> RuleTable:
+           house: Sequence[HouseRule | dict[str, Any]] = (),
+           own: Sequence[OwnCondition] = ()) -> RuleTable:
     """A new table: ``base`` with the given entry values replaced, after checking
     ``name``, ``description``, the overrides and ``expect`` against the schema and the
     result against the table's cross-field checks. ``where`` starts every message (a
@@ -117,7 +120,8 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
     variant's name: the state text names a table by name, and reads it back as the
     shipped one. An argument of the wrong type is refused naming it (``key``). ``house``:
     the house rules a rule file adds (``HouseRule``, or a file's ``[[house]]`` tables),
-    after the base's own."""
+    after the base's own. ``own``: the conditions a rule file's Python module adds
+    (:mod:`unoformal.rulebook.modules`), after the base's."""
     said = where if isinstance(where, str) else f"variant {show(name)}"
     _check_arguments(base, name, where, shipped, said)
     where = said
@@ -137,9 +141,10 @@ def derive(base: RuleTable, name: str, description: str, overrides: Overrides,
         log.extend((rule_id, key, value) for key, value in changes.items())
     table = dataclasses.replace(table, name=name, description=description,
                                 overrides=tuple(log), expect=expect_of(plain(expect)),
-                                house=base.house + _house_rules(table, house, where))
+                                house=base.house + _house_rules(table, house, where),
+                                own=_own(base.own, own, where))
     check_table(table, where)
-    if house:
+    if house or own:
         # the changes' conditions are the rule language's, which the table does not know
         # (the layers run table, language, rules): checked here, when the table is made,
         # not when a move first asks them
@@ -191,6 +196,20 @@ def _house_rules(table: RuleTable, house: Sequence[HouseRule | dict[str, Any]],
                              house=True, changes=changes, properties=props))
     return tuple(out)
 
+
+
+def _own(base: tuple[OwnCondition, ...], own: Sequence[OwnCondition],
+         where: str) -> tuple[OwnCondition, ...]:
+    """The base's conditions and a file's module's: one name is one condition."""
+    taken = {c.name: c.module for c in base}
+    for cond in own:
+        if taken.get(cond.name, cond.module) != cond.module:
+            raise VariantError(f"{where}: module = {show(cond.module)}: condition "
+                               f"{show(cond.name)} is {show(taken[cond.name])}'s too (a "
+                               "base file's); a condition takes a name of its own",
+                               key="module")
+        taken[cond.name] = cond.module
+    return (*base, *(c for c in own if c not in base))
 
 
 def _check_arguments(base: object, name: object, where: object, shipped: object,
@@ -283,6 +302,7 @@ def combine(parts: Sequence[RuleTable], name: str, description: str) -> RuleTabl
     setter: dict[tuple[str, str], str] = {}
     house: dict[str, HouseRule] = {}
     expect: list[Expect] = []
+    modules: list[OwnCondition] = []  # the conditions parts' modules add, for their changes
     for part in parts:
         own: Overrides = {}
         for rule_id, key, value in part.overrides:  # a later value of one key replaces
@@ -299,8 +319,9 @@ def combine(parts: Sequence[RuleTable], name: str, description: str) -> RuleTabl
                 setter[rule_id, key] = part.name
         house.update((rule.id, rule) for rule in part.house if rule.id not in house)
         expect.extend(part.expect)
+        modules.extend(c for c in part.own if c not in modules)
     return derive(CLASSIC, name, description[:_DESCRIBED], overrides, expect, name,
-                  house=tuple(house.values()))
+                  house=tuple(house.values()), own=modules)
 
 
 @functools.cache
@@ -329,9 +350,11 @@ def load_toml(path: Path, chain: tuple[Path, ...] = ()) -> RuleTable:
     # entry that matches a verdict is the one taken): a shipped base's come from the
     # manifest instead (unoformal.verification.z3.manifest)
     inherited = () if named in VARIANTS else base.expect
+    # the file's own code, run only because the file names it
+    own = load_module(data["module"], path, where) if "module" in data else ()
     return derive(base, data.get("name", path.stem), data.get("description", ""),
                   data.get("rules", {}), (*data.get("expect", ()), *inherited), where,
-                  house=data.get("house", ()))
+                  house=data.get("house", ()), own=own)
 
 
 def _parse(path: Path, where: str) -> dict[str, Any]:

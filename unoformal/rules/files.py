@@ -18,7 +18,7 @@ from unoformal.language.commands import Command
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.book import commands
-from unoformal.rules.house import CHANGEABLE, condition
+from unoformal.rules.house import CARD, CHANGEABLE, CONDITIONS, condition
 from unoformal.rules.play import playable
 from unoformal.rules.respond import accept, challenge
 from unoformal.rules.turn import choose_color, draw, keep, misplay, pass_nothing_to_draw
@@ -29,6 +29,7 @@ from unoformal.verification.z3.properties import PROPERTIES
 def check_house(table: RuleTable, where: str) -> None:
     """Every change of ``table``'s house rules built once, so that a broken rule file is
     refused when it is read, naming the file, the entry and the field."""
+    _check_own(table, where)
     for i, rule in enumerate(table.house):
         for j, change in enumerate(rule.changes):
             at = f"{where}: house[{i}] ({rule.id}).change[{j}]"
@@ -78,7 +79,20 @@ def _check_properties(table: RuleTable, where: str) -> None:
                 raise VariantError(f"{at}: a property states before, after or both")
             for key in ("before", "after"):
                 if getattr(prop, key):
-                    condition(getattr(prop, key), f"{at}.{key}")
+                    condition(getattr(prop, key), f"{at}.{key}", own=table.own)
+
+
+def _check_own(table: RuleTable, where: str) -> None:
+    """A module's condition takes a name the language does not have (a rule file reads
+    one name one way)."""
+    for cond in table.own:
+        if cond.name in CONDITIONS or cond.name == CARD or cond.name in _WORDS:
+            raise VariantError(f"{where}: module = {show(cond.module)}: condition "
+                               f"{show(cond.name)} is the rule language's; a module's "
+                               "condition takes a name of its own", key="module")
+
+
+_WORDS = ("and", "or", "not")  # the expressions' own words
 
 
 def _all_on(table: RuleTable) -> RuleTable:

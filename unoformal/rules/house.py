@@ -10,7 +10,9 @@ with its parameters (:data:`CONDITIONS`), so every reader follows: the engine ru
 changed command, the Z3 relation encodes it, the words say it, and every verb that takes
 ``--rules FILE`` (verify, validate, explore, show, replay, play ...) plays the rule with no
 edit of the package. A record of a game under it embeds the house rules
-(``engine.record.rules_json``), so ``replay`` needs nothing else.
+(``engine.record.rules_json``), so ``replay`` needs nothing else, unless the file names a
+Python module of conditions (``RuleTable.own``, ``rulebook.modules``): the record names
+it, and replay takes the rule file, since a record never runs code.
 
 The changes apply where each move's command is built (:func:`changed`, called by the
 builders of ``turn``, ``respond`` and ``uno``), so the engine's lookups, the relation and
@@ -45,7 +47,7 @@ from unoformal.language.conditions import (
 )
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import Change, HouseRule, RuleTable
+from unoformal.rulebook.table import Change, HouseRule, OwnCondition, RuleTable
 from unoformal.rules.state import PHASES
 
 # The moves a rule file may change: whether a card may be played (``play``: the conjuncts
@@ -142,17 +144,19 @@ CARD_SAYS = "card(draw_two, wild_draw_four): the card played is of one of these 
             "(in a change of play only)"
 
 
-def condition(text: Any, where: str, card: Kind | None = None) -> Cond:
+def condition(text: Any, where: str, card: Kind | None = None,
+              own: tuple[OwnCondition, ...] = ()) -> Cond:
     """The condition a rule file states as an expression: conditions of
     :data:`CONDITIONS` with their arguments (``phase(drawn)``), joined with ``and``,
     ``or``, ``not`` and parentheses. A malformed one is refused naming ``where`` (the file,
     the entry, the field) and what is allowed. ``card``: the kind of the card played,
-    where the condition is a play's (``card(...)`` reads it)."""
+    where the condition is a play's (``card(...)`` reads it). ``own``: the conditions
+    the file's Python module adds (``RuleTable.own``), named beside the language's."""
     if not isinstance(text, str) or not text.strip():
         raise VariantError(f"{where}: expected a condition, such as "
                            "\"phase(play) or drawn-playable(false)\"")
     tokens = _tokens(text, where)
-    parser = _Parser(tokens, text, where, card)
+    parser = _Parser(tokens, text, where, card, own)
     cond = parser.expression()
     if parser.at < len(tokens):
         parser.fail(f"unexpected {show(tokens[parser.at])}")
@@ -163,12 +167,15 @@ class _Parser:
     """``or`` of ``and`` of (``not``) factors: a condition, or one in parentheses."""
 
     def __init__(self, tokens: list[str], text: str, where: str,
-                 card: Kind | None) -> None:
+                 card: Kind | None, own: tuple[OwnCondition, ...] = ()) -> None:
         self.tokens, self.text, self.where, self.at = tokens, text, where, 0
         self.card = card
+        # the language's names first: a module's that shadows one is refused at load
+        # (rules.files), so here it is never reached
+        self.own = {c.name: c for c in own if c.name not in CONDITIONS}
 
     def fail(self, why: str) -> NoReturn:
-        names = (*CONDITIONS, CARD) if self.card is not None else tuple(CONDITIONS)
+        names = (*CONDITIONS, *self.own, *((CARD,) if self.card is not None else ()))
         raise VariantError(f"{self.where}: {show(self.text, 80)}: {why}; the conditions "
                            f"are {', '.join(names)}, joined by and, or, not")
 
@@ -206,7 +213,7 @@ class _Parser:
             return inner
         if token == CARD and self.card is None:
             self.fail("card(...) names the card played: only a change of play has one")
-        if token not in CONDITIONS and token != CARD:
+        if token not in CONDITIONS and token != CARD and token not in self.own:
             self.fail(f"no condition {show(token)}")
         values: list[Any] = []
         if self.peek() == "(":
@@ -218,12 +225,36 @@ class _Parser:
             self.take(")")
         if token == CARD:
             return self.played(values)
+        if token in self.own:
+            return self.module(self.own[token], values)
         build, says = CONDITIONS[token]
         try:
             return build(values)
         except ValueError as err:
             self.fail(f"{token}: {err} ({says})")
 
+
+    def module(self, own: OwnCondition, values: list[Any]) -> Cond:
+        """A condition of the file's module, built by the module's code: whatever it
+        raises, or a node that is not the language's, is refused in one line."""
+        try:
+            built = own.build(values)
+        except Exception as err:  # the user's code: any exception, said in one line
+            text = " ".join(str(err).split())[:300]
+            self.fail(f"{own.name} (module {show(own.module)}) raised "
+                      f"{type(err).__name__}: {text} ({own.says})")
+        if not isinstance(built, Cond):
+            self.fail(f"{own.name} (module {show(own.module)}) built {show(built, 60)}, "
+                      "not a condition (a subclass of unoformal.language.Cond)")
+        # each reading its own: one left out would fail only where a verb first reads it,
+        # with a traceback (Cond's own raises TypeError)
+        missing = [m for m in ("holds", "encode", "text")
+                   if getattr(type(built), m) is getattr(Cond, m)]
+        if missing:
+            self.fail(f"{own.name} (module {show(own.module)}): {type(built).__name__} has "
+                      f"no {', '.join(m + '()' for m in missing)}; a condition has three "
+                      "readings: holds (the engine), encode (Z3), text (the words)")
+        return built
 
     def played(self, values: list[Any]) -> Cond:
         """``card(...)``: whether the card played is of one of the kinds named."""
@@ -270,7 +301,7 @@ def changed_guard(table: RuleTable, name: str, guard: tuple[Conjunct, ...],
         for i, change in enumerate(rule.changes):
             if change.command == name:
                 guard = _apply(name, guard, rule, change,
-                               f"house rule {rule.id}: change[{i}]", card)
+                               f"house rule {rule.id}: change[{i}]", card, table.own)
                 # a reader that notes the entries a command reads (the relation's, for
                 # the mutant runner and the verdicts' words) notes the house rule too
                 note = getattr(table, "note_read", None)
@@ -280,18 +311,20 @@ def changed_guard(table: RuleTable, name: str, guard: tuple[Conjunct, ...],
 
 
 def _apply(name: str, parts: tuple[Conjunct, ...], rule: HouseRule, change: Change,
-           where: str, card: Kind | None) -> tuple[Conjunct, ...]:
+           where: str, card: Kind | None,
+           own: tuple[OwnCondition, ...]) -> tuple[Conjunct, ...]:
     guard = list(parts)
     if change.require:
-        cond = folded(condition(change.require, f"{where}.require", card))
+        cond = folded(condition(change.require, f"{where}.require", card, own))
         if cond == ALWAYS:
-            return _replaced(name, tuple(guard), rule, change, where, card)
+            return _replaced(name, tuple(guard), rule, change, where, card, own)
         guard.append(Conjunct(cond, rule.id, change.words or f"not allowed by {rule.id}"))
-    return _replaced(name, tuple(guard), rule, change, where, card)
+    return _replaced(name, tuple(guard), rule, change, where, card, own)
 
 
 def _replaced(name: str, parts: tuple[Conjunct, ...], rule: HouseRule, change: Change,
-              where: str, card: Kind | None) -> tuple[Conjunct, ...]:
+              where: str, card: Kind | None,
+              own: tuple[OwnCondition, ...]) -> tuple[Conjunct, ...]:
     guard = list(parts)
     if change.conjunct:
         found = [i for i, part in enumerate(guard) if part.words == change.conjunct]
@@ -302,7 +335,7 @@ def _replaced(name: str, parts: tuple[Conjunct, ...], rule: HouseRule, change: C
         if change.drop:
             del guard[found[0]]
         elif change.when:
-            cond = folded(condition(change.when, f"{where}.when", card))
+            cond = folded(condition(change.when, f"{where}.when", card, own))
             # the conjunct keeps its words and is now kept under the house rule too
             part = guard[found[0]]
             guard[found[0]] = Conjunct(cond, rule.id, part.words, part.caused)

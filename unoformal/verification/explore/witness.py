@@ -122,6 +122,10 @@ def rules_toml(rules: RuleTable) -> str:
                            "description": rules.description, "rules": groups}
     if rules.house:  # a rule file's house rules, or the witnesses would replay without
         doc["house"] = [house_data(rule) for rule in rules.house]
+    if rules.own:
+        # the module by its resolved path, so the file loads it from any folder (a file
+        # names one module: a chain of bases with several is read only from its files)
+        doc["module"] = rules.own[0].source
     return tomli_w.dumps(doc)
 
 

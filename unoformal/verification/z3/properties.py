@@ -21,7 +21,14 @@ from functools import cache
 import z3
 
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import HouseProperty, JumpedDrawTwo, JumpWindow, RuleTable, SwapWith
+from unoformal.rulebook.table import (
+    HouseProperty,
+    JumpedDrawTwo,
+    JumpWindow,
+    OwnCondition,
+    RuleTable,
+    SwapWith,
+)
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.state import (
     COLOR,
@@ -916,21 +923,23 @@ def property_named(name: str, rules: RuleTable | None = None) -> Property:
 def properties_of(rules: RuleTable) -> tuple[Property, ...]:
     """The shipped properties, then those a rule file states of its house rules
     (``[[house.property]]``), each needing its rule: vacuous where the rule is off."""
-    return PROPERTIES + tuple(_stated(rule.id, p) for rule in rules.house
+    return PROPERTIES + tuple(_stated(rule.id, p, rules.own) for rule in rules.house
                               for p in rule.properties)
 
 
 @cache
-def _stated(rule_id: str, stated: HouseProperty) -> Property:
+def _stated(rule_id: str, stated: HouseProperty,
+            own: tuple[OwnCondition, ...] = ()) -> Property:
     """A rule file's property as a Z3 property: every step of its move starts where
     ``before`` holds and ends where ``after`` holds, each a condition of the rule
-    language (unoformal.rules.house), encoded on the pre- and post-state."""
+    language (unoformal.rules.house), encoded on the pre- and post-state; ``own``, the
+    conditions the file's module adds."""
     from unoformal.language.protocols import Binding
     from unoformal.rules.house import condition
 
     where = f"house rule {rule_id}: property {stated.name}"
-    before = condition(stated.before, f"{where}.before") if stated.before else None
-    after = condition(stated.after, f"{where}.after") if stated.after else None
+    before = condition(stated.before, f"{where}.before", own=own) if stated.before else None
+    after = condition(stated.after, f"{where}.after", own=own) if stated.after else None
 
     def queries(spec: Spec, s: Sym) -> Iterator[Query]:
         if not any(rule.id == rule_id and rule.enabled for rule in spec.table.house):
