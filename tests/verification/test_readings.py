@@ -14,12 +14,15 @@ import pytest
 
 from tests.engine.helpers import forget_built
 from tests.verification.test_commands import _changed, _planted, _property
+from unoformal.errors import InvalidInputError
 from unoformal.language.commands import Command
 from unoformal.language.conditions import Conjunct, Differ
 from unoformal.language.protocols import Who
 from unoformal.rulebook.table import RuleTable
 from unoformal.rulebook.variants import load_rules
 from unoformal.rules import play as card_play
+from unoformal.verification.explore import Config, Size, analyse, explore
+from unoformal.verification.explore.presets import small_rules
 from unoformal.verification.z3.prover import check
 
 READINGS = Path(__file__).parent.parent / "data" / "readings"
@@ -80,3 +83,32 @@ def test_the_jump_in_property_catches_a_draw_two_drawn_by_the_first_victim_under
     _planted(monkeypatch, "jump", first_victim, card_play)
     result = check(load_rules("jump-in"), _property("jump-in"), 3)
     assert result.verdict == "refuted" and "(each)" in (result.label or "")
+
+
+# A small deck with two copies of the Draw Two: a card identical to the top exists.
+_D2_DECK = Size(colors=1, numbers=(2, 2, 2), draw_twos=2, wilds=0, wild_draw_fours=0,
+                penalties=False)
+
+
+@pytest.mark.parametrize("reading", ["each", "adds"])
+def test_the_explorer_reaches_a_draw_two_jumped_in_on_under_each_reading(reading: str) -> None:
+    # UNO-1 off: under "adds" a jumper caught (UNO-1) draws the Draw Two back and adds it
+    # again, so what waits grows without bound (the next test).
+    extra = {"JUMP-IN": {"enabled": True, "draw_two": reading}, "UNO-1": {"enabled": False}}
+    cfg = Config(small_rules(_D2_DECK, extra=extra, name=f"jump-d2-{reading}"),
+                 tuple(_D2_DECK.players_list()), "jump", penalties=False)
+    graph = explore(cfg)
+    found = analyse(graph)
+    assert graph.complete and not found.stuck and not found.doomed
+    assert ("JUMP-IN", "jump-in") in graph.covered
+
+
+def test_the_explorer_refuses_in_one_line_a_count_that_grows_without_bound() -> None:
+    extra = {"JUMP-IN": {"enabled": True, "draw_two": "adds"}}
+    cfg = Config(small_rules(_D2_DECK, extra=extra, name="jump-d2-caught"),
+                 tuple(_D2_DECK.players_list()), "jump", penalties=False)
+    with pytest.raises(InvalidInputError) as info:
+        explore(cfg)
+    assert info.value.message == (
+        "a state reached holds pending 256: the explorer's keys hold counts up to 254, and a "
+        "count that grows without bound makes the state space infinite")

@@ -133,10 +133,12 @@ def enabled(label: str, step: Step, *when: Expr) -> Query:
 
 def aimed_well(spec: Spec, step: Step) -> Expr:
     """A play's chosen seat, where it chooses one (a house rule's swap): another seated
-    player."""
+    player, or under SEVEN-O's ``next`` reading the next player after the one who plays."""
     target = step.choices.get("target")
     if target is None:
         return TRUE
+    if spec.table.seven_o.swap_with is SwapWith.NEXT:
+        return target == spec.seat_after(step.mover, step.pre.direction, 1)
     return fand(target != step.mover, target >= 0, spec.seated(target))
 
 
@@ -766,7 +768,7 @@ def _swapped_with(spec: Spec, s: Sym, step: Step, faces: list[int]) -> Iterator[
                   step, s.phase == PLAY, s.seat_total(me) >= 2, matching, enough(spec, s),
                   spec.select(s.seat_hand(me), step.face, faces) >= 1,
                   step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
-                  aimed_well(spec, step), *((target == nxt,) if nearest else ()))
+                  aimed_well(spec, step))
 
 
 def _jump_in(spec: Spec, s: Sym) -> Iterator[Query]:
