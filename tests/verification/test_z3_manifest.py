@@ -101,7 +101,8 @@ def test_a_house_rules_property_is_vacuous_wherever_the_rule_is_off() -> None:
     from unoformal.verification.z3.prover import SWITCHED_OFF
 
     needing = [p for p in PROPERTIES if p.needs]
-    assert {p.name for p in needing} == {"seven-o", "jump-in"}
+    assert {p.name for p in needing} == {"seven-o", "jump-in", "seven-o-next", "jump-in-adds",
+                                         "jump-in-window-open"}  # and their other readings
     mine = derive(CLASSIC, "mine", "a user's table", {"UNO-1": {"penalty": 4}})
     for rules in [load_rules(name) for name in VARIANTS] + [mine]:
         for prop in needing:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from itertools import permutations
 
 from unoformal.engine.game import Game
+from unoformal.errors import InvalidInputError
 from unoformal.rulebook.cards import Face, Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rules.state import PHASES, Domain, Field, read_in
@@ -125,10 +126,13 @@ class Keyer:
         return out, first_face, counts
 
     def key(self, g: Game) -> bytes:
-        if self._identity:
-            return bytes(self._flat(g)[0])
-        head, faces, counts = self.raw(g)
-        return min(self._permuted(head, faces, counts))
+        try:
+            if self._identity:
+                return bytes(self._flat(g)[0])
+            head, faces, counts = self.raw(g)
+            return min(self._permuted(head, faces, counts))
+        except ValueError:  # a byte out of range: asked only then, off the hot path
+            raise _too_large(g) from None
 
     def orbit(self, g: Game) -> int:
         """How many distinct states the color permutations make of this one."""
@@ -147,6 +151,19 @@ class Keyer:
                   for j in range(nf)]
             out.append(bytes(h + f + cs))
         return out
+
+
+def _too_large(g: Game) -> InvalidInputError:
+    """The one-line refusal of a state whose count no key byte holds: a count that can
+    grow without bound (JUMP-IN's "adds" with UNO-1's catch: the jumper caught draws the
+    Draw Two back and adds it again) makes the state space infinite."""
+    scalars = _LAYOUTS[g.phase][0]
+    big = [f"{name} {getattr(g, name)}" for name, code in scalars
+           if code not in (_PHASE, _KIND, _DIRECTION, _FLAG)
+           and getattr(g, name) is not None and not 0 <= int(getattr(g, name)) < NONE]
+    return InvalidInputError(f"a state reached holds {', '.join(big) or 'a count'}: the "
+                             f"explorer's keys hold counts up to {NONE - 1}, and a count "
+                             "that grows without bound makes the state space infinite")
 
 
 def _recolor(face: Face, deck: Deck, perm: tuple[int, ...]) -> Face:

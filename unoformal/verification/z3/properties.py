@@ -23,8 +23,6 @@ import z3
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import (
     HouseProperty,
-    JumpedDrawTwo,
-    JumpWindow,
     OwnCondition,
     RuleTable,
     SwapWith,
@@ -140,10 +138,12 @@ def enabled(label: str, step: Step, *when: Expr) -> Query:
 
 def aimed_well(spec: Spec, step: Step) -> Expr:
     """A play's chosen seat, where it chooses one (a house rule's swap): another seated
-    player."""
+    player, or under SEVEN-O's ``next`` reading the next player after the one who plays."""
     target = step.choices.get("target")
     if target is None:
         return TRUE
+    if spec.table.seven_o.swap_with is SwapWith.NEXT:
+        return target == spec.seat_after(step.mover, step.pre.direction, 1)
     return fand(target != step.mover, target >= 0, spec.seated(target))
 
 
@@ -721,10 +721,11 @@ def _none(spec: Spec, s: Sym) -> Iterator[Query]:
 # enabled); the property cites the moves a turn offers (play, draw, pass).
 def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
     """SEVEN-O: a 7 played swaps its player's hand (less the 7) with the hand of another
-    player (which one: its reading, :func:`_swapped_with`); a 0 passes every hand to the
-    next player in the direction of play; the turn then passes on as after any number
-    card. Played as the last card, either ends the round and exchanges nothing. After an
-    exchange a UNO window is open only on a hand of one card."""
+    player they choose, any other player (the default reading: :func:`_swapped_with`);
+    a 0 passes every hand to the next player in the direction of play; the turn then
+    passes on as after any number card. Played as the last card, either ends the round
+    and exchanges nothing. After an exchange a UNO window is open only on a hand of one
+    card."""
     me, d = s.turn, s.direction
     nxt = spec.seat_after(me, d, 1)
     for step in spec.steps(s, ("play_swap_hands", "play_pass_hands")):
@@ -756,68 +757,93 @@ def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
         yield across(step, last, z3.Not(fand(t.phase == OVER, kept)),
                      label=step.label + " (last card)")
         if swap:
-            yield from _swapped_with(spec, s, step, faces)
+            yield from _swapped_with(spec, s, step, faces, False)
 
 
-def _swapped_with(spec: Spec, s: Sym, step: Step, faces: list[int]) -> Iterator[Query]:
-    """SEVEN-O's reading of whose hand a 7 swaps with: any other player may be chosen
-    (``chosen``), or the next player, and only they (``next``)."""
+def _swapped_with(spec: Spec, s: Sym, step: Step, faces: list[int],
+                  nearest: bool) -> Iterator[Query]:
+    """SEVEN-O's readings of whose hand a 7 swaps with: any other player may be chosen
+    (``chosen``, the default, ``nearest`` False), or the next player and only they
+    (``next``). Each is stated apart from the table's value, so a table that plays the
+    other reading refutes it."""
     me = s.turn
     nxt = spec.seat_after(me, s.direction, 1)
     target = step.choices["target"]
-    nearest = spec.table.seven_o.swap_with is SwapWith.NEXT
     if nearest:
         yield across(step, z3.Not(target == nxt), label=step.label + " (the next player)")
+        aim = target == nxt
+    else:
+        aim = fand(target != me, target >= 0, spec.seated(target))
     matching = f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces])
     yield enabled(step.label + (" (the next player)" if nearest else " (any other player)"),
                   step, s.phase == PLAY, s.seat_total(me) >= 2, matching, enough(spec, s),
                   spec.select(s.seat_hand(me), step.face, faces) >= 1,
-                  step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
-                  aimed_well(spec, step), *((target == nxt,) if nearest else ()))
+                  step.choices["color"] == NONE, z3.Not(step.choices["uno"]), aim)
+
+
+def _seven_o_next(spec: Spec, s: Sym) -> Iterator[Query]:
+    """SEVEN-O read ``next``: a 7 swaps with the next player in the direction of play,
+    only with them, and always may (letsuno's "swap with the next player")."""
+    for step in spec.steps(s, ("play_swap_hands",)):
+        yield from _swapped_with(spec, s, step, spec.play_faces(step.name), True)
 
 
 def _jump_in(spec: Spec, s: Sym) -> Iterator[Query]:
-    """JUMP-IN: out of turn a player plays only a card identical to the top of the discard
-    pile, and only while the player to move has yet to play or draw (or, under the
-    ``adds`` reading, a Draw Two on a Draw Two that waits); play then goes on from them
-    (after a number card, the player after the jumper moves; the jumper holds one card
-    less); holding such a card, any player but the one to move may jump in. Its readings:
-    :func:`_jumped_draw_two` and :func:`_jump_window`."""
+    """JUMP-IN, with its default readings: out of turn a player plays only a card
+    identical to the top of the discard pile, and only while the player to move has yet
+    to play or draw; play then goes on from them (after a number card, the player after
+    the jumper moves; the jumper holds one card less); a Draw Two jumped in on hits the
+    player after the jumper (``each``); a jump closes a UNO window (``closes``); holding
+    such a card, any player but the one to move may jump in."""
     d = s.direction
-    adds = spec.table.jump_in.draw_two is JumpedDrawTwo.ADDS
     for step in spec.steps(s, spec.jump_names()):
         me, t = step.mover, step.post
-        faces = spec.play_faces(step.name)
-        joins = adds and step.name == "jump_draw_two"
-        when = f_or([s.phase == PLAY, fand(s.phase == RESPOND, s.pending_kind == D2)]) \
-            if joins else s.phase == PLAY
-        yield across(step, z3.Not(fand(step.face == s.top, when, me != s.turn)))
+        yield across(step, z3.Not(fand(step.face == s.top, s.phase == PLAY, me != s.turn)))
         if step.name == "jump_number":
             claim = fand(t.turn == spec.seat_after(me, d, 1), t.direction == d,
                          t.seat_total(me) == s.seat_total(me) - 1)
             yield across(step, s.seat_total(me) >= 2, enough(spec, s), z3.Not(claim),
                          label=step.label + " (goes on from the jumper)")
-            yield from _jump_window(spec, s, step)
+            yield _jump_window(spec, s, step, False)
         if step.name == "jump_draw_two":
-            yield from _jumped_draw_two(spec, s, step, adds)
-        allowed = [spec.seated(me), step.face == s.top, f_or([step.face == g for g in faces]),
-                   spec.select(s.seat_hand(me), step.face, faces) >= 1, enough(spec, s),
-                   step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
-                   aimed_well(spec, step)]
+            yield _jumped_draw_two(spec, s, step, False)
         yield enabled(step.label + " (allowed)", step, s.phase == PLAY, me != s.turn,
-                      *allowed)
-        if joins:
-            yield enabled(step.label + " (allowed on a Draw Two that waits)", step,
-                          s.phase == RESPOND, s.pending_kind == D2, me != s.turn,
-                          s.seat_total(s.offender) >= 1, *allowed)
+                      *_jump_allowed(spec, s, step))
 
 
-def _jumped_draw_two(spec: Spec, s: Sym, step: Step, adds: bool) -> Iterator[Query]:
-    """JUMP-IN's reading of a Draw Two jumped in on a Draw Two, in D2-1's numbers (the
-    jumper keeping a card, enough cards left). ``each``: the player after the jumper
-    draws 2 at once and loses the turn; the first victim drew theirs before. ``adds``:
-    nobody draws yet; 2 more cards wait, for the player after the jumper to accept (the
-    first victim, who was to move, draws none of them)."""
+def _jump_allowed(spec: Spec, s: Sym, step: Step) -> list[Expr]:
+    """What a jump needs besides its phase: a seated jumper holding the card identical to
+    the top, enough cards left, and choices that are well made."""
+    me, faces = step.mover, spec.play_faces(step.name)
+    return [spec.seated(me), step.face == s.top, f_or([step.face == g for g in faces]),
+            spec.select(s.seat_hand(me), step.face, faces) >= 1, enough(spec, s),
+            step.choices["color"] == NONE, z3.Not(step.choices["uno"]),
+            aimed_well(spec, step)]
+
+
+def _jump_in_adds(spec: Spec, s: Sym) -> Iterator[Query]:
+    """JUMP-IN read ``adds``: a Draw Two is jumped in on while the player to move has yet
+    to play or draw, or while a Draw Two waits for its victim; then 2 more cards wait
+    (:func:`_jumped_draw_two`); a player other than the victim holding the identical
+    Draw Two may so jump in while its player still holds a card."""
+    for step in spec.steps(s, ("jump_draw_two",)):
+        me = step.mover
+        waits = fand(s.phase == RESPOND, s.pending_kind == D2)
+        when = f_or([s.phase == PLAY, waits])
+        yield across(step, z3.Not(fand(step.face == s.top, when, me != s.turn)),
+                     label=step.label + " (when)")
+        yield _jumped_draw_two(spec, s, step, True)
+        yield enabled(step.label + " (allowed on a Draw Two that waits)", step, waits,
+                      me != s.turn, s.seat_total(s.offender) >= 1,
+                      *_jump_allowed(spec, s, step))
+
+
+def _jumped_draw_two(spec: Spec, s: Sym, step: Step, adds: bool) -> Query:
+    """JUMP-IN's readings of a Draw Two jumped in on, in D2-1's numbers (the jumper keeping
+    a card, enough cards left). ``each``: the player after the jumper draws 2 at once and
+    loses the turn; the first victim drew theirs before. ``adds``: nobody draws yet; 2
+    more cards wait, for the player after the jumper to accept (the first victim, who was
+    to move, draws none of them)."""
     me, t, d = step.mover, step.post, s.direction
     victim = spec.seat_after(me, d, 1)
     hypothesis = (s.seat_total(me) >= 2, enough(spec, s))
@@ -827,24 +853,28 @@ def _jumped_draw_two(spec: Spec, s: Sym, step: Step, adds: bool) -> Iterator[Que
                   for p in range(spec.n)]
         claim = fand(t.phase == RESPOND, t.turn == victim, t.offender == me,
                      t.pending == before + DRAW_TWO_VICTIM, *others)
-        yield across(step, *hypothesis, z3.Not(claim), label=step.label + " (adds)")
-        return
+        return across(step, *hypothesis, z3.Not(claim), label=step.label + " (adds)")
     claim = fand(t.phase == PLAY, t.turn == spec.seat_after(me, d, 2),
                  t.seat_total(victim) == s.seat_total(victim) + DRAW_TWO_VICTIM)
-    yield across(step, s.phase == PLAY, *hypothesis, z3.Not(claim),
-                 label=step.label + " (each)")
+    return across(step, s.phase == PLAY, *hypothesis, z3.Not(claim),
+                  label=step.label + " (each)")
 
 
-def _jump_window(spec: Spec, s: Sym, step: Step) -> Iterator[Query]:
-    """JUMP-IN's reading of a UNO window open when a player jumps in (with a number, one
+def _jump_window(spec: Spec, s: Sym, step: Step, stays: bool) -> Query:
+    """JUMP-IN's readings of a UNO window open when a player jumps in (with a number, one
     that leaves the jumper more cards than a window is about): ``closes``, it is closed,
     as when the next turn begins (UNO-1); ``stays-open``, it is as it was."""
     t = step.post
-    stays = spec.table.jump_in.uno_window is JumpWindow.STAYS_OPEN
     claim = t.uno_window == s.uno_window if stays else t.uno_window == NONE
-    yield across(step, s.uno_window != NONE, s.seat_total(step.mover) >= 3, z3.Not(claim),
-                 label=step.label + (" (the window stays open)" if stays
-                                     else " (the window closes)"))
+    return across(step, s.uno_window != NONE, s.seat_total(step.mover) >= 3, z3.Not(claim),
+                  label=step.label + (" (the window stays open)" if stays
+                                      else " (the window closes)"))
+
+
+def _jump_in_window_open(spec: Spec, s: Sym) -> Iterator[Query]:
+    """JUMP-IN read ``stays-open``: a jump leaves a UNO window as it was."""
+    for step in spec.steps(s, ("jump_number",)):
+        yield _jump_window(spec, s, step, True)
 
 
 STEPS_ENABLED = Property(
@@ -906,8 +936,19 @@ PROPERTIES: tuple[Property, ...] = (
     Property("seven-o", "a 7 swaps two hands, a 0 passes every hand on; not as the last "
              "card", ("SEVEN-O",), _seven_o, needs=("SEVEN-O",)),
     Property("jump-in", "out of turn only a card identical to the top, before the player to "
-             "move plays or draws; play goes on from the jumper", ("JUMP-IN",), _jump_in,
-             needs=("JUMP-IN",)),
+             "move plays or draws; play goes on from the jumper; a Draw Two jumped in on "
+             "hits the player after the jumper; a jump closes a UNO window", ("JUMP-IN",),
+             _jump_in, needs=("JUMP-IN",)),
+    # The other readings of the house rules, each a property of its own: a table that
+    # plays the default refutes them (the manifest says why), as the defaults' properties
+    # are refuted by a table that plays another reading.
+    Property("seven-o-next", "a 7 swaps hands with the next player, only with them "
+             "(SEVEN-O read next)", ("SEVEN-O",), _seven_o_next, needs=("SEVEN-O",)),
+    Property("jump-in-adds", "a Draw Two jumped in on a waiting Draw Two adds 2 to it; the "
+             "player after the jumper is to accept (JUMP-IN read adds)", ("JUMP-IN",),
+             _jump_in_adds, needs=("JUMP-IN",)),
+    Property("jump-in-window-open", "a jump leaves a UNO window open (JUMP-IN read "
+             "stays-open)", ("JUMP-IN",), _jump_in_window_open, needs=("JUMP-IN",)),
     STEPS_ENABLED,
 )
 
