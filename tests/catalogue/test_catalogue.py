@@ -173,3 +173,11 @@ def test_explorer_witnesses_rules_file_keeps_the_house_rules(tmp_path: Path) -> 
     again = load_toml(tmp_path / "rules.toml")
     assert [r.id for r in again.house] == ["HOUSE-DRAW-UNTIL"]
     assert again.house == load_rules("draw-until").house
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_each_reading_verifies_as_its_file_expects_at_two_players(name: str) -> None:
+    """Every verdict a rule changes is stated with its reason ([[expect]], or the manifest
+    for a shipped variant): verify at two players exits 0 (an entry left out fails it)."""
+    assert main(["verify", "--rules", name, "--players", "2", "--quiet", "--jobs", "1",
+                 "--no-witness"]) == 0
