@@ -27,8 +27,10 @@ from unoformal.errors import InvalidInputError
 # Bytes read from a record, variant or any other input file: enough for a record of
 # thousands of actions, and a bound on what /dev/zero or a huge file can cost.
 MAX_FILE_BYTES = 4 * 1024 * 1024
-# JSON nesting: a record is four levels deep (record, deal, hands, a hand).
-MAX_JSON_DEPTH = 8
+# JSON nesting: a record is four levels deep (record, deal, hands, a hand); one that
+# embeds a rule file's house rules six (rules, house, a rule, change, a change); a verify
+# row holding such a record nine (a list of rows, a row, reach, record ...).
+MAX_JSON_DEPTH = 12
 # Arrays and objects in one JSON text: a record action is at most a few (its draws, its
 # reshuffles), so a 4 MiB record holds far fewer; a line of 4 MiB of "[]," would hold 1.4
 # million, which json builds in most of a second.

@@ -251,7 +251,8 @@ def _reach_lines(row: Json, reach: Json) -> list[str]:
         at = reach.get("at")
         where = (f"its action {at + 1} ({reach.get('action')})" if isinstance(at, int)
                  and not reach.get("refused_action") else
-                 f"its end, where the rules refuse {reach.get('refused_action')}")
+                 f"its end, where the rules refuse {reach.get('refused_action')}"
+                 + (f" ({reach['refusal']})" if isinstance(reach.get("refusal"), str) else ""))
         return [f"refuted with {n} players: the game below, from a deal, breaks it at "
                 f"{where}, replayed by the engine; {expected}",
                 "the states side by side are the prover's own counterexample (at "

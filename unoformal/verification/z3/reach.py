@@ -30,7 +30,7 @@ from typing import Any
 import z3
 
 from unoformal.engine.game import Game
-from unoformal.engine.record import replay
+from unoformal.engine.record import replay, with_rules
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.state import SYMBOLIC
 from unoformal.verification.z3.actions import Spec, Step, next_relation
@@ -77,6 +77,9 @@ class Reach:
     # The violating action, when the property says it must be allowed and the rules
     # refuse it (``properties.enabled``): not in the record, which ends before it.
     refused_action: str | None = None
+    # The engine's refusal of ``refused_action`` (its rule, then its words): which rule
+    # takes away what the property says is allowed.
+    refusal: str | None = None
     # Every depth up to ``bound`` asked and answered, no run refused by the engine: "not
     # reached" then means no run of the relation within the bound (not a time-out, a
     # budget spent, or a disagreement between the relation and the engine).
@@ -98,6 +101,8 @@ class Reach:
         if self.reached:
             out.update(depth=self.depth, action=self.label, at=self.at, record=self.record,
                        refused_action=self.refused_action)
+            if self.refusal is not None:
+                out["refusal"] = self.refusal
         else:
             out["why"] = self.why
         return out
@@ -110,7 +115,7 @@ class Reach:
             # counted from 1 for a reader; ``at`` (the JSON's) is the record's index
             what = (f"action {self.at + 1} ({self.label})" if self.refused_action is None else
                     f"the position after its {self.at} action(s), where the rules refuse "
-                    f"{self.refused_action} ({self.label})")
+                    f"{self.refused_action} ({self.label}{_by(self.refusal)})")
             return (f"reached from a deal: a game of {len(self.record['actions'])} "
                     f"action(s) that the engine replays breaks it at {what}; the "
                     "property is refuted")
@@ -276,8 +281,27 @@ def _reach(spec: Spec, prop: Property, m: z3.ModelRef, states: list[Sym],
                            None if action is None else action.to_json())
     if problem is not None:
         return Reach(0, 0.0, why=problem)
-    return Reach(0, 0.0, record, before, query.label, len(path),
-                 refused_action=None if taken or action is None else str(action))
+    refused = None if taken or action is None else str(action)
+    refusal = None if refused is None or action is None else \
+        _refusal(spec.table, record, action.to_json())
+    # the table embedded (a shipped variant by name), so the record replays with no file
+    # beside it, as every record the project writes does
+    record = with_rules(record, spec.table)
+    return Reach(0, 0.0, record, before, query.label, len(path), refused_action=refused,
+                 refusal=refusal)
+
+
+def _refusal(rules: RuleTable, record: dict[str, Any], action: dict[str, Any]) -> str | None:
+    """The rule, then the words, with which the engine refuses ``action`` at the end of
+    ``record`` (check_record has found that it does)."""
+    error = replay(dict(record, actions=[*record["actions"], action]), rules=rules).error
+    if error is None:
+        return None
+    return f"{error.rule_id}: {error.message}" if error.rule_id else error.message
+
+
+def _by(refusal: str | None) -> str:
+    return "" if refusal is None else f"; refused under {refusal}"
 
 
 def taken_steps(query: Query) -> list[Step]:
