@@ -56,6 +56,7 @@ def test_the_page_its_picture_and_records_are_written(small: Matrix, tmp_path: P
     page = markdown(small, "unoformal house-rules --out x.md", "x")
     assert "| `after-draw` | proved 2 | refuted 2 |" in page
     assert "[draw-until@play-tiny.json](x/draw-until@play-tiny.json)" in page
+    assert "](x.svg)" in page  # the picture beside it
     written = write_records(small, tmp_path)
     assert len(written) == 2
     assert all(replay(json.loads(w.read_text())).error is None for w in written)

@@ -37,7 +37,8 @@ def catalogue_text() -> str:
 
 def markdown(m: Matrix, command: str, records: str) -> str:
     """docs/house-rules.md: the catalogue, then each table of the matrix."""
-    parts = [_head(m, command), _catalogue(), _properties(m), _explored(m), _pairs(m),
+    parts = [_head(m, command), _image(records), _catalogue(), _properties(m), _explored(m),
+             _pairs(m),
              _ambiguities(m, records), _presets(), _wanted()]
     return "\n\n".join(parts) + "\n"
 
@@ -55,6 +56,11 @@ def _head(m: Matrix, command: str) -> str:
         f"{_counts(m.pair_counts)} for a pair; the explorer's findings are on the small "
         "decks `tiny` and `three` for a rule alone and on `tiny` for a pair "
         "(`unoformal explore --list` describes them).")
+
+
+def _image(records: str) -> str:
+    return (f"![Each rule's changed verdicts (left) and every pair (right): "
+            f"{records}.svg]({records}.svg)")
 
 
 def _counts(counts: tuple[int, ...]) -> str:
