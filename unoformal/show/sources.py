@@ -216,7 +216,10 @@ def _post(row: Json, rules: RuleTable, source: str,
         try:
             post.apply(Action.parse(text))
         except UnoError as err:
-            return pre, None, f"the engine refuses {show(text, 80)}: {err.message}"
+            # the rule that refuses it named: which rule takes away what the property
+            # says is allowed is the point of such a counterexample
+            under = f" (breaks {err.rule_id})" if err.rule_id else ""
+            return pre, None, f"the engine refuses {show(text, 80)}: {err.message}{under}"
     return pre, post, None
 
 
