@@ -18,6 +18,7 @@ are checked (``unoformal.rules.files``), which knows the language.
 
 from __future__ import annotations
 
+import copyreg
 import functools
 import hashlib
 import importlib.util
@@ -59,6 +60,18 @@ def reloaded(source: str, named: str, name: str) -> OwnCondition:
         raise VariantError(f"{at}: no condition {show(name)} in CONDITIONS any more",
                            key="module")
     return found[0]
+
+
+def _reduced(own: OwnCondition) -> tuple[Any, tuple[str, str, str]]:
+    """How a condition is pickled: a campaign's worker (Dask) gets the table pickled and
+    imports the module again from its path, as this process did, rather than look for the
+    module by name."""
+    return reloaded, (own.source, own.module, own.name)
+
+
+# registered here, where every OwnCondition is made, so the table's module need not know
+# the loader (pickle and cloudpickle consult copyreg's table before __reduce__)
+copyreg.pickle(OwnCondition, _reduced)
 
 
 def _namespace(path: Path, at: str) -> dict[str, Any]:

@@ -396,13 +396,8 @@ class OwnCondition:
     says: str
     module: str
     source: str = ""  # the module's resolved path, where a worker process loads it again
-
-    def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
-        # a campaign's worker (Dask) gets the table pickled: it imports the module again
-        # from its path, as this process did, rather than look for the module by name
-        from unoformal.rulebook.modules import reloaded
-
-        return reloaded, (self.source, self.module, self.name)
+    # How one is pickled (for a campaign's worker) is registered by rulebook.modules, the
+    # only module that makes one: the table's layer does not use the loader above it.
 
 
 @dataclass(frozen=True)

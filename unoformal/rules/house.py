@@ -190,18 +190,19 @@ class _Parser:
         return token
 
     def expression(self) -> Cond:
-        parts = [self.term()]
-        while self.peek() == "or":
-            self.take()
-            parts.append(self.term())
-        return parts[0] if len(parts) == 1 else Either(tuple(parts))
+        return self.joined("or", self.term, Either)
 
     def term(self) -> Cond:
-        parts = [self.factor()]
-        while self.peek() == "and":
+        return self.joined("and", self.factor, Both)
+
+    def joined(self, word: str, part: Callable[[], Cond],
+               node: Callable[[tuple[Cond, ...]], Cond]) -> Cond:
+        """``part`` (``word`` ``part``)*: one part alone, or ``node`` of them all."""
+        parts = [part()]
+        while self.peek() == word:
             self.take()
-            parts.append(self.factor())
-        return parts[0] if len(parts) == 1 else Both(tuple(parts))
+            parts.append(part())
+        return parts[0] if len(parts) == 1 else node(tuple(parts))
 
     def factor(self) -> Cond:
         token = self.take()

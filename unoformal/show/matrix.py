@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from unoformal.catalogue import FAMILIES, presets, rules, wanted
-from unoformal.verification.matrix import Ambiguity, Matrix, Pair, Single
+from unoformal.verification.matrix import Ambiguity, Matrix, Pair, Single, span
 
 
 def catalogue_text() -> str:
@@ -64,10 +64,7 @@ def _image(records: str) -> str:
 
 
 def _counts(counts: tuple[int, ...]) -> str:
-    lo, hi = min(counts), max(counts)
-    if lo == hi:
-        return str(lo)
-    return f"{lo}-{hi}" if list(counts) == list(range(lo, hi + 1)) else ",".join(map(str, counts))
+    return span(list(counts))
 
 
 def _catalogue() -> str:

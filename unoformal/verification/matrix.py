@@ -132,11 +132,12 @@ def verdicts(table: RuleTable, counts: Sequence[int]) -> Verdicts:
     per: dict[str, dict[str, list[int]]] = {}
     for r in results:
         per.setdefault(r.prop.name, {}).setdefault(r.verdict, []).append(r.n)
-    return Verdicts({name: ", ".join(f"{v} {_span(ns)}" for v, ns in sorted(
+    return Verdicts({name: ", ".join(f"{v} {span(ns)}" for v, ns in sorted(
         got.items(), key=lambda item: item[1][0])) for name, got in per.items()})
 
 
-def _span(ns: list[int]) -> str:
+def span(ns: list[int]) -> str:
+    """Player counts as a reader writes them: ``2-10``, ``2``, ``2,3,5``."""
     ns = sorted(ns)
     if ns == list(range(ns[0], ns[-1] + 1)):
         return str(ns[0]) if len(ns) == 1 else f"{ns[0]}-{ns[-1]}"
