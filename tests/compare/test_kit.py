@@ -102,7 +102,7 @@ BAD = [
     ([GAME, {"player": "Ann", "move": "draw"}, {"start_color": "red"}], "trace:3",
      "start_color", "comes before the first move"),
     ([GAME, {"round_over": {}}, {"player": "Ann", "move": "draw"}], "trace:3", None,
-     "the next starts with its own game line"),
+     "the next game with a game line"),
     ([GAME, {"drew": "Ann", "reshuffled": []}], "trace:2", None, "a trace line is one of"),
     ([{"game": {"players": ["A"], "seats": 2}}], "trace:1", "seats", "unknown field"),
 ]
@@ -123,3 +123,60 @@ def test_text_and_bytes_lines_are_read_as_json() -> None:
     lines = [json.dumps(GAME), b'{"player": "Ann", "move": "draw"}\n']
     (record,) = records_from_trace(lines)
     assert record["actions"] == [{"player": "Ann", "action": "draw"}]
+
+
+def _trace_of(game: dict[str, Any]) -> list[dict[str, Any]]:
+    """A game record written back as the trace an engine would log: a game line, each
+    round's moves and chance, a round_over per round, a round line between, game_over."""
+    lines: list[dict[str, Any]] = []
+    for i, rnd in enumerate(game["rounds"]):
+        set_up = {k: rnd[k] for k in ("dealer", "deal") if k in rnd}
+        if i == 0:
+            head = {k: game[k] for k in ("players", "rules", "seed", "meta") if k in game}
+            lines.append({"game": {**head, **set_up}})
+        else:
+            lines.append({"round": set_up})
+        lines += [{"dealer_drew": d} for d in rnd.get("dealer_draws", [])]
+        lines += [{"reshuffled": p} for p in rnd.get("start_reshuffles", [])]
+        for action in rnd["actions"]:
+            move = {"player": action["player"], "move": action["action"],
+                    **{k: action[k] for k in ("card", "color", "target", "uno") if k in action}}
+            lines.append(move)
+            lines += [{"drew": who, "cards": cards} for who, cards in
+                      action.get("draws", {}).items()]
+            lines += [{"reshuffled": p} for p in action.get("reshuffles", [])]
+        lines.append({"round_over": rnd["end"]})
+    lines.append({"game_over": game["end"]})
+    return lines
+
+
+WHOLE = Path(__file__).resolve().parents[1] / "records" / "game_to_100.json"
+
+
+def test_a_trace_of_a_whole_game_gives_the_game_record_back() -> None:
+    game = json.loads(WHOLE.read_text("utf-8"))
+    (record,) = records_from_trace(_trace_of(game), source="game.jsonl")
+    assert record == game
+    assert replay(record).error is None
+
+
+def test_a_whole_games_wrong_score_is_refereed_where_the_trace_states_it() -> None:
+    game = json.loads(WHOLE.read_text("utf-8"))
+    lines = _trace_of(game)
+    over = next(line for line in lines if "round_over" in line)
+    over["round_over"] = {**over["round_over"], "points": 19}
+    (record,) = records_from_trace(lines)
+    error = replay(record).error
+    assert error is not None
+    assert (error.key, error.rule_id) == ("rounds[0].end.points", "SCORE-1")
+
+
+def test_a_round_line_before_the_round_is_over_is_named() -> None:
+    game = json.loads(WHOLE.read_text("utf-8"))
+    lines = _trace_of(game)
+    first_over = next(i for i, line in enumerate(lines) if "round_over" in line)
+    del lines[first_over]
+    with pytest.raises(InvalidInputError) as err:
+        list(records_from_trace(lines, source="game.jsonl"))
+    assert err.value.source == f"game.jsonl:{first_over + 1}"
+    assert "round line comes after the round before it is over" in err.value.message

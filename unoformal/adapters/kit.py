@@ -19,6 +19,13 @@ A line ``{"round_over": {...}}`` ends the round; what it holds (the engine's own
 and scores) goes to the record's ``meta.engine_end``. :func:`records_from_trace` gives a
 version-2 record per game line, which ``unoformal conform`` and :func:`unoformal.replay`
 referee; the kit checks only the trace's shape, the referee everything else.
+
+A whole game is one game line with its rounds: after a ``round_over`` line, a line
+``{"round": {"dealer": ..., "deal": ...}}`` starts the game's next round (its set-up,
+with a round's fields), and ``{"game_over": {"winner": ..., "scores": {...}}}`` ends the
+game. A game line followed by either gives a version-3 game record, each round's
+``round_over`` its ``end`` (``winner``, ``points``, ``hands``, ``scores``: checked by the
+referee against SCORE-1, SCORE-2 and END-1/2).
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from unoformal.engine.games import GAME_VERSION
 from unoformal.engine.record import VERSION
 from unoformal.errors import InvalidInputError
 from unoformal.inputs import decode_line, is_empty, parse_json, show
@@ -34,7 +42,11 @@ Card = Callable[[Any], str]  # the engine's name of a card to its code here ("R5
 
 MOVE_KEYS = ("player", "move", "card", "color", "target", "uno")
 GAME_KEYS = ("players", "dealer", "rules", "deal", "seed", "meta")
-KINDS = ("game", "move", "drew", "reshuffled", "dealer_drew", "start_color", "round_over")
+ROUND_KEYS = ("dealer", "deal")
+KINDS = ("game", "move", "drew", "reshuffled", "dealer_drew", "start_color", "round_over",
+         "round", "game_over")
+# What a round's set-up states, as a game record's round holds it (the rest is the game's)
+_SET_UP = ("dealer", "deal", "start_reshuffles", "start_color", "dealer_draws")
 
 
 def records_from_trace(lines: Iterable[str | bytes | dict[str, Any]], source: str = "trace",
@@ -53,7 +65,7 @@ def records_from_trace(lines: Iterable[str | bytes | dict[str, Any]], source: st
             continue
         if "game" in event:
             if builder is not None:
-                yield builder.record
+                yield builder.result()
             builder = _Builder(_game(event, where), card or _same)
         elif builder is None:
             raise InvalidInputError("a trace starts with a game line {\"game\": {...}}",
@@ -61,7 +73,7 @@ def records_from_trace(lines: Iterable[str | bytes | dict[str, Any]], source: st
         else:
             builder.add(event, where)
     if builder is not None:
-        yield builder.record
+        yield builder.result()
 
 
 def _same(code: Any) -> str:
@@ -82,8 +94,10 @@ def _event(line: str | bytes | dict[str, Any], where: str) -> dict[str, Any] | N
         raise InvalidInputError(f"{show(line)}: a trace line is a JSON object", source=where)
     kinds = [k for k in KINDS if k in line] or (["move"] if "player" in line else [])
     if len(kinds) != 1:
-        raise InvalidInputError(f"{show(line, 120)}: a trace line is one of a game, a move "
-                                f"or a chance outcome ({', '.join(KINDS[2:])})", source=where)
+        raise InvalidInputError(f"{show(line, 120)}: a trace line is one of a game, a move, "
+                                f"a chance outcome ({', '.join(KINDS[2:6])}) or a round's "
+                                f"or game's end or start ({', '.join(KINDS[6:])})",
+                                source=where)
     return line
 
 
@@ -104,7 +118,8 @@ def _only(data: dict[str, Any], allowed: tuple[str, ...], where: str, what: str)
 
 
 class _Builder:
-    """One record being built from its trace lines."""
+    """One record being built from its trace lines: a round's (``record``), and the
+    game's rounds before it where the trace gives a whole game."""
 
     def __init__(self, game: dict[str, Any], card: Card) -> None:
         self.card = card
@@ -112,21 +127,86 @@ class _Builder:
         if "deal" in game:
             self.record["deal"] = self._deal(game["deal"])
         self.over = False
+        self.rounds: list[dict[str, Any]] = []  # a whole game's rounds before this one
+        self.round_end: Any = None  # this round's round_over, a game record's round end
+        self.end: dict[str, Any] | None = None  # a whole game's end
+        self.whole = False
 
     def add(self, event: dict[str, Any], where: str) -> None:
-        if self.over:
-            raise InvalidInputError("the round is over: a record holds one round, so the "
-                                    "next starts with its own game line", source=where)
+        if self.end is not None:
+            raise InvalidInputError("the game is over: the next starts with its own game "
+                                    "line", source=where)
+        if self.over and "round" not in event and "game_over" not in event:
+            raise InvalidInputError("the round is over: the game's next round starts with a "
+                                    "round line {\"round\": {...}}, the next game with a "
+                                    "game line", source=where)
         try:
             self._add(event, where)
         except InvalidInputError as err:
             raise err.at(source=where) from None
 
+    def result(self) -> dict[str, Any]:
+        """A version-2 record, or a version-3 game record where the trace gave rounds."""
+        if not self.whole:
+            return self.record
+        rounds = [*self.rounds, self._round()]
+        head = {k: v for k, v in self.record.items()
+                if k not in (*_SET_UP, "actions", "version")}
+        meta = {k: v for k, v in head.get("meta", {}).items() if k != "engine_end"}
+        head.pop("meta", None)
+        if meta:  # each round's end is its own: the game line's meta is the game's
+            head["meta"] = meta
+        game: dict[str, Any] = {"version": GAME_VERSION, **head, "rounds": rounds}
+        if self.end is not None:
+            game["end"] = self.end
+        return game
+
+    def _round(self) -> dict[str, Any]:
+        """The round being built, as a game record's round: its set-up, actions, end."""
+        record = self.record
+        out = {k: record[k] for k in _SET_UP if k in record}
+        out["actions"] = record["actions"]
+        if self.round_end is not None:
+            out["end"] = self.round_end
+        return out
+
+    def _next_round(self, event: dict[str, Any], where: str) -> None:
+        if not self.over:
+            raise InvalidInputError("a round line comes after the round before it is over "
+                                    "(its round_over line)", key="round")
+        set_up = event["round"]
+        if not isinstance(set_up, dict):
+            raise InvalidInputError("a round line is {\"round\": {\"dealer\": ..., "
+                                    "\"deal\": ...}}", key="round")
+        _only(set_up, ROUND_KEYS, where, "round")
+        self.whole = True
+        self.rounds.append(self._round())
+        self.record = {k: v for k, v in self.record.items() if k not in _SET_UP}
+        self.record["actions"], self.round_end = [], None
+        self.record.update(set_up)
+        if "deal" in set_up:
+            self.record["deal"] = self._deal(set_up["deal"])
+        self.over = False
+
     def _add(self, event: dict[str, Any], where: str) -> None:
         actions = self.record["actions"]
-        if "round_over" in event:
+        if "round" in event:
+            self._next_round(event, where)
+        elif "game_over" in event:
+            if not isinstance(event["game_over"], dict):
+                raise InvalidInputError("a game_over line is {\"game_over\": {\"winner\": "
+                                        "..., \"scores\": {...}}}", key="game_over")
+            self.whole = True
+            self.end = event["game_over"]
+        elif "round_over" in event:
             self.over = True
-            self.record.setdefault("meta", {})["engine_end"] = event["round_over"]
+            self.round_end = event["round_over"]
+            meta = self.record.get("meta", {})
+            if not isinstance(meta, dict):
+                raise InvalidInputError(f"{show(meta)}: a game's meta is a JSON object",
+                                        key="meta")
+            # a new dict: the game line's own meta (the caller's object) stays as it was
+            self.record["meta"] = {**meta, "engine_end": event["round_over"]}
         elif "move" in event or "player" in event:
             _only(event, MOVE_KEYS, where, "move")
             actions.append(self._move(event))
