@@ -3,7 +3,7 @@ words, not against the commands: a state in the engine's text, a move in the act
 text, and what the wording says happens. A wrong change in a rule file (a condition
 left out, a kind of card named wrongly) is caught here, where ``validate`` cannot see
 it: the engine and the relation are built from the same changed commands (a bug
-planted in each of the three files below fails these tests: see
+planted in each of the four files below fails these tests: see
 ``test_a_wrong_file_is_caught``)."""
 
 from __future__ import annotations
@@ -143,6 +143,27 @@ def test_play_after_draw_any_playable_card_after_drawing() -> None:
                                drawn="G9"), "A play R5")
 
 
+# --- hand-limit: "A player who holds 15 cards or more may not draw on their turn ... Such
+# a player who cannot play passes"
+
+_FIFTEEN = "B0,B1,B2,B4,B5,B6,B7,B8,B9,G0,G1,G2,G4,G5,G6"  # nothing plays on R3
+
+
+def test_hand_limit_no_draw_at_the_limit_and_a_pass_instead() -> None:
+    rules = rules_of("hand-limit")
+    full = _state(rules, f"{_FIFTEEN}/B5,B6", "R3")
+    assert _refused_under(full, "A draw") == "HOUSE-HAND-LIMIT"
+    assert _allowed(full, "A pass")
+    below = _state(rules, f"{_FIFTEEN[3:]}/B5,B6", "R3")  # 14 cards
+    assert _allowed(below, "A draw") and not _allowed(below, "A pass")
+
+
+def test_hand_limit_a_player_at_the_limit_who_can_play_must_play() -> None:
+    game = _state(rules_of("hand-limit"), f"{_FIFTEEN},R7/B5,B6", "R3")
+    assert not _allowed(game, "A pass") and not _allowed(game, "A draw")
+    assert _allowed(game, "A play R7")
+
+
 @pytest.mark.parametrize(("file", "name", "old", "new", "test"), [
     # the kind of card named wrongly: a last Wild Draw Four is let through
     ("no-wild-last.toml", "no-wild-last", "card(wild, wild_draw_four)", "card(wild)",
@@ -155,10 +176,13 @@ def test_play_after_draw_any_playable_card_after_drawing() -> None:
     ("stack-up.toml", "stack-mixed@up", "pending-in(wild_draw_four) and card(draw_two)",
      "pending-in(draw_two) and card(wild_draw_four)",
      test_stack_up_the_larger_card_on_the_smaller_only),
+    # the pass's "cannot play" left out: a player at the limit passes holding a card
+    ("hand-limit.toml", "hand-limit", " and can-play(false)", "",
+     test_hand_limit_a_player_at_the_limit_who_can_play_must_play),
 ])
 def test_a_wrong_file_is_caught(file: str, name: str, old: str, new: str,
                                 test: Callable[[], None], tmp_path: Path) -> None:
-    """A bug planted in each of three new commands' files fails its worked example (and
+    """A bug planted in each of four new commands' files fails its worked example (and
     the shipped file passes it, above)."""
     text = (CATALOGUE / file).read_text("utf-8")
     assert old in text

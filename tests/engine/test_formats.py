@@ -29,7 +29,7 @@ from unoformal.inputs import MAX_ACTION_TEXT, MAX_RECORD_ACTIONS, MAX_STATE_TEXT
 from unoformal.rulebook import cards
 from unoformal.rulebook.cards import Color, parse_face
 from unoformal.rulebook.deck import Deck
-from unoformal.rulebook.table import CLASSIC
+from unoformal.rulebook.table import CLASSIC, CatchUntil
 from unoformal.rulebook.variants import derive, load_rules, load_toml
 
 from .helpers import make_game, make_record, pile_runs_out, play
@@ -248,7 +248,8 @@ def test_deck_1_an_entry_is_found_by_its_rule_id_and_an_unknown_id_is_named() ->
 def test_uno_1_an_entrys_values_are_its_own_fields_and_its_switch() -> None:
     assert CLASSIC.uno.values() == {
         "enabled": True, "cards_left": 1, "penalty": 2, "say_with_card": True,
-        "say_before_accusation": True, "catch_only_with_one_card": True}
+        "say_before_accusation": True, "catch_only_with_one_card": True,
+        "catch_until": CatchUntil.NEXT_TURN}
     assert CLASSIC.draw_what_is_left.values() == {"enabled": True}
 
 

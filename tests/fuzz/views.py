@@ -34,6 +34,9 @@ def observed(game: Game, seat: str) -> dict[str, Any]:
     out = {k: v for k, v in data.items() if k not in ("hands", "text")}
     out["sizes"] = {n: len(h) for n, h in data["hands"].items()}
     out["own"] = data["hands"][seat]
+    # HIDDEN-1's house rule: a hand of fewer than open_below cards is face up to all
+    below = game.rules.hidden.open_below
+    out["open"] = {n: h for n, h in data["hands"].items() if n != seat and len(h) < below}
     out["pending"] = game.pending
     out["pending_kind"] = game.pending_kind.value if game.pending_kind else None
     out["drawn"] = game.drawn if game.to_play == seat else None
@@ -63,7 +66,7 @@ def hidden_places(game: Game, seat: str, keep: Action) -> list[tuple[str, int, i
     out: list[tuple[str, int, int]] = [("pile", 0, i) for i in range(len(game.pile))]
     me = game.seat(seat)
     for p, hand in enumerate(game.hands):
-        if p == me:
+        if p == me or len(hand) < game.rules.hidden.open_below:  # its own, or face up
             continue
         kept = _kept(game, p, keep)
         out += [("hand", p, i) for i, c in enumerate(hand) if i not in kept

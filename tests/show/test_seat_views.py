@@ -159,3 +159,51 @@ def _every_step(driver: Any) -> list[str]:
         body.send_keys(Keys.ARROW_RIGHT)
         texts.append(driver.find_element("id", "step").text)
     return texts
+
+
+# --- HIDDEN-1's house rule (open-hands): a hand of fewer than 3 cards is face up to all
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), moves=st.integers(20, 120), who=st.integers(0, 2),
+       swaps=st.integers(1, 10))
+def test_open_hands_two_games_a_seat_cannot_tell_apart_look_the_same_to_it(
+        seed: int, moves: int, who: int, swaps: int) -> None:
+    check_seat_view("open-hands", seed, moves, who, swaps)
+
+
+def _open_game() -> Game:
+    from collections import Counter
+
+    from unoformal.rulebook.deck import Deck
+
+    rules = load_rules("open-hands")
+    deck = Deck.of(rules)
+    held = "R1,R2,R3/B1,B2/G1,G2,G3"
+    rest = Counter(deck.code(f) for f in deck.cards())
+    rest.subtract([*held.replace("/", ",").split(","), "R5"])
+    text = (f"rules=open-hands players=An,Bo,Cy dealer=Cy round=1 turn=An dir=left "
+            f"color=red phase=play hands={held} pile={','.join(sorted(rest.elements()))} "
+            "discard=R5 scores=0,0,0 uno=- drawn=- pending=0 kind=- offender=- legal=1 "
+            "prev=- reveal=- winner=- points=0 seed=0 shuffles=0")
+    return Game.from_text(text, rules)
+
+
+def test_open_hands_the_view_and_the_seats_page_show_a_hand_of_two_and_hide_one_of_three(
+        ) -> None:
+    game = _open_game()
+    assert game.view("An").shown == {"Bo": ("B1", "B2")}
+    assert game.view("Bo").shown == {}  # An's and Cy's hands hold 3
+    classic = Game.from_text(game.to_text().replace("rules=open-hands", "rules=classic"))
+    assert classic.view("An").shown == {}
+    _, done = trace.advance(game.copy(), Action.parse("An play R1"))
+    hands = step_as(done, "Bo", 3)["state"]["hands"]
+    assert hands["An"] == ["R2", "R3"] and hands["Cy"] == ["?", "?", "?"]
+    assert step_as(done, "Bo")["state"]["hands"]["An"] == ["?", "?"]  # classic's view
+    # Cy's hand of 3 differs in a twin (G1 swapped with a card of the pile): Bo cannot
+    # tell the two apart, and its view of the step is the same bytes
+    twin = swapped(game, ("hand", 2, 0), ("pile", 0, 0))
+    assert twin.hands[2] != game.hands[2]
+    _, twin_done = trace.advance(twin.copy(), Action.parse("An play R1"))
+    assert check_pair(game, twin, Action.parse("An play R1"), "Bo")
+    assert step_as(twin_done, "Bo", 3) == step_as(done, "Bo", 3)

@@ -30,7 +30,7 @@ def test_every_generated_mutant_is_within_the_schema() -> None:
 def test_the_mutants_the_schema_refuses_are_counted_with_the_reason() -> None:
     out = {m.name: why for m, why in refused(CLASSIC)}
     assert set(out) == {"DECK-2.minimum=1", "DECK-2.maximum=11", "DRAW-1.cards=0",
-                        "TWO-1.players=1", "UNO-1.cards_left=0",
+                        "TWO-1.players=1", "UNO-1.cards_left=0", "SCORE-1.multiplier=0",
                         "START-WILD.color_at_random=True"}
     assert "allowed 2 to 10 (breaks DECK-2)" in out["DECK-2.maximum=11"]
     assert "first_player_chooses_color" in out["START-WILD.color_at_random=True"]

@@ -56,7 +56,9 @@ def test_a_file_equal_to_classic_verifies_as_classic(
     assert code == 0
     # a house rule's own property is vacuous where the rule is off, whatever the variant
     assert {r["expected_from"] for r in rows} == {
-        "manifest (classic)", "switched off (SEVEN-O)", "switched off (JUMP-IN)"}
+        "manifest (classic)", "switched off (SEVEN-O)", "switched off (JUMP-IN)",
+        "another reading (UNO-1 reads catch_until = 'next-turn')",
+        "another reading (END-2 reads next_dealer = 'left')"}
     three = next(r for r in rows if r["players"] == 3 and r["property"] == TWO_1)
     assert three["verdict"] == three["expected"] == "refuted"
     assert three["expected_from"] == "manifest (classic)"

@@ -50,6 +50,11 @@ class CatalogueRule:
     title: str
     elsewhere: str
     readings: tuple[Reading, ...]
+    # What the rule is a reading of where no command reads it: "stated chance" (how a
+    # record's outcomes are judged: RESHUFFLE-1's split pile) or "views" (what a seat
+    # sees: HIDDEN-1's open hands); the matrix asks nothing of its pairs (tests/catalogue
+    # pins that its commands are classic's). "": the commands read it.
+    reading_of: str = ""
 
     @property
     def default(self) -> Reading:
@@ -92,7 +97,8 @@ def _index() -> _Index:
     data = tomllib.loads((FOLDER / "index.toml").read_text("utf-8"))
     return _Index(
         tuple(CatalogueRule(r["name"], r["family"], r["title"], r["elsewhere"],
-                            tuple(Reading(**x) for x in r["readings"])) for r in data["rule"]),
+                            tuple(Reading(**x) for x in r["readings"]),
+                            r.get("reading_of", "")) for r in data["rule"]),
         tuple(Preset(p["name"], p["description"], tuple(p["rules"]))
               for p in data.get("preset", ())),
         tuple(Wanted(**w) for w in data.get("wanted", ())))

@@ -61,6 +61,8 @@ def render_table(table: RuleTable) -> Table:
         text = rule.words()
         if rule.extension:
             text = f"[extension] {text}\nWhy: {rule.reason}"
+        elif rule.reason and not rule.house:
+            text = f"{text}\nReadings: {rule.reason}"
         if not rule.enabled and rule.when_off:
             text = f"{text}\nSwitched off: {rule.when_off}"
         out.add_row(rule.id, rule.source, escape(text), escape(_values(rule)))

@@ -271,6 +271,9 @@ def _source(want: Expectation) -> str:
         return "the variant's own [[expect]]"
     if want.source == INHERITED:
         return f"inherited from {want.variant}"
+    if want.source == OFF and " reads " in want.reason.split(":", 1)[0]:
+        # a property of a value's other reading (Property.needs "ID.value=reading")
+        return f"another reading ({want.reason.split(' in this table', 1)[0]})"
     if want.source == OFF:
         return f"switched off ({want.reason.split(' is off', 1)[0]})"
     return f"manifest ({want.variant})"

@@ -73,7 +73,7 @@ class Follow(StatedChance):
             raise Unknowable(f"{name} is stated to draw {code(card)}, which is not in the "
                              "draw pile", "DRAW-1")
         top = code(pile[-1])
-        _pull(pile, card)
+        _pull(game, card)
         self.notes.append(f"{name} drew {code(card)} from inside the pile (its top card "
                           f"was {top})")
         return card
@@ -113,7 +113,7 @@ class Follow(StatedChance):
                           "draw: the stated new pile taken, the rest of the old pile under it")
         game.discard = [*(below - from_below).elements(), *kept]
         under = _without(game.pile, need - from_below)
-        game.pile = [*under, *stated[::-1]]
+        game.pile, game.pile_lower = [*under, *stated[::-1]], 0
         if under:
             self.unordered = True
             self.notes.append(f"the order of the {len(under)} card(s) under the stated new pile "
@@ -149,7 +149,7 @@ class Unordered(StatedChance):
         if self.unordered and want and not self.piles and want[0] in game.pile:
             card = want.pop(0)
             self.taken += 1
-            _pull(game.pile, card)
+            _pull(game, card)
             return card
         return super().draw(game, seat, rule)
 
@@ -159,12 +159,14 @@ class Unordered(StatedChance):
             self.unordered = False
 
 
-def _pull(pile: list[int], card: int) -> None:
-    """Take ``card`` out of ``pile`` (top last): the copy nearest the top, as a draw
-    takes from the top."""
-    pile.reverse()
-    pile.remove(card)
-    pile.reverse()
+def _pull(game: Game, card: int) -> None:
+    """Take ``card`` out of the pile (top last): the copy nearest the top, as a draw
+    takes from the top. Taken from a split pile's other half, that half is one smaller."""
+    pile = game.pile
+    at = len(pile) - 1 - pile[::-1].index(card)
+    del pile[at]
+    if at < game.pile_lower:
+        game.pile_lower -= 1
 
 
 def _without(cards: list[int], taken: Counter[int]) -> list[int]:

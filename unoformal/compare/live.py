@@ -261,7 +261,9 @@ class Referee:
             "to_play": view.to_play, "phase": view.phase, "draw_pile": view.draw_pile,
             "scores": view.scores, "uno_pending": view.uno_pending,
             "revealed": None if view.revealed is None else
-            {"player": view.revealed[0], "hand": list(view.revealed[1])}}}
+            {"player": view.revealed[0], "hand": list(view.revealed[1])},
+            **({"shown": {name: list(hand) for name, hand in view.shown.items()}}
+               if game.rules.hidden.open_below else {})}}
 
     def _record(self, message: dict[str, Any]) -> dict[str, Any]:
         self._game()

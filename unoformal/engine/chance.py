@@ -20,7 +20,7 @@ from typing import Any
 
 from unoformal.engine.game import Chance, Game
 from unoformal.errors import IllegalActionError
-from unoformal.rulebook.table import CLASSIC, RuleTable
+from unoformal.rulebook.table import CLASSIC, Refill, RuleTable
 
 
 class ChanceError(IllegalActionError):
@@ -171,6 +171,9 @@ class StatedChance(Chance):
         draws, piles, drew = self.draws, self.piles, self.drew_under
         self.draws = self.piles = None
         self.drew_under = {}
+        if piles and game.rules.reshuffle.refill is Refill.SPLIT:
+            while piles:  # a half refilled, none of its cards drawn by this action
+                self._refill_half(game, piles.pop(0))
         if piles:
             raise ChanceError(f"{len(piles)} reshuffle(s) stated that this action does not "
                               "cause: the draw pile was not empty", "RESHUFFLE-1")
@@ -192,6 +195,12 @@ class StatedChance(Chance):
             return super().draw(game, seat, rule)
         stated = self._wanted(game)[0]
         top = game.pile[-1]
+        if game.rules.reshuffle.refill is Refill.SPLIT:
+            card = self._from_split(game, stated)
+            if card is not None:
+                draws[seat].pop(0)
+                self.taken += 1
+                return card
         if top != stated:
             code = game.deck.code
             if self.piles:
@@ -248,8 +257,62 @@ class StatedChance(Chance):
             raise ChanceError(f"the new draw pile holds the top discard "
                               f"{game.deck.code(kept[-1])}: it stays face up", "RESHUFFLE-1")
         what = "the discards below the top card" if kept else "the whole discard pile"
-        _check_same(game, stated, cards, "RESHUFFLE-1", what)
+        if game.rules.reshuffle.refill is Refill.SPLIT:
+            # a half refilled from part of the discards: the rest stay below the top one
+            left = _part_of(game, stated, cards, what)
+            game.discard[:0] = left
+        else:
+            _check_same(game, stated, cards, "RESHUFFLE-1", what)
         cards[:] = stated[::-1]
+
+    # -------------------------------------------------- RESHUFFLE-1 read split
+
+    def _from_split(self, game: Game, stated: int) -> int | None:
+        """The card ``stated`` drawn from a split pile: the top of the other half, or of a
+        half refilled now (a stated reshuffle while cards are left); None where neither
+        holds it on top (the caller says why)."""
+        card = self._top_of_either(game, stated)
+        if card is None and self.piles:  # neither half has it on top: one was refilled
+            self._refill_half(game, self.piles.pop(0))
+            card = self._top_of_either(game, stated)
+        return card
+
+    def _top_of_either(self, game: Game, stated: int) -> int | None:
+        pile, lower = game.pile, min(game.pile_lower, len(game.pile))
+        if pile and lower > 1 and pile[-1] == stated == pile[lower - 1] and \
+                len(pile) - lower > 1 and self._next_from_lower(game, pile, lower):
+            game.pile_lower = lower - 1  # both halves show it: the next card says which
+            return pile.pop(lower - 1)
+        if pile and pile[-1] == stated:
+            game.pile_lower = lower
+            return pile.pop()
+        if lower and pile[lower - 1] == stated:
+            game.pile_lower = lower - 1
+            return pile.pop(lower - 1)
+        return None
+
+    def _next_from_lower(self, game: Game, pile: list[int], lower: int) -> bool:
+        """Whether the card this draw is stated to take after the current one is the
+        other half's next and not the pile's (two copies of one card on top of both
+        halves: a draw of several cards says which half it took from)."""
+        want = (self.draws or {}).get(self.seat, [])
+        if len(want) < 2:
+            return False
+        return want[1] == pile[lower - 2] and want[1] != pile[-2]
+
+    def _refill_half(self, game: Game, stated: list[int]) -> None:
+        """A half refilled from part of the discards below the top card while the other
+        still holds cards, which go under it (their order kept); both halves holding
+        cards, neither is empty to refill."""
+        pile, lower = game.pile, min(game.pile_lower, len(game.pile))
+        if 0 < lower < len(pile):
+            raise ChanceError(f"a half of the draw pile is refilled while both hold cards "
+                              f"({lower} and {len(pile) - lower})", "RESHUFFLE-1")
+        kept = game.discard[-1:]
+        left = _part_of(game, stated, game.discard[:-1], "the discards below the top card")
+        game.discard = [*left, *kept]
+        game.pile_lower = len(pile)
+        pile.extend(stated[::-1])
 
 
 class StatedGame(Game):
@@ -327,6 +390,24 @@ def _check_same(game: Game, stated: list[int], want: list[int], rule_id: str,
     parts = ([f"extra {_listed(extra)}"] if extra else []) + \
         ([f"missing {_listed(missing)}"] if missing else [])
     raise ChanceError(f"the stated new pile is not {what}: {'; '.join(parts)}", rule_id)
+
+
+def _part_of(game: Game, stated: list[int], cards: list[int], what: str) -> list[int]:
+    """``cards`` less the ``stated`` ones, in their order (RESHUFFLE-1 read split: a
+    refill takes part of them); a stated card not among them is a deviation."""
+    extra = Counter(stated) - Counter(cards)
+    if extra:
+        code = game.deck.code
+        raise ChanceError(f"the stated new pile is not part of {what}: extra "
+                          f"{_listed(sorted(code(c) for c in extra.elements()))}",
+                          "RESHUFFLE-1")
+    taken, left = Counter(stated), []
+    for card in cards:
+        if taken[card] > 0:
+            taken[card] -= 1
+        else:
+            left.append(card)
+    return left
 
 
 def _listed(codes: list[str], shown: int = 8) -> str:

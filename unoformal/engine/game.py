@@ -17,7 +17,7 @@ import dataclasses
 import hashlib
 import random
 from collections.abc import Iterable, MutableSequence, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -214,6 +214,8 @@ class PlayerView:
     scores: dict[str, int]
     uno_pending: str | None
     revealed: tuple[str, tuple[str, ...]] | None  # CHAL-1: (offender, hand) for the challenger
+    # HIDDEN-1's open_below: the other hands shown to every player (a house rule)
+    shown: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -355,6 +357,10 @@ class Game(Concrete):
         self.wd4_legal = True
         self.prev_color: int | None = None
         self.uno_window: int | None = None
+        # RESHUFFLE-1 read split, as a record states it (unoformal.engine.chance): the
+        # pile's bottom cards that are the other half (0: one pile). No part of the state
+        # text: the game's own chance keeps one pile, and so does every reader of it.
+        self.pile_lower = 0
         self.reveal: tuple[int, int, tuple[int, ...]] | None = None
         self.winner: int | None = None
         self.round_points = 0
@@ -376,7 +382,7 @@ class Game(Concrete):
         for _ in range(size):
             for k in range(1, self.n + 1):
                 self.hands[(self.dealer + k) % self.n].append(cards.pop())
-        self.pile = cards
+        self.pile, self.pile_lower = cards, 0
 
     def _deal_given(self, deal: dict[str, Any]) -> None:
         """A position like a FEN: hands and pile given, together exactly the deck."""
@@ -393,7 +399,7 @@ class Game(Concrete):
         pile = self._codes(deal.get("draw_pile", []), "deal.draw_pile")
         if not pile:
             raise InvalidInputError("deal.draw_pile is empty: no start card to turn", "DEAL-2")
-        self.pile = pile[::-1]
+        self.pile, self.pile_lower = pile[::-1], 0
         counts = [0] * len(self.deck.faces)
         for card in [c for h in self.hands for c in h] + pile:
             counts[card] += 1
@@ -1129,7 +1135,7 @@ class Game(Concrete):
         rest = self.discard[:-1] if keep else self.discard
         self.discard = self.discard[-1:] if keep else []
         self.chance.reshuffle(self, rest, self.rules.reshuffle.id)
-        self.pile = rest
+        self.pile, self.pile_lower = rest, 0
         ran = self.ran
         if ran is not None:
             ran.append((self.rules.reshuffle.id, "reshuffle"))
@@ -1311,7 +1317,14 @@ class Game(Concrete):
             to_play=self.to_play, phase=self.phase, draw_pile=len(self.pile),
             scores=dict(zip(self.names, self.scores, strict=True)),
             uno_pending=self.names[self.uno_window] if self.uno_window is not None else None,
-            revealed=revealed)
+            revealed=revealed, shown=self._shown(p))
+
+    def _shown(self, p: int) -> dict[str, tuple[str, ...]]:
+        """HIDDEN-1's open hands: the others' hands of fewer cards than ``open_below``."""
+        below = self.rules.hidden.open_below
+        return {name: tuple(self._sorted_codes(hand))
+                for q, (name, hand) in enumerate(zip(self.names, self.hands, strict=True))
+                if q != p and len(hand) < below}
 
     def _color_name(self, color: int | None) -> str | None:
         return self.deck.colors[color].value if color is not None else None
@@ -1356,6 +1369,7 @@ class Game(Concrete):
         for name, value in values.items():  # every field of the state schema, by its name
             setattr(g, name, value)
         g._tables()
+        g.pile_lower = 0  # no part of the text: one pile (a split is stated chance's alone)
         g.history = []
         g.dealer_draws = []
         g.origin = {"dealer": None, "deal": None}
@@ -1393,6 +1407,7 @@ class Game(Concrete):
         new.phase, new.drawn, new.pending, new.pending_kind = (self.phase, self.drawn,
                                                                self.pending, self.pending_kind)
         new.offender, new.reveal, new.uno_window = self.offender, self.reveal, self.uno_window
+        new.pile_lower = self.pile_lower
         new.winner, new.round_points = self.winner, self.round_points
         new.cause = self.cause
         new.chance = self.chance.fork()

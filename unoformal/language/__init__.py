@@ -43,6 +43,7 @@ from unoformal.language.conditions import (
     DrawnPlayable,
     Either,
     Fixed,
+    HandAtLeast,
     HandIs,
     HoldsCard,
     HoldsKind,
@@ -72,7 +73,7 @@ from unoformal.language.protocols import Actor, Binding, Concrete, Symbolic, Who
 __all__ = [
     "PENDING_RULE", "Actor", "All", "Binding", "Both", "Branch", "CanDraw", "CanPlay", "Card",
     "CardPlayable", "CardsLeft", "Clear", "Command", "Concrete", "Cond", "Conjunct",
-    "DrawnOnly", "DrawnPlayable", "Effect", "Either", "Fixed", "HandIs", "HoldsCard",
+    "DrawnOnly", "DrawnPlayable", "Effect", "Either", "Fixed", "HandAtLeast", "HandIs", "HoldsCard",
     "HoldsKind", "IsTop", "Label", "Matches", "Not", "OfCurrentColor", "OfKind",
     "PassTurn", "PendingIn", "PhaseIn", "PhaseIs", "PhaseNot", "Playable", "Said",
     "SetColor", "SetPhase", "Shows", "Sorts", "Symbolic", "Take", "Unless", "When", "Who",

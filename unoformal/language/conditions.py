@@ -173,6 +173,28 @@ class HandIs(Cond):
 
 
 @dataclass(frozen=True)
+class HandAtLeast(Cond):
+    """``who`` holds at least ``cards`` cards (fewer, when ``value`` is False): a house
+    rule's hand limit."""
+
+    who: Who
+    cards: int
+    value: bool = True
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        return (len(game.hands[b.of(self.who)]) >= self.cards) == self.value
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        at_least = spec.at_least(spec.hand_size(s, b.of(self.who)), self.cards)
+        return at_least if self.value else spec.negated(at_least)
+
+    def text(self) -> str:
+        return (f"the {self.who.value} holds {'at least' if self.value else 'fewer than'} "
+                f"{self.cards} card{'s' * (self.cards != 1)}")
+
+
+
+@dataclass(frozen=True)
 class CanDraw(Cond):
     """``cards`` cards can be drawn (EXT-SHORT: the pile and the discard below the top,
     unless the table draws what is left)."""
@@ -660,20 +682,23 @@ class Conjunct:
 
 @dataclass(frozen=True)
 class OnlyKindLeft(Cond):
-    """Every card left in the pile is a ``kind`` (START-WD4's card turned again finds no
-    other, EXT-START)."""
+    """Every card left in the pile is a ``kind``, or one of ``also`` (START-WD4's card
+    turned again finds no other, EXT-START; where a start Wild goes back too, a pile of
+    Wilds and Wild Draw Fours has none either)."""
 
     kind: Kind
+    also: tuple[Kind, ...] = ()
 
     def holds(self, game: Concrete, b: Binding) -> bool:
-        kinds = game.f_kind
-        return all(kinds[c] is self.kind for c in game.pile)
+        kinds, kind, also = game.f_kind, self.kind, self.also
+        return all(kinds[c] is kind or kinds[c] in also for c in game.pile)
 
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
-        return spec.only_kind_left(s, self.kind)
+        return spec.only_kind_left(s, (self.kind, *self.also))
 
     def text(self) -> str:
-        return f"every card left in the pile is a {KIND_NAMES[self.kind]}"
+        names = " or a ".join(KIND_NAMES[k] for k in (self.kind, *self.also))
+        return f"every card left in the pile is a {names}"
 
 
 

@@ -687,21 +687,28 @@ class PassOn(Effect):
 @dataclass(frozen=True)
 class PassDeal(Effect):
     """END-2: the deal passes to the round's winner (``to_winner``), or to the dealer's
-    left."""
+    left; or, ``before_mover`` set, to the player that many seats before the one to move
+    (who then plays first, DEAL-3)."""
 
     to_winner: bool
+    before_mover: int | None = None
 
     def run(self, game: Concrete, b: Binding) -> None:
-        winner = game.winner
-        if self.to_winner and winner is not None:
+        winner, back = game.winner, self.before_mover
+        if back is not None:
+            game.dealer = (game.turn - back) % game.n
+        elif self.to_winner and winner is not None:
             game.dealer = winner
         else:
             game.dealer = (game.dealer + 1) % game.n
 
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
-        return spec.dealer_passed(s, self.to_winner), []
+        return spec.dealer_passed(s, self.to_winner, self.before_mover), []
 
     def text(self) -> str:
+        if self.before_mover is not None:
+            return (f"the player {self.before_mover} seat(s) before the player to move "
+                    "deals")
         return "the round's winner deals" if self.to_winner else \
             "the player to the dealer's left deals"
 

@@ -165,6 +165,8 @@ def describe(view: PlayerView) -> str:
              f"({view.phase}); direction {view.direction}; draw pile {view.draw_pile}",
              f"Cards held: {others}; scores: {scores}",
              f"Your hand ({view.player}): {' '.join(view.hand) or '-'}"]
+    for name, hand in view.shown.items():  # HIDDEN-1's house rule: hands face up
+        lines.append(f"{name}'s hand, face up: {' '.join(hand)}")
     if view.revealed is not None:  # CHAL-1: the challenger's look at the hand
         offender, hand = view.revealed
         lines.append(f"{offender} showed you: {' '.join(hand)}")

@@ -93,5 +93,5 @@ def _points(rules: RuleTable, face: Face) -> int:
     """SCORE-1: what one card left in a hand is worth to the round winner."""
     p = rules.points
     if face.kind is Kind.NUMBER:
-        return (face.rank or 0) if p.number_face_value else 0
-    return p.wild_points if face.kind.is_wild else p.action_points
+        return ((face.rank or 0) if p.number_face_value else 0) * p.multiplier
+    return (p.wild_points if face.kind.is_wild else p.action_points) * p.multiplier

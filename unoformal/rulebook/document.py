@@ -101,6 +101,8 @@ def _section(rid: str, entries: list[tuple[str, Rule]], where: Sites) -> list[st
         lines.append("")
         if rule.extension or rule.house:
             lines += [f"Why: {rule.reason}", ""]
+        elif rule.reason:  # a rulebook entry with readings: which one is the default, why
+            lines += [f"Readings: {rule.reason}", ""]
         if not rule.enabled and rule.when_off:
             lines += [f"Switched off: {rule.when_off}", ""]
         lines.append(f"- Seed: {rule.source}")

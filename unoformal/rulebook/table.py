@@ -60,6 +60,9 @@ class Holding(Enum):
 class NextDealer(Enum):
     LEFT = "left"
     WINNER = "winner"
+    # letsuno: the player to move when the round ended plays first in the next one, so
+    # the dealer role goes to the player DEAL-3's first_seat before them
+    MOVER = "mover"
 
 
 class SwapWith(Enum):
@@ -78,6 +81,22 @@ class JumpedDrawTwo(Enum):
     # The first Draw Two waits for its victim to accept; a jumper's adds its 2 to what
     # waits and the player after the jumper draws the total.
     ADDS = "adds"
+
+
+class CatchUntil(Enum):
+    """UNO-1: how long a player who did not say UNO can be caught."""
+
+    NEXT_TURN = "next-turn"  # the rulebook: until the next turn begins
+    # A house rule (letsuno, many tables): while they hold the card and have not said it
+    ANY_TIME = "any-time"
+
+
+class Refill(Enum):
+    """RESHUFFLE-1: how the draw pile is refilled, as a record may state it."""
+
+    EMPTY = "empty"  # the rulebook: when it is empty, from every discard below the top
+    # letsuno: two halves, a draw from either, a half refilled from part of the discards
+    SPLIT = "split"
 
 
 class JumpWindow(Enum):
@@ -209,12 +228,16 @@ class DrawRule(Rule):
 @dataclass(frozen=True)
 class Reshuffle(Rule):
     keep_top: bool = True
+    refill: Refill = Refill.EMPTY
 
 
 @dataclass(frozen=True)
 class Hidden(Rule):
     hand_sizes_public: bool = True
     challenge_shows_hand_to_challenger: bool = True
+    # A house rule (letsuno's handRevealThreshold): a hand of fewer cards is face up to
+    # every player (0: none is)
+    open_below: Annotated[int, Range(0, 20)] = 0
 
 
 # --- Card effects and two players (000 §04, §05) -----------------------------------
@@ -284,6 +307,7 @@ class UnoRule(Rule):
     say_with_card: bool = True
     say_before_accusation: bool = True
     catch_only_with_one_card: bool = True
+    catch_until: CatchUntil = CatchUntil.NEXT_TURN
 
     @property
     def says_with(self) -> int:
@@ -307,6 +331,8 @@ class Points(Rule):
     number_face_value: bool = True
     action_points: Annotated[int, Range(0, POINTS)] = 20
     wild_points: Annotated[int, Range(0, POINTS)] = 50
+    # A house rule's double score (letsuno's doubleScore): each card counts this many times
+    multiplier: Annotated[int, Range(1, 4)] = 1
 
 
 @dataclass(frozen=True)
@@ -600,13 +626,24 @@ CLASSIC = RuleTable(
     reshuffle=Reshuffle(
         "RESHUFFLE-1", "000 §03",
         "When the draw pile is empty, {keep_top?keep the top discard and shuffle the rest|"
-        "shuffle the whole discard pile} into a new draw pile.", keep_top=True),
+        "shuffle the whole discard pile} into a new draw pile.{refill=split? A record may "
+        "state a split draw pile (our reading of letsuno's): two halves, each draw taking "
+        "the top card of either, and a half that runs out refilled from part of the "
+        "discards below the top card while the other half still holds cards. Only stated "
+        "chance reads it: the game's own chance refills as above, so play, explore and "
+        "verify see one pile.|}",
+        keep_top=True, refill=Refill.EMPTY,
+        reason="How the pile is refilled is a value, refill: \"empty\" (the default: seed "
+               "000 §03) or \"split\" (an engine that splits its pile in two halves and "
+               "refills one from part of the discards, as letsuno does; a referee's "
+               "reading, for records that state their chance)."),
     hidden=Hidden(
         "HIDDEN-1", "000 §03, §05",
         "Faces of hands are hidden; hand sizes are {hand_sizes_public?public|hidden}. A "
         "challenged player's hand is {challenge_shows_hand_to_challenger?shown to the "
-        "challenger only|checked without being shown} (CHAL-1).",
-        hand_sizes_public=True, challenge_shows_hand_to_challenger=True),
+        "challenger only|checked without being shown} (CHAL-1).{open_below=0?| A hand of "
+        "fewer than {open_below} cards is shown to every player.}",
+        hand_sizes_public=True, challenge_shows_hand_to_challenger=True, open_below=0),
     number=CardEffect(
         "PLAY-1", "000 §03", "A number card: no effect beyond matching" + _EFFECT,
         kind=Kind.NUMBER),
@@ -674,12 +711,21 @@ CLASSIC = RuleTable(
         "UNO-1", "000 §06",
         "Say UNO {say_with_card?when playing|after playing} the card that leaves you "
         "with {cards_left:card}{say_before_accusation?, or afterwards before an accusation|}. "
-        "Caught before the next turn begins (its player draws or plays), draw {penalty:card}. "
+        "{catch_until=any-time?Caught at any later time while still holding "
+        "{cards_left:card} and not having said UNO (a house rule: the window stays open "
+        "across turns; the state keeps one window, so a later forgotten UNO takes the place "
+        "of the one open)|Caught before the next turn begins (its player draws or plays)}, "
+        "draw {penalty:card}. "
         "{catch_only_with_one_card?A catch needs the accused to still hold {cards_left:card} "
         "(our reading: the call is about the last card)|A catch stands whatever the accused "
         "holds by then}.",
         cards_left=1, penalty=2, say_with_card=True, say_before_accusation=True,
-        catch_only_with_one_card=True,
+        catch_only_with_one_card=True, catch_until=CatchUntil.NEXT_TURN,
+        reason="How long a forgotten UNO can be caught is a value, catch_until: "
+               "\"next-turn\" (the default: seed 000 §06, the next player draws or plays "
+               "and the chance is gone) or \"any-time\" (the house rule of letsuno and of "
+               "many tables: the player can be caught, or may still say UNO, for as long as "
+               "they hold the one card).",
         when_off="Nobody calls UNO: a player's next-to-last card opens no window, nobody "
                  "says UNO or is caught, and nobody draws for it."),
     end_of_round=EndRule(
@@ -691,14 +737,23 @@ CLASSIC = RuleTable(
     next_round=NextRound(
         "END-2", "000 §06",
         "Count the hands; if nobody reached the target, shuffle everything and deal again; "
-        "the dealer role {next_dealer=winner?goes to the round winner|passes to the left}.",
-        next_dealer=NextDealer.LEFT),
+        "the dealer role {next_dealer=winner?goes to the round winner|}{next_dealer=left?"
+        "passes to the left|}{next_dealer=mover?goes to whoever makes the player to move "
+        "when the round ended (after its last card's effect on the turn) play first in the "
+        "next one|}.",
+        next_dealer=NextDealer.LEFT,
+        reason="Who deals next is a value, next_dealer: \"left\" (the default: seed 000 "
+               "§06), \"winner\" (seed 004: the round's winner) or \"mover\" (letsuno: "
+               "the player to move when the round ended plays first in the next round; "
+               "our reading takes the turn after the last card's effect, where letsuno "
+               "ends a round on a Wild before the turn moves on)."),
     points=Points(
         "SCORE-1", "000 §07",
         "The round winner scores the cards left in the other hands: numbers "
         "{number_face_value?at face value|0}, Draw Two / Skip / Reverse {action_points}, any "
-        "wild {wild_points}. Everyone else scores 0.",
-        number_face_value=True, action_points=20, wild_points=50),
+        "wild {wild_points}{multiplier=1?|, each counted {multiplier} times}. Everyone else "
+        "scores 0.",
+        number_face_value=True, action_points=20, wild_points=50, multiplier=1),
     target=Target(
         "SCORE-2", "000 §07",
         "Scores accumulate; the first to reach {score} points or more wins the game. Exactly "
@@ -720,7 +775,8 @@ CLASSIC = RuleTable(
     start_with_only_wd4_left=Rule(
         "EXT-START", "extension",
         "If a Wild Draw Four is turned as start card and only Wild Draw Fours are left in the "
-        "draw pile, it stays and is treated like a Wild start card (START-WILD).",
+        "draw pile (only wild cards, where a start Wild goes back too), it stays and is "
+        "treated like a Wild start card (START-WILD) whose color the first player names.",
         extension=True,
         reason="START-WD4 turns another card; when every card left is a Wild Draw Four it "
                "would turn cards forever."),

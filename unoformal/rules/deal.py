@@ -28,7 +28,9 @@ def next_deal(table: RuleTable) -> Command:
         "next_deal", (rule.id, deal.id), Actor.DEALER, (),
         (Conjunct(PhaseIs(OVER), rule.id, "the round is not over"),
          Conjunct(Unless(GameOver()), table.target.id, "the game is over")),
-        (PassDeal(rule.next_dealer is NextDealer.WINNER), Deal(deal.hand_size)),
+        (PassDeal(rule.next_dealer is NextDealer.WINNER,
+                  table.first_turn.first_seat if rule.next_dealer is NextDealer.MOVER
+                  else None), Deal(deal.hand_size)),
         "the round is over and nobody has reached the target: the next dealer shuffles "
         "everything and deals again")
 

@@ -13,7 +13,7 @@ it a Wild start card, or, switched off, the round is stuck (no rule says what to
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from unoformal.language.commands import Command
@@ -85,19 +85,32 @@ def start(table: RuleTable, kind: Kind) -> Command:
         return Command(name, cites, Actor.DEALER, (Who.CARD,), (),
                        (TurnUp(kind), *started(table, kind, rule)), prose)
     ext = table.start_with_only_wd4_left
+    # Every kind whose start card goes back: where a start Wild goes back too, a pile of
+    # Wilds and Wild Draw Fours is one where no start card can stay
+    back = tuple(k for k in Kind if k is not kind and (other := table.start_rule(k))
+                 is not None and other.turn_another_card)
     if ext.enabled:
         left: tuple[Effect, ...] = (
             TurnUp(kind), Shows(Label(ext.id, "wd4-stays", "only Wild Draw Fours left: the "
                                       "start card stays as a Wild", _WD4)),
-            *started(table, kind, table.start_wild, counted=False))
+            *started(table, kind, _stays(table), counted=False))
     else:
         left = (TurnUp(kind), SetPhase(START))  # EXT-START off: stuck, no rule says more
     return Command(
         name, cites, Actor.DEALER, (Who.CARD,), (), (), prose,
-        (Branch(name, (rule.id,), Unless(OnlyKindLeft(kind)), (),
-                (Shows(Label(rule.id, "turned-again", "Wild Draw Four start: back in the "
-                             "deck, another card turned", _WD4)), TurnAgain(rule.id))),
-         Branch(f"{name}_only_left", (ext.id,), OnlyKindLeft(kind), (), left)))
+        (Branch(name, (rule.id,), Unless(OnlyKindLeft(kind, back)), (),
+                (Shows(Label(rule.id, "turned-again", f"{KIND_NAMES[kind]} start: back in "
+                             "the deck, another card turned", (kind,))), TurnAgain(rule.id))),
+         Branch(f"{name}_only_left", (ext.id,), OnlyKindLeft(kind, back), (), left)))
+
+
+def _stays(table: RuleTable) -> StartRule:
+    """EXT-START's start card that stays: START-WILD, whose color the first player
+    names even where a start Wild goes back (nothing else would name it)."""
+    wild = table.start_wild
+    if wild.first_player_chooses_color or wild.color_at_random:
+        return wild
+    return replace(wild, first_player_chooses_color=True, turn_another_card=False)
 
 
 @dataclass(frozen=True)

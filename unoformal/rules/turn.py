@@ -50,7 +50,7 @@ from unoformal.language.effects import (
 )
 from unoformal.language.protocols import Actor, Who
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.table import CatchUntil, RuleTable
 from unoformal.rules.house import changed
 from unoformal.rules.state import COLOR, DRAWN, PLAY, RESPOND
 
@@ -75,7 +75,11 @@ def waiting(table: RuleTable) -> tuple[Conjunct, ...]:
 
 def turn_begins(table: RuleTable) -> tuple[Effect, ...]:
     """UNO-1: a turn begins (a play, a draw, a misplay) and any UNO window closes; coverage
-    counts it when the window was another player's, whose missed UNO is now safe."""
+    counts it when the window was another player's, whose missed UNO is now safe. Read
+    ``any-time`` (UNO-1's catch_until), a turn closes nothing: the window lasts while its
+    player holds the card (a hand grown back, a catch or a late UNO closes it)."""
+    if table.uno.catch_until is CatchUntil.ANY_TIME:
+        return ()
     closes = Label(table.uno.id, "window-closes", "the next turn begins: the missed UNO is "
                    "safe")
     return (Sorts(Both((SomeWindow(), Unless(WindowOf(Who.ACTOR)))), closes),
@@ -125,11 +129,12 @@ def pass_nothing_to_draw(table: RuleTable) -> Command:
     rule = table.pass_when_nothing_to_draw
     return changed(table, Command(
         "pass_nothing_to_draw", (rule.id,), Actor.ON_TURN, (),
+        # One conjunct, so a rule file that lets a player pass otherwise (a hand limit)
+        # restates when, in its words, with `when`
         (*waiting(table),
-         Conjunct(Fixed(rule.enabled, "a player with nothing to draw passes"), table.draw.id,
-                  PASS_AFTER_DRAWING),
-         Conjunct(PhaseIs(PLAY), table.draw.id, PASS_AFTER_DRAWING),
-         Conjunct(CardsLeft(1, False), table.draw.id, PASS_AFTER_DRAWING)),
+         Conjunct(Both((Fixed(rule.enabled, "a player with nothing to draw passes"),
+                        PhaseIs(PLAY), CardsLeft(1, False))), table.draw.id,
+                  PASS_AFTER_DRAWING)),
         (Shows(Label(rule.id, "pass", "nothing to draw: the player passes")),
          NoteCause(None), Clear("drawn"), *_TURN_ENDS),
         "a player who cannot play and finds nothing left to draw passes"))

@@ -25,7 +25,7 @@ from unoformal.language.conditions import (
 from unoformal.language.coverage import Label
 from unoformal.language.effects import Clear, Shows, Take
 from unoformal.language.protocols import Actor, Who
-from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.table import CatchUntil, RuleTable
 from unoformal.rules.house import changed
 
 SHORT = "not enough cards are left for the penalty"
@@ -51,12 +51,15 @@ def catch(table: RuleTable) -> Command:
     """UNO-1: another player catches the one whose window is open; they draw the penalty."""
     uno = table.uno
     now = "{target} cannot be caught now: "
+    nobody = ("nobody has played their next-to-last card without saying UNO since the "
+              "turn began" if uno.catch_until is CatchUntil.NEXT_TURN else
+              "no forgotten UNO is open to a catch (one lasts while its player holds the "
+              "card, until a later one takes its place)")
     guard = [
         Conjunct(Fixed(uno.enabled, "UNO is called in these rules"), uno.id,
                  "nobody calls UNO in these rules"),
         Conjunct(Differ(Who.ACTOR, Who.TARGET), uno.id, "a player cannot catch themself"),
-        Conjunct(SomeWindow(), uno.id, now + "nobody has played their next-to-last card "
-                 "without saying UNO since the turn began"),
+        Conjunct(SomeWindow(), uno.id, now + nobody),
         Conjunct(WindowOf(Who.TARGET), uno.id, now + "only {window} can, who played their "
                  "next-to-last card without saying UNO"),
     ]

@@ -125,6 +125,11 @@ def _pairs(m: Matrix) -> str:
             f"{len(m.pairs)} pairs of the catalogue's default readings: {len(refused)} "
             f"cannot be combined, {len(broken)} break something neither rule breaks alone, "
             f"{len(m.pairs) - len(refused) - len(broken)} combine with nothing new.", ""]
+    alone = [s.rule for s in m.singles if s.rule.reading_of]
+    if alone:
+        rows += ["Not paired: " + ", ".join(f"`{r.name}` (a reading of {r.reading_of} only)"
+                                            for r in alone)
+                 + ". No command reads them, so a pair with one is the other rule alone.", ""]
     if refused:
         rows += ["### Cannot be combined", "", "| pair | why |", "|---|---|"]
         rows += [f"| `{p.a}` + `{p.b}` | {_cell(p.refused or '')} |" for p in refused]

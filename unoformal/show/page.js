@@ -108,7 +108,8 @@
   function seat(name, state, prev, current) {
     const hand = state.hands[name];
     const before = prev ? prev.hands[name] : null;
-    const mine = canSee(name);
+    // HIDDEN-1's house rule: a hand of fewer cards than open_below is face up to all
+    const mine = canSee(name) || hand.length < ((data.table || {}).open_below || 0);
     const changed = prev && (mine ? removed(hand, before).length + added(hand, before)
       .filter(Boolean).length > 0 : hand.length !== before.length);
     const box = el("section", "seat" + (current ? " current" : "") + (changed ? " changed" : ""));

@@ -3,7 +3,8 @@
 A trace step holds everything (the referee's view). :func:`step_as` keeps of it what the
 seat ``seat`` may know (HIDDEN-1), and nothing else:
 
-* its own hand, and of every other hand its size, to the end of the round: the table says
+* its own hand, and of every other hand its size (its cards too where HIDDEN-1's house
+  rule shows a hand of fewer than ``open_below`` cards), to the end of the round: the table says
   the winner scores the cards left (SCORE-1), not that their faces are shown, so a seat
   learns the round's points and not which kinds of card made them (SCORE-1's labels of
   the kinds left are the referee's alone);
@@ -45,32 +46,33 @@ def page_as(data: Json, seat: str) -> Json:
     if seat not in data["players"]:
         raise InvalidInputError(f"--as {show(seat)}: not a player of this trace "
                                 f"({', '.join(data['players'])})", "HIDDEN-1")
-    steps = [step_as(s, seat) for s in data["steps"]]
+    table = data.get("table")
+    below = table.get("open_below", 0) if isinstance(table, dict) else 0
+    steps = [step_as(s, seat, below) for s in data["steps"]]
     out = {**data, "steps": steps, "view_as": seat}
     # a finding shows whole states (the referee's view); a record's free-form meta may
     # hold anything, a seed among them, which decides every hidden card
     out.pop("finding", None)
     out.pop("meta", None)
-    table = data.get("table")
     if isinstance(table, dict):
         out["table"] = {**table, "words": {rule: words for rule, words in table["words"].items()
                                            if rule in cited(steps)}}
     return out
 
 
-def step_as(step: Json, seat: str) -> Json:
-    """One step of a trace as ``seat`` may see it."""
+def step_as(step: Json, seat: str, open_below: int = 0) -> Json:
+    """One step of a trace as ``seat`` may see it (``open_below``: HIDDEN-1's open hands)."""
     reveal = step.get("reveal")
-    return {**step, "state": state_as(step["state"], seat),
+    return {**step, "state": state_as(step["state"], seat, open_below),
             "labels": [lab for lab in step["labels"] if known(lab, seat)],
             "reveal": reveal if reveal and reveal["to"] == seat else None,
             "refused": refusal_as(step.get("refused"), step.get("actor"), seat)}
 
 
-def state_as(state: Json, seat: str) -> Json:
-    """A state as ``seat`` sees it: the other hands as card backs, the drawn card only to
-    its drawer."""
-    hands = {name: hand if name == seat else [HIDDEN] * len(hand)
+def state_as(state: Json, seat: str, open_below: int = 0) -> Json:
+    """A state as ``seat`` sees it: the other hands as card backs (face up below
+    ``open_below`` cards, HIDDEN-1's house rule), the drawn card only to its drawer."""
+    hands = {name: hand if name == seat or len(hand) < open_below else [HIDDEN] * len(hand)
              for name, hand in state["hands"].items()}
     drawn = state.get("drawn") if state.get("to_play") == seat else None
     return {**state, "hands": hands, "drawn": drawn}

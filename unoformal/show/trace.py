@@ -208,7 +208,7 @@ def table_data(rules: RuleTable, cited: set[str]) -> Json:
             words[rule.id] = f"{words[rule.id]} {rule.words()}" if rule.id in words \
                 else rule.words()
     return {"name": rules.name, "description": rules.description, "words": words,
-            "changes": changes(rules)}
+            "changes": changes(rules), "open_below": rules.hidden.open_below}
 
 
 def changes(rules: RuleTable) -> list[Json]:

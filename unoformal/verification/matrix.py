@@ -284,7 +284,9 @@ def build(counts: Sequence[int], pair_counts: Sequence[int],
                         label="house rules", unit="tables")
     classic, alone = runs[0], dict(zip(names[1:], runs[1:], strict=True))
     singles = [single(rule, alone[rule.name], classic) for rule in chosen]
-    couples = list(itertools.combinations(singles, 2))
+    # a rule no command reads (of stated chance, of views): a pair with it is the other rule
+    couples = [(a, b) for a, b in itertools.combinations(singles, 2)
+               if not (a.rule.reading_of or b.rule.reading_of)]
     got = campaign.run(run_pair, [(f"{a.rule.name}+{b.rule.name}", pair_counts, pair_decks)
                                   for a, b in couples], opts, label="pairs", unit="pairs")
     pairs = [pair(a, b, alone, g) for (a, b), g in zip(couples, got, strict=True)]

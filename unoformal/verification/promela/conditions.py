@@ -169,8 +169,13 @@ def _offender_holds(ctx: Ctx) -> str:
             f"{ctx.hand_total('offender')} > 0)")
 
 
+def _hand_at_least(ctx: Ctx, n: c.HandAtLeast, b: Binding) -> str:
+    return f"({ctx.hand_total(seat(ctx, b, n.who))} {'>=' if n.value else '<'} {n.cards})"
+
+
 def _only_kind_left(ctx: Ctx, n: c.OnlyKindLeft) -> str:
-    return both([f"pile[{g}] == 0" for g in range(ctx.nf) if ctx.f_kind[g] is not n.kind])
+    kinds = (n.kind, *n.also)
+    return both([f"pile[{g}] == 0" for g in range(ctx.nf) if ctx.f_kind[g] not in kinds])
 
 
 def _on_other_color(ctx: Ctx, n: c.OnOtherColor, b: Binding) -> str:
@@ -191,6 +196,7 @@ _READINGS: dict[type, Reading] = {
     c.WindowOf: lambda x, n, b: f"(uno == {seat(x, b, n.who)})",  # type: ignore[attr-defined]
     c.Differ: lambda x, n, b: _differ(b.of(n.a), b.of(n.b)),  # type: ignore[attr-defined]
     c.HandIs: lambda x, n, b: f"({x.hand_total(seat(x, b, n.who))} == {n.cards})",  # type: ignore[attr-defined]
+    c.HandAtLeast: lambda x, n, b: _hand_at_least(x, n, b),  # type: ignore[arg-type]
     c.CanDraw: lambda x, n, b: can_draw(x, str(n.cards)),  # type: ignore[attr-defined]
     c.CanDrawPending: lambda x, n, b: can_draw(x, "pending"),
     c.PhaseIs: lambda x, n, b: _phase_is(x, n.phase),  # type: ignore[attr-defined]

@@ -424,6 +424,9 @@ class Spec:
     def differ(self, a: Expr | int, b: Expr | int) -> Expr:
         return fne(a, b) if z3.is_expr(a) else fne(ival(a), b)
 
+    def at_least(self, a: Expr, b: int) -> Expr:
+        return fge(a, ival(b))
+
     def none(self) -> Expr:
         return ival(NONE)
 
@@ -940,9 +943,9 @@ class Spec:
         c = z3.Int(f"{tag}.color")
         return s.evolve(color=c), fand(c >= 0, c < len(self.deck.colors))
 
-    def only_kind_left(self, s: Sym, kind: Kind) -> Expr:
+    def only_kind_left(self, s: Sym, kinds: tuple[Kind, ...]) -> Expr:
         return fsum([s.pile[g] for g in range(self.nfaces)
-                     if self.deck.faces[g].kind is not kind]) == 0
+                     if self.deck.faces[g].kind not in kinds]) == 0
 
     def next_deal(self, s: Sym) -> Step:
         """The ``next_deal`` command (END-2, DEAL-2, ``unoformal.rules.deal``): a new deal
@@ -956,8 +959,12 @@ class Spec:
 
     # The next deal's primitives (unoformal.rules.deal), in the engine's own words.
 
-    def dealer_passed(self, s: Sym, to_winner: bool) -> Sym:
-        """Engine ``PassDeal``: to the winner, or to the seat to the dealer's left."""
+    def dealer_passed(self, s: Sym, to_winner: bool, before_mover: int | None = None) -> Sym:
+        """Engine ``PassDeal``: to the winner, to the seat to the dealer's left, or to the
+        seat ``before_mover`` places before the player to move."""
+        if before_mover is not None:
+            return s.evolve(dealer=self.seat_after(s.turn, ival(-1), before_mover)
+                            if before_mover else s.turn)
         return s.evolve(dealer=s.winner if to_winner else self.seat_after(s.dealer, ival(1), 1))
 
     def dealt_anew(self, s: Sym, cards: int, tag: str) -> tuple[Sym, Expr]:

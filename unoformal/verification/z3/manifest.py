@@ -126,8 +126,9 @@ def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
             return Expectation(own.verdict, own.reason, OWN, rules.name)
     off = switched_off(rules, prop)
     if off:
-        return Expectation(VACUOUS, f"{', '.join(off)} is off in this table (a house rule): "
-                           "no action of the table asks about it", OFF, rules.name,
+        why = ("no action of the table asks about it" if all(" is off " in o for o in off)
+               else "the property of that reading asks nothing of this table")
+        return Expectation(VACUOUS, f"{', '.join(off)}: {why}", OFF, rules.name,
                            frozenset({SWITCHED_OFF}))
     base = base_of(rules)
     source = MANIFEST if not differences(load_rules(base), rules) else INHERITED
@@ -142,11 +143,29 @@ def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
 
 
 def switched_off(rules: RuleTable, prop: str) -> list[str]:
-    """The entries property ``prop`` needs that ``rules`` has switched off."""
+    """What property ``prop`` needs that ``rules`` does not have, in words: an entry
+    switched off (``"SEVEN-O"``), or a reading (``"UNO-1.catch_until=any-time"``: a
+    property of a value's other reading asks nothing of a table that reads it otherwise)."""
     from unoformal.verification.z3.properties import properties_of
 
     needs = next((p.needs for p in properties_of(rules) if p.name == prop), ())
-    return [rule_id for rule_id in needs if not rules.entry(rule_id).enabled]
+    return [said for said in map(lambda need: _unmet(rules, need), needs) if said]
+
+
+def _unmet(rules: RuleTable, need: str) -> str:
+    """``need`` in words where ``rules`` does not meet it, else ''."""
+    rule_id, _, reading = need.partition(".")
+    entry = rules.entry(rule_id)
+    if not entry.enabled:
+        return f"{rule_id} is off in this table (a house rule)"
+    if not reading:
+        return ""
+    name, _, want = reading.partition("=")
+    value = getattr(entry, name)
+    have = getattr(value, "value", value)
+    if str(have) == want:
+        return ""
+    return f"{rule_id} reads {name} = {have!r} in this table, not {want!r}"
 
 
 def mutants() -> list[dict[str, Any]]:

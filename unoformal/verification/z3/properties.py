@@ -22,7 +22,9 @@ import z3
 
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import (
+    CatchUntil,
     HouseProperty,
+    NextDealer,
     OwnCondition,
     RuleTable,
     SwapWith,
@@ -156,7 +158,9 @@ class Property:
     players: Callable[[int], bool] = lambda n: True
     # The entries that must be switched on for the property to ask anything: where one
     # is off (a house rule, off in classic), the property is expected vacuous, with no
-    # manifest entry per variant (unoformal.verification.z3.manifest.expected)
+    # manifest entry per variant (unoformal.verification.z3.manifest.expected). An entry
+    # may name a reading, "ID.value=reading": the property of a value's other reading
+    # asks nothing where the table reads it otherwise.
     needs: tuple[str, ...] = ()
 
 
@@ -583,6 +587,16 @@ def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
     yield Query("game_over", spec.game_over(s) != f_or([x >= TARGET for x in s.scores]))
 
 
+def _next_deal_mover(spec: Spec, s: Sym) -> Iterator[Query]:
+    """END-2 read ``mover``: the player to move when the round ended plays first in the
+    next one (DEAL-3's first seat after the new dealer)."""
+    if spec.table.next_round.next_dealer is not NextDealer.MOVER:
+        return  # read otherwise: nothing to ask, a vacuous verdict (Property.needs)
+    first = spec.table.first_turn.first_seat
+    for step in spec.steps(s, ("next_deal",)):
+        yield across(step, z3.Not(left(spec, step.post.dealer, first) == s.turn))
+
+
 def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
     """END-1: a last card ends the round once its draw is resolved (a last Draw Two's
     victim has drawn its 2 cards when the round is scored), and a draw card its player
@@ -685,6 +699,21 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
             yield Query(step.label + " (allowed)",
                         spec.if_seated(step.mover, fand(live, z3.Not(step.guard))), [step],
                         assume=spec.if_seated(step.mover, live))
+
+
+def _uno_catch_later(spec: Spec, s: Sym) -> Iterator[Query]:
+    """UNO-1 read ``any-time``: a turn that begins closes no window. After a play that
+    leaves its player two cards or more, or a draw, by someone else than the player whose
+    window is open, that window is still open while its player holds one card."""
+    if spec.table.uno.catch_until is not CatchUntil.ANY_TIME:
+        return  # read otherwise: nothing to ask, a vacuous verdict (Property.needs)
+    # A draw card's victim is the only other player at two, whose window its draw
+    # closes: a play that makes no one draw, or the draw, asks it at every count
+    plays = tuple(name for name in spec.play_names() if "draw" not in name)
+    for step in spec.steps(s, (*plays, "draw")):
+        t, me, w = step.post, s.turn, s.uno_window
+        yield across(step, w != NONE, w != me, s.seat_total(me) > 2, t.phase != OVER,
+                     t.seat_total(w) == 1, z3.Not(t.uno_window == w))
 
 
 def _extensions(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -949,6 +978,15 @@ PROPERTIES: tuple[Property, ...] = (
              _jump_in_adds, needs=("JUMP-IN",)),
     Property("jump-in-window-open", "a jump leaves a UNO window open (JUMP-IN read "
              "stays-open)", ("JUMP-IN",), _jump_in_window_open, needs=("JUMP-IN",)),
+    # A property of a value's reading other than the rulebook's asks nothing of a table
+    # that reads it the rulebook's way: its verdict there is vacuous, with no manifest
+    # entry per variant (Property.needs, "ID.value=reading").
+    Property("uno-catch-later", "a forgotten UNO can be caught at any later time: no turn "
+             "closes its window (UNO-1 read catch_until any-time)", ("UNO-1",),
+             _uno_catch_later, needs=("UNO-1", "UNO-1.catch_until=" + CatchUntil.ANY_TIME.value)),
+    Property("next-deal-mover", "the player to move when the round ended plays first in "
+             "the next (END-2 read next_dealer mover)", ("END-2", "DEAL-3"), _next_deal_mover,
+             needs=("END-2.next_dealer=" + NextDealer.MOVER.value,)),
     STEPS_ENABLED,
 )
 
