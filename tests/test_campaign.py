@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,13 +83,75 @@ def test_conform_json_is_the_same_on_one_and_two_workers(
         monkeypatch: pytest.MonkeyPatch) -> None:
     log = _records(tmp_path)
     capsys.readouterr()
-    monkeypatch.setattr(conform_module, "CHUNK", 4)  # the split is made here, not there
+    monkeypatch.setattr(conform_module, "BATCH_BYTES", 2000)  # the split is made here
     one = _out(capsys, "conform", str(log), "--json", "--workers", "1", code=1)
     assert _out(capsys, "conform", str(log), "--json", "--scheduler", scheduler,
                 code=1) == one
     data = json.loads(one)
     assert data["games"] == 30 and data["malformed"] == 6 and len(data["deviations"]) >= 2
     assert len(data["malformed_examples"]) == 5
+
+
+LONG_GAME = 'name = "long"\nbase = "classic"\ndescription = "To 10,000."\n' \
+    '[rules."SCORE-2"]\nscore = 10000\n'
+
+
+def _simulated(folder: Path, *argv: str) -> list[dict[str, Any]]:
+    """The game records ``simulate --records`` writes for 2 players, seed 3."""
+    log = folder / "games.jsonl"
+    assert main(["simulate", *argv, "--players", "2", "--seed", "3", "--json",
+                 "--records", str(log)]) == 0
+    games = [json.loads(line) for line in log.read_text().splitlines()]
+    log.unlink()
+    return games
+
+
+def _game_records(folder: Path) -> Path:
+    """Whole-game records (version 3) in three files: a game to 10,000 points (117 rounds,
+    0.5 MB) alone in a .json file first, so that its task ends after the next ones on two
+    workers; then the six shortest of 12 games, in a .jsonl file cut into several pieces
+    and a .json file. The long game and two others miscount a round's points the same way
+    (examples of one cause as short as each other, in different tasks: the first must be
+    shown, and listed first), one plays a Wild Draw Four without naming a color, one line
+    is not a record."""
+    (folder / "long.toml").write_text(LONG_GAME)
+    [long] = _simulated(folder, "--games", "1", "--rules", str(folder / "long.toml"))
+    games = sorted(_simulated(folder, "--games", "12"), key=lambda g: len(json.dumps(g)))[:6]
+    for game in (long, games[0], games[2]):
+        game["rounds"][0]["end"]["points"] += 1  # SCORE-1
+    action = games[3]["rounds"][1]["actions"][0]
+    action.update(action="play", card="W+4" if action.get("card") != "W+4" else "R0")
+    records = folder / "records"
+    records.mkdir()
+    (records / "a.json").write_text(json.dumps(long))
+    lines = [json.dumps(game) for game in games[:-1]]
+    lines.insert(2, "not json")
+    (records / "b.jsonl").write_text("\n".join(lines) + "\n")
+    (records / "c.json").write_text(json.dumps(games[-1]))
+    return records
+
+
+def test_conform_of_game_records_is_the_same_on_one_and_two_workers(
+        scheduler: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    records = _game_records(tmp_path)
+    capsys.readouterr()
+    monkeypatch.setattr(conform_module, "BATCH_BYTES", 10_000)  # the split is made here
+    files = list(conform_module.pieces([str(records)]))
+    found = [p for f in files for p in conform_module.split(f, 10_000)]
+    tasks = conform_module.batches(found, 10_000)
+    assert len(found) > len(files) and len(tasks) >= 4  # b.jsonl cut; tasks by bytes
+    assert files[0].size > 10 * max(sum(p.size for p in t) for t in tasks[1:])
+    for form in ([], ["--json"]):
+        one = _out(capsys, "conform", str(records), *form, "--workers", "1", code=1)
+        assert _out(capsys, "conform", str(records), *form, "--scheduler", scheduler,
+                    code=1) == one
+    data = json.loads(one)
+    assert data["games"] == 8 and data["clean"] == 3 and data["malformed"] == 1
+    assert data["deviations"] == {"SCORE-1": 3, "WILD-1": 1}
+    assert data["per_rule"]["SCORE-1"] == {"records": 3, "rounds": 3, "deviations": 3}
+    # a tie between examples goes to the first record, whichever task ended first
+    assert data["explanations"]["SCORE-1"]["source"].endswith("a.json")
 
 
 def test_merged_tallies_equal_one_tally_over_every_split(tmp_path: Path) -> None:

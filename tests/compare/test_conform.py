@@ -4,6 +4,7 @@ bad records counted as malformed, never a traceback."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +73,33 @@ def test_conform_runs_rlcard(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     # The saved log referees the same way from the file.
     assert main(["conform", str(save), "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["deviations"] == out["deviations"]
+
+
+def _named(found: Any) -> list[tuple[str, Any]]:
+    return [(where, str(raw) if isinstance(raw, Exception) else raw) for where, raw in found]
+
+
+def test_a_jsonl_file_cut_into_pieces_reads_as_the_whole_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # conform's tasks read their own pieces of a large file (unoformal.compare.records):
+    # every cut must give the same records, named by the same line numbers, as the file
+    # read whole, whatever its lines (blank, not UTF-8, longer than a line may be, the
+    # last without its newline).
+    from unoformal import inputs
+    from unoformal.compare import records
+
+    monkeypatch.setattr(inputs, "MAX_FILE_BYTES", 40)  # a line of 41 bytes is too long
+    rng = random.Random(0)
+    for trial in range(60):
+        lines = [rng.choice([b"", b"  ", b"\xff", b"[1]", b"x" * 39, b"x" * 40, b"x" * 41,
+                             b'{"a": ' + b"1" * rng.randint(1, 30) + b"}", b"y" * 120])
+                 for _ in range(rng.randint(0, 12))]
+        path = tmp_path / f"t{trial}.jsonl"
+        path.write_bytes(b"\n".join(lines) + (b"\n" if trial % 2 else b""))
+        whole = _named(records.raw_records([str(path)]))
+        [piece] = records.pieces([str(path)])
+        for most in (1, 3, 40, 41, 90, 10_000):
+            parts = records.split(piece, most)
+            assert _named(r for p in parts for r in records.read_piece(p)) == whole
+            assert sum(p.size for p in parts) == piece.size
+            assert len(parts) == 1 or all(p.size >= most for p in parts[:-1])

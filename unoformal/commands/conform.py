@@ -32,8 +32,10 @@ def register(sub: Any) -> None:
                     "known stopped there) and count them per rule, distinct ones apart from "
                     "repeats (--first: the first only). A record that is not a record is "
                     "counted as malformed and the run goes on. Many records are refereed "
-                    "as Dask tasks on every core (see --workers), with the same tally on "
-                    "any number of workers. Exit status 0 when every "
+                    "as Dask tasks on every core (see --workers), each task reading about "
+                    "1 MiB of them itself (whole files, or a large .jsonl file's lines cut "
+                    "at line starts), with the same tally on any number of workers. Exit "
+                    "status 0 when every "
                     "record is clean, 1 otherwise, 2 for bad options.")
     p.add_argument("paths", nargs="*", metavar="PATH", help="records: folders, .json, .jsonl")
     p.add_argument("--engine", choices=ENGINES, default=None,

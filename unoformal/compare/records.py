@@ -164,6 +164,19 @@ cause_of = counted
 Raw = bytes | str | InvalidInputError  # a .jsonl line, a .json file's text, or why not
 
 
+@dataclass(frozen=True)
+class Piece:
+    """Records a campaign task reads for itself: a whole file, or the lines of a ``.jsonl``
+    file from byte ``start`` (where line number ``line`` begins) up to byte ``end`` (None:
+    to its end). ``size``: its bytes, what the tasks are balanced by."""
+
+    path: str
+    size: int
+    start: int = 0
+    end: int | None = None
+    line: int = 1
+
+
 def records_in(paths: Iterable[str]) -> Iterator[tuple[str, Any]]:
     """(where, record) for every record in the paths: a directory's ``*.json`` and
     ``*.jsonl`` files (sorted), a ``.jsonl`` file's lines, a ``.json`` file. A record
@@ -173,15 +186,83 @@ def records_in(paths: Iterable[str]) -> Iterator[tuple[str, Any]]:
 
 
 def raw_records(paths: Iterable[str]) -> Iterator[tuple[str, Raw]]:
-    """:func:`records_in`'s records, read but not parsed (what a campaign task is sent:
-    text costs little to send, and the parsing is done where the refereeing is)."""
+    """:func:`records_in`'s records, read but not parsed."""
+    for piece in pieces(paths):
+        yield from read_piece(piece)
+
+
+def pieces(paths: Iterable[str]) -> Iterator[Piece]:
+    """The files the paths name, in order (a directory's ``*.json`` and ``*.jsonl`` files
+    sorted), each a piece weighed by its size; nothing read."""
     for path in paths:
         if os.path.isdir(path):
             for child in sorted(Path(path).iterdir()):
                 if child.suffix in (".json", ".jsonl") and child.is_file():
-                    yield from _file(str(child))
+                    yield _whole(str(child))
         else:
-            yield from _file(path)
+            yield _whole(path)
+
+
+def _whole(path: str) -> Piece:
+    try:
+        return Piece(path, os.stat(path).st_size)
+    except OSError:  # the task that reads it says why it cannot
+        return Piece(path, 0)
+
+
+def split(piece: Piece, most: int) -> list[Piece]:
+    """A ``.jsonl`` file of more than ``most`` bytes cut at line starts into pieces of
+    about ``most`` bytes; any other piece as it is. Only such a file is read here, for
+    its line starts and their numbers (its records are named by them), never parsed; the
+    file must not change until its pieces' tasks have read them."""
+    if piece.size <= most or not piece.path.endswith(".jsonl") or piece.end is not None:
+        return [piece]
+    cuts = _line_starts(piece.path, most)
+    ends = [at for at, _ in cuts[1:]]
+    return [Piece(piece.path, (piece.size if end is None else end) - at, at, end, line)
+            for (at, line), end in zip(cuts, [*ends, None], strict=True)]
+
+
+SCAN_BLOCK = 1 << 20  # bytes read at a time while looking for where to cut a file
+
+
+def _line_starts(path: str, most: int) -> list[tuple[int, int]]:
+    """Where to cut a ``.jsonl`` file: (byte, line number) of the first line starting at
+    least ``most`` bytes after the last cut, from (0, 1) on. A line longer than ``most``
+    stays whole; a file that cannot be read is not cut (its task says why)."""
+    cuts = [(0, 1)]
+    want, offset, line = most, 0, 1
+    try:
+        with open_input(path, "record file") as handle:
+            while block := handle.read(SCAN_BLOCK):
+                at = 0
+                while (lo := max(at, want - 1 - offset)) < len(block):
+                    newline = block.find(b"\n", lo)
+                    if newline < 0:
+                        break
+                    line += block.count(b"\n", at, newline + 1)
+                    at = newline + 1
+                    cuts.append((offset + at, line))
+                    want = offset + at + most
+                line += block.count(b"\n", at)
+                offset += len(block)
+    except (InvalidInputError, OSError):
+        return [(0, 1)]
+    if len(cuts) > 1 and cuts[-1][0] >= offset:  # a cut at the very end: nothing after it
+        cuts.pop()
+    return cuts
+
+
+def read_piece(piece: Piece) -> Iterator[tuple[str, Raw]]:
+    """The records of one piece, read but not parsed, named as :func:`raw_records` names
+    them (a line by its number in its whole file)."""
+    if piece.path.endswith(".jsonl"):
+        yield from _lines(piece.path, piece.start, piece.end, piece.line)
+        return
+    try:
+        yield piece.path, read_text(piece.path, "record")
+    except InvalidInputError as err:
+        yield piece.path, err
 
 
 def parse(where: str, raw: Raw) -> Any:
@@ -196,20 +277,12 @@ def parse(where: str, raw: Raw) -> Any:
         return err
 
 
-def _file(path: str) -> Iterator[tuple[str, Raw]]:
-    if path.endswith(".jsonl"):
-        yield from _lines(path)
-        return
-    try:
-        yield path, read_text(path, "record")
-    except InvalidInputError as err:
-        yield path, err
-
-
-def _lines(path: str) -> Iterator[tuple[str, Raw]]:
-    """A JSON-lines file, one record a line; each line bounded like a record file, and
-    refused while it is read once it passes the limit (never held whole). Lines of JSON
-    white space only are not records and are skipped."""
+def _lines(path: str, start: int = 0, end: int | None = None,
+           first: int = 1) -> Iterator[tuple[str, Raw]]:
+    """A JSON-lines file, one record a line (from byte ``start``, line number ``first``,
+    to the line starting at ``end``); each line bounded like a record file, and refused
+    while it is read once it passes the limit (never held whole). Lines of JSON white
+    space only are not records and are skipped."""
     try:
         # a device or a pipe may never end (a link to /dev/zero), or never begin (a FIFO)
         handle = open_input(path, "record file")
@@ -220,12 +293,16 @@ def _lines(path: str) -> Iterator[tuple[str, Raw]]:
         yield path, InvalidInputError(f"cannot read it: {err.strerror}", source=path)
         return
     with handle:
-        for number, raw in enumerate(read_lines(handle), start=1):
+        if start:
+            handle.seek(start)
+        for number, raw in enumerate(read_lines(handle), start=first):
             if isinstance(raw, InvalidInputError):
                 raw.source = f"{path}:{number}"
                 yield raw.source, raw
             elif not is_empty(raw):
                 yield f"{path}:{number}", raw
+            if end is not None and handle.tell() >= end:  # the next piece's lines
+                return
 
 
 def _line(raw: bytes, where: str) -> Any:
@@ -235,37 +312,70 @@ def _line(raw: bytes, where: str) -> Any:
         return err.at(source=where)
 
 
-# Records per campaign task: fixed by the input alone (so any number of workers gives the
-# same tally); 250 records take about half a CPU second, far above Dask's cost per task.
-CHUNK = 250
-# Below this many records a run stays in this process unless workers are asked for: a
-# local cluster takes about 2 s to start.
-SMALL = 2_000
+# Bytes of records per campaign task, at least: fixed by the input alone (so any number of
+# workers gives the same tally). A task is a list of pieces (file paths and byte ranges)
+# that its worker reads itself: the graph holds names, never records (37 MB of records
+# shipped in the graph made Dask warn "Sending large graph" and ran slower on two
+# workers than on one). 1 MiB of whole-game records is about a quarter of a CPU second of
+# refereeing (4.4 MB per CPU s, docs/performance.md), far above Dask's cost per task; a
+# huge input gets larger tasks rather than more than MAX_TASKS (releasing 10,000 futures
+# on Ctrl-C takes seconds: simulate's measurement).
+BATCH_BYTES = 1 << 20
+MAX_TASKS = 1_000
+# Opening a file costs as much as reading this many bytes: many tiny files weigh something.
+FILE_BYTES = 512
+# Below this many bytes a run stays in this process unless workers are asked for: a local
+# cluster takes about 2 s to start, what some 8 MB of records take to referee.
+SMALL_BYTES = 8 << 20
 
-_Job = tuple[list[tuple[str, Raw]], RuleTable | None, bool]
+_Job = tuple[list[Piece], RuleTable | None, bool]
+
+
+def batches(found: list[Piece], most: int) -> list[list[Piece]]:
+    """Consecutive pieces gathered into tasks of at least ``most`` bytes (the last may be
+    lighter), in order: the tallies, merged in task order, are the tally of the whole."""
+    out: list[list[Piece]] = []
+    batch: list[Piece] = []
+    weight = 0
+    for piece in found:
+        batch.append(piece)
+        weight += piece.size + FILE_BYTES
+        if weight >= most:
+            out.append(batch)
+            batch, weight = [], 0
+    if batch:
+        out.append(batch)
+    return out
 
 
 def conform(paths: Iterable[str], rules: RuleTable | None = None,
             where: campaign.Options | None = None, every: bool = False) -> Tally:
-    """Referee every record in ``paths``: read here, in order, and parsed and refereed in
-    chunks of ``CHUNK`` as campaign tasks (``where`` None: in this process), whose tallies are
+    """Referee every record in ``paths``: the files listed and weighed here (a large
+    ``.jsonl`` file cut at line starts), read, parsed and refereed by campaign tasks of
+    about ``BATCH_BYTES`` each (``where`` None: in this process), whose tallies are
     merged in order. ``every``: list every deviation of each record, not only the first."""
-    found = list(raw_records(paths))
-    jobs: list[_Job] = [(found[i:i + CHUNK], rules, every)
-                        for i in range(0, len(found), CHUNK)]
+    files = list(pieces(paths))
+    total = sum(piece.size for piece in files)
+    most = max(BATCH_BYTES, -(-total // MAX_TASKS))
+    found = [part for piece in files for part in split(piece, most)]
+    jobs: list[_Job] = [(batch, rules, every) for batch in batches(found, most)]
     tally = Tally(listing=Listing() if every else None)
+    # the bar counts kilobytes: how many records a file holds is known once it is read
+    weights = [1 + sum(piece.size for piece in job[0]) // 1000 for job in jobs]
     parts = campaign.run(referee, jobs, where or campaign.Options(workers=1, bar=False),
-                         label="conform", unit="records", weights=[len(j[0]) for j in jobs],
-                         small=len(found) < SMALL)
+                         label="conform", unit="kB", weights=weights,
+                         small=total < SMALL_BYTES)
     for part in parts:
         tally.merge(part)
     return tally
 
 
 def referee(job: _Job) -> Tally:
-    """A campaign task: one chunk of records, parsed and refereed in order."""
-    records, rules, every = job
+    """A campaign task: its pieces read (here, on the worker), parsed and refereed in
+    order."""
+    found, rules, every = job
     tally = Tally(listing=Listing() if every else None)
-    for where, raw in records:
-        tally.add(parse(where, raw), where, rules)
+    for piece in found:
+        for where, raw in read_piece(piece):
+            tally.add(parse(where, raw), where, rules)
     return tally
