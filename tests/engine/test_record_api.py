@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.compare.helpers import record
-from unoformal.engine import record as record_module
+from unoformal.engine import rounds as rounds_module
 from unoformal.engine.actions import Action
 from unoformal.engine.record import Record, record_actions, replay, rules_json
 from unoformal.errors import InvalidInputError
@@ -103,7 +103,7 @@ def test_a_repeated_action_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> No
     # A log repeats the same few hundred actions: each is read once and shared. (A fresh
     # memo: one an earlier test, or a parent process, filled would hide a memo that fails
     # to remember.)
-    monkeypatch.setattr(record_module, "_PARSED", {})
+    monkeypatch.setattr(rounds_module, "_PARSED", {})
     same = {"player": P0, "action": "play", "card": "R7", "uno": True}
     first, again = record_actions({"actions": [same, dict(same)]})
     assert isinstance(first, Action) and first is again

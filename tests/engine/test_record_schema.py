@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz.families import mutated_records
-from unoformal.engine import record as record_module
+from unoformal.engine import rounds as rounds_module
 from unoformal.engine.record import _inline, _record_validator, check_schema, schema_accepts
 from unoformal.errors import InvalidInputError
 
@@ -58,7 +58,7 @@ def test_a_compiled_schema_that_lets_more_through_is_caught(
     # The check above can fail: a compiled validator that takes anything disagrees on the
     # first record the format refuses.
     lax: Callable[[], Callable[[Any], Any]] = lambda: _lax  # noqa: E731
-    monkeypatch.setattr(record_module, "_fast_validator", lax)
+    monkeypatch.setattr(rounds_module, "_fast_validator", lax)
     assert disagreement({"players": ["A", "B"], "seed": "7"}) is not None
 
 
@@ -102,7 +102,7 @@ def test_a_record_the_compiled_schema_takes_is_not_walked_again(
     # (walking it again is what conform's speed depends on not doing).
     good = {"version": 2, "players": ["A", "B"],
             "actions": [{"player": "A", "action": "draw", "draws": {"A": ["R1"]}}]}
-    monkeypatch.setattr(record_module, "_record_validator", _unwalked)
+    monkeypatch.setattr(rounds_module, "_record_validator", _unwalked)
     check_schema(good)
     with pytest.raises(AssertionError, match="jsonschema walked"):
         check_schema({**good, "seed": "7"})  # refused: walked for its words

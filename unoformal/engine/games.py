@@ -32,15 +32,15 @@ from typing import Any
 from unoformal.engine.actions import Action
 from unoformal.engine.chance import StatedChance, StatedGame
 from unoformal.engine.game import Game
-from unoformal.engine.record import (
+from unoformal.engine.rounds import (
     Replay,
     Stated,
     _chance,
     check_schema,
     embedded_rules,
-    game_from_record,
     play_on,
     record_actions,
+    round_game,
     set_up_deviation,
 )
 from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
@@ -73,7 +73,7 @@ def _fast_validator() -> Callable[[Any], Any]:
     a third of refereeing a whole game. It uses no keyword draft-07 reads otherwise."""
     import fastjsonschema
 
-    from unoformal.engine.record import _inline
+    from unoformal.engine.rounds import _inline
 
     text = resources.files("unoformal.engine").joinpath("game.schema.json").read_text()
     schema = json.loads(text)
@@ -157,7 +157,7 @@ def start_game(record: dict[str, Any], rules: RuleTable | None = None,
             raise err.at(key="rules") from None
     first = Round(0, 0, record["rounds"][0], [], None)
     try:
-        game = game_from_record(round_record(record, 0), rules, stated, lenient=True)
+        game = round_game(round_record(record, 0), rules, stated, lenient=True)
     except InvalidInputError as err:
         raise in_round(err, first) if err.key not in GAME_KEYS else err from None
     rounds, offset = [], 0
