@@ -194,3 +194,27 @@ def test_a_wrong_file_is_caught(file: str, name: str, old: str, new: str,
             test()
     finally:
         del PLANTED[name]
+
+
+# --- wild-excuses: "Holding another wild card ... makes it legal whatever else is held, so
+# a challenge of it fails"
+
+def _challenged(rules: RuleTable, hand: str) -> Game:
+    """B played a Wild Draw Four on R3 (red current) from ``hand`` + W+4; A to answer."""
+    game = _state(rules, f"B5,B6/{hand},W+4", "R3", turn="B")
+    game.apply(Action.parse("B play W+4 blue"))
+    return game
+
+
+def test_wild_excuses_a_challenge_of_a_bluff_held_with_a_wild_fails() -> None:
+    rules = rules_of("wild-excuses")
+    for other in ("W", "W+4"):  # a Wild or another Wild Draw Four
+        excused = _challenged(rules, f"R7,{other}")
+        excused.apply(Action.parse("A challenge"))
+        assert len(excused.hands[0]) == 2 + 6, other  # the challenger draws 6 (CHAL-3)
+    bluff = _challenged(rules, "R7,G2")
+    bluff.apply(Action.parse("A challenge"))
+    assert len(bluff.hands[1]) == 2 + 4  # no wild held: the bluff is caught (CHAL-2)
+    classic = _challenged(load_rules("classic"), "R7,W")
+    classic.apply(Action.parse("A challenge"))
+    assert len(classic.hands[1]) == 2 + 4

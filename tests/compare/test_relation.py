@@ -171,3 +171,13 @@ def test_cli_mismatch_writes_a_replayable_record(here: Path, monkeypatch: pytest
 def test_cli_refuses_bad_counts(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["validate", "--players", "1"]) == 2
     assert "DECK-2" in capsys.readouterr().err
+
+
+def test_a_last_draw_card_that_ends_the_round_at_once_agrees() -> None:
+    """END-1 off (the catalogue's last-draw-card-ends, as letsuno and RLCard play): a Draw
+    Two that is its player's last card ends the round before its victim draws, so the
+    engine logs no draw where the relation's step has one, under a branch not taken; the
+    relation took that for a different successor (at 2 players, seed 0, action 1012)."""
+    report = validate(load_rules("last-draw-card-ends"), [2], steps=1100)
+    assert not report.mismatches, report.mismatches[0].to_json()
+    assert "went out with a draw card (+2, END-1)" not in report.uncovered["2"]

@@ -34,7 +34,7 @@ from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import CLASSIC, CardEffect, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
-from unoformal.rules.challenge import wd4_blocks
+from unoformal.rules.challenge import wd4_blocks, wd4_excuses
 from unoformal.rules.deal import dealing
 from unoformal.rules.effects import answers_to
 from unoformal.rules.play import Plays
@@ -549,8 +549,13 @@ class Game(Concrete):
         return row
 
     def _wd4_is_legal(self, hand: Iterable[int]) -> bool:
-        """WD4-1, on the hand left after playing it."""
-        return not any(self._wd4_blocks(c) for c in hand)
+        """WD4-1, on the hand left after playing it (another wild card held excuses it
+        where the table's house rule says so: ``wild_excuses``)."""
+        cards = list(hand)
+        excused = self.t.wd4_excused
+        if excused is not None and any(excused[c] for c in cards):
+            return True
+        return not any(self._wd4_blocks(c) for c in cards)
 
     def _wd4_blocks(self, face: int) -> bool:
         """WD4-1 (``unoformal.rules.challenge``): holding ``face`` makes a Wild Draw Four
@@ -577,14 +582,18 @@ class Game(Concrete):
     def _wd4_legal_without(self, p: int, face: int) -> bool:
         """WD4-1: no card left in ``p``'s hand once ``face`` is played makes a Wild Draw
         Four illegal (what ``_wd4_blocking`` names, without building its words)."""
-        row = self._block_row()
-        skipped = False
+        row, excused = self._block_row(), self.t.wd4_excused
+        skipped = blocked = False
         for card in self.hands[p]:
             if card == face and not skipped:
                 skipped = True
+            elif excused is not None and excused[card]:
+                return True  # WD4-1's house rule: another wild card held makes it legal
             elif row[card]:
-                return False
-        return True
+                if excused is None:
+                    return False
+                blocked = True
+        return not blocked
 
     def _can_play_any(self, p: int) -> bool:
         """Whether ``p`` holds a card they may play now (``_can_play``)."""
@@ -616,7 +625,7 @@ class Game(Concrete):
         rest = list(self.hands[p])
         rest.remove(face)
         held = [c for c in rest if self._wd4_blocks(c)]
-        if not held:
+        if not held or self._wd4_is_legal(rest):
             return None
         top = self.deck.code(self.top) if self.top is not None else "-"
         return self.t.wd4_blocks.words(card=self.deck.code(min(held)), top=top,
@@ -1464,6 +1473,7 @@ class _Lookups:
     drawn_only: bool
     uno_with: int  # UNO-1: the hand size at which playing a card may carry "UNO"
     wd4_blocks: Said  # WD4-1, stated for this table
+    wd4_excused: list[bool] | None  # per face: holding it makes a Wild Draw Four legal
     out_of_turn: OutOfTurn  # UNO-1 and ADVICE-1's moves, as commands for this table
     responses: Responses  # WD4-2 and CHAL-1..4's answers to a draw card, as commands
     turn: Turn  # DRAW-1, EXT-PASS, MISPLAY-1 and START-WILD's moves, as commands
@@ -1544,6 +1554,29 @@ def _holds(hand: list[int], face: int) -> bool:
 _AIMING: dict[int, tuple[RuleTable, Command | None]] = {}
 
 
+class _Faces:
+    """A deck's faces alone, for a statement that reads nothing of the state (the kinds
+    WD4-1's house rule names): the language's concrete protocol, with no color or top."""
+
+    def __init__(self, deck: Deck) -> None:
+        self.f_kind = [f.kind for f in deck.faces]
+        self.f_color: list[int | None] = [None] * len(deck.faces)
+        self.color: int | None = None
+
+    def _matches(self, face: int) -> bool:
+        return False
+
+
+def _excused(rules: RuleTable, deck: Deck) -> list[bool] | None:
+    """WD4-1's ``wild_excuses``, per face (:func:`unoformal.rules.challenge.wd4_excuses`):
+    holding it makes a Wild Draw Four legal; None where no card does."""
+    said = wd4_excuses(rules)
+    if said is None:
+        return None
+    faces = _Faces(deck)
+    return [said.holds(faces, face) for face in range(len(deck.faces))]
+
+
 def _aiming(rules: RuleTable) -> Command | None:
     hit = _AIMING.get(id(rules))
     if hit is not None and hit[0] is rules:
@@ -1622,7 +1655,8 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         drawn_only=all(any(isinstance(c.cond, DrawnOnly) for c in cards_played.playable[k])
                        for k in cards_played.playable),
         uno_with=rules.uno.says_with, cards=tuple(deck.cards()),
-        wd4_blocks=wd4_blocks(rules), out_of_turn=out_of_turn(rules),
+        wd4_blocks=wd4_blocks(rules), wd4_excused=_excused(rules, deck),
+        out_of_turn=out_of_turn(rules),
         responses=responses(rules), turn=moves,
         play=[cards_played.of(f) for f in faces],
         jump=[cards_played.jump(f) for f in faces], jumps=bool(cards_played.jumps),

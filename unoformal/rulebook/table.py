@@ -282,6 +282,9 @@ class Misplay(Penalty):
 class Wd4Legality(Rule):
     illegal_when_holding: Holding = Holding.CARD_OF_CURRENT_COLOR
     bluff_playable: bool = True
+    # The UNO app's room rule: another wild card held makes the Wild Draw Four legal, so
+    # a challenge of it fails
+    wild_excuses: bool = False
 
 
 @dataclass(frozen=True)
@@ -692,8 +695,11 @@ CLASSIC = RuleTable(
         "Four does not count: this rule restricts it too)|card of the current "
         "color; same number or symbol in another color does not count}. {bluff_playable?It "
         "may still be played illegally, as a bluff: that is what the challenge is for|It "
-        "cannot be played illegally}.",
-        illegal_when_holding=Holding.CARD_OF_CURRENT_COLOR, bluff_playable=True),
+        "cannot be played illegally}.{wild_excuses? Holding another wild card (a Wild or "
+        "a Wild Draw Four) makes it legal whatever else is held, so a challenge of it "
+        "fails (a house rule).|}",
+        illegal_when_holding=Holding.CARD_OF_CURRENT_COLOR, bluff_playable=True,
+        wild_excuses=False),
     challenge_upheld=ChallengeOutcome(
         "CHAL-2", "000 §05",
         "If the challenged player held a card of the color current when the card was played"

@@ -24,6 +24,16 @@ def wd4_blocks(table: RuleTable) -> Said:
                 "{card}, which could be played on {top} / {color}")
 
 
+def wd4_excuses(table: RuleTable) -> Said | None:
+    """WD4-1's house rule (``wild_excuses``): the cards whose holding makes a Wild Draw
+    Four legal whatever :func:`wd4_blocks` names is held (None: no card does)."""
+    if not table.wd4_legality.wild_excuses:
+        return None
+    # a Wild or a Wild Draw Four: "not (not a Wild and not a Wild Draw Four)"
+    return Said(Not(All((Not(OfKind(Kind.WILD)), Not(OfKind(Kind.WILD_DRAW_FOUR))))),
+                "{card}, another wild card")
+
+
 def legality(table: RuleTable, secret: bool = False) -> tuple[Label, Label]:
     """WD4-1's branches, legal then bluff: what a Wild Draw Four played was, counted when
     it is played and again when a challenge judges it (the rule the challenge rests on).

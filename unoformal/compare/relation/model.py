@@ -104,8 +104,11 @@ class Variant:
     def set_draws(self, env: Env, drawn: Sequence[Sequence[int]]) -> bool:
         """Set the pile counts of each draw (``Step.takes``) so the hands get ``drawn``
         (cards per face, one list per draw, in order); False when no counts can."""
-        if len(drawn) != len(self.step.takes):
+        if len(drawn) > len(self.step.takes):
             return False
+        # a draw under a branch the step did not take (END-1's last Draw Two, which ends
+        # the round before its victim draws) is a draw of nothing: the engine logs none
+        drawn = [*drawn, *[[0] * len(names) for names in self.take_names[len(drawn):]]]
         if not self._offsets:
             self._offsets = [compile_terms(list(got), "offset") for _, got in self.step.takes]
         for names, offset, want in zip(self.take_names, self._offsets, drawn, strict=True):

@@ -14,7 +14,7 @@ from unoformal.language import conditions as c
 from unoformal.language.protocols import Binding, Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rules import play as card_play
-from unoformal.rules.challenge import wd4_blocks
+from unoformal.rules.challenge import wd4_blocks, wd4_excuses
 from unoformal.rules.state import RESPOND
 from unoformal.verification.promela.context import KINDS, NONE, Ctx, PromelaError, phase_code
 
@@ -119,8 +119,13 @@ def blocks(ctx: Ctx, statement: card.Card, face: int) -> str:
 def wd4_legal(ctx: Ctx, held: Callable[[int], str]) -> str:
     """``_wd4_is_legal`` on a hand (``held(face)``: its count): no blocking card held."""
     said = wd4_blocks(ctx.table)
-    return both([negated(both([blocks(ctx, said, g), f"{held(g)} >= 1"]))
-                 for g in range(ctx.nf)])
+    legal = both([negated(both([blocks(ctx, said, g), f"{held(g)} >= 1"]))
+                  for g in range(ctx.nf)])
+    excuses = wd4_excuses(ctx.table)  # WD4-1's house rule: another wild card held
+    if excuses is None:
+        return legal
+    return either([legal, *[both([blocks(ctx, excuses, g), f"{held(g)} >= 1"])
+                            for g in range(ctx.nf)]])
 
 
 def wd4_legal_without(ctx: Ctx, actor: object, face: int) -> str:

@@ -43,7 +43,7 @@ from unoformal.rules import play as card_play
 from unoformal.rules import respond, turn
 from unoformal.rules import start as start_commands
 from unoformal.rules import uno as out_of_turn
-from unoformal.rules.challenge import wd4_blocks
+from unoformal.rules.challenge import wd4_blocks, wd4_excuses
 from unoformal.rules.effects import waits
 from unoformal.verification.z3.state import (
     DEALT,
@@ -388,7 +388,12 @@ class Spec:
         is left out, so each face's term is as small as one written out by hand."""
         blocks = wd4_blocks(self.rules)
         terms = [(g, blocks.encode(self, s, g)) for g in range(self.nfaces)]
-        return fand([fimplies(t, feq(hand[g], 0)) for g, t in terms if t is not None])
+        legal = fand([fimplies(t, feq(hand[g], 0)) for g, t in terms if t is not None])
+        excuses = wd4_excuses(self.rules)  # WD4-1's house rule: another wild card held
+        if excuses is None:
+            return legal
+        held = [(g, excuses.encode(self, s, g)) for g in range(self.nfaces)]
+        return f_or([legal, *[fand(t, fge(hand[g], 1)) for g, t in held if t is not None]])
 
     # ---- what the rule language's symbolic backend asks (unoformal.language.cards.Symbolic)
 
