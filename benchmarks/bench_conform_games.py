@@ -12,7 +12,7 @@ workers). The whole-game runs must print the same report on every number of work
 for byte, and every record must be clean (exit 0), or no figure is given.
 
     python benchmarks/bench_conform_games.py                   # 100,000 games
-    python benchmarks/bench_conform_games.py --games 5000 --keep /tmp/games
+    python benchmarks/bench_conform_games.py --games 5000 --keep DIR
     python benchmarks/bench_conform_games.py --games 5000 --baseline DIR  # git archive
 
 ``--baseline DIR``: also run the whole-game conform from the source tree DIR (an earlier
