@@ -71,8 +71,11 @@ def _rlcard_log(folder: Path) -> None:
 def _run(argv: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    # ``python -m`` puts the working directory first on the import path: a baseline tree
+    # (PYTHONPATH) is run from itself, or the checkout's package would be measured again
     done = subprocess.run([sys.executable, "-m", "unoformal", *argv], capture_output=True,
-                          text=True, env={**os.environ, **env}, check=False)
+                          text=True, env={**os.environ, **env}, check=False,
+                          cwd=env.get("PYTHONPATH"))
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
