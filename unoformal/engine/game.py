@@ -18,6 +18,7 @@ import hashlib
 import random
 from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -28,7 +29,7 @@ from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_seed, show
 from unoformal.language.cards import Said
 from unoformal.language.commands import Command, in_phase
-from unoformal.language.conditions import Conjunct, DrawnOnly, Matches, Unanswering
+from unoformal.language.conditions import Cond, Conjunct, DrawnOnly, Matches, Unanswering
 from unoformal.language.protocols import Binding, Concrete, Who
 from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
@@ -684,20 +685,48 @@ class Game(Concrete):
                     self._on_turn(p, out, penalties)
                 elif jump is not None and _holds(hands[p], twin) \
                         and jump.allows(self, Binding(p, card=twin)):
-                    out += self.t.plays[p][twin][len(hands[p]) == self.t.uno_with]
+                    self._add_plays(out, p, twin, len(hands[p]) == self.t.uno_with)
         elif seat is None or seat == self.turn:
             self._on_turn(self.turn, out, penalties)  # nobody else has an action
-        if self.t.aims:
-            out = [a for a in out if a.target is None or a.type is not _PLAY or self._aimed_at(a)]
         self._legal = tuple(out)
         return out
 
-    def _aimed_at(self, action: Action) -> bool:
-        """Whether a play that names a seat may name that one: the lookups list every
-        other player, and the command's guard may ask more of the seat, by the state
-        (SEVEN-O's ``next`` reading: the next player only)."""
-        p, face, _, _ = self._resolve(action)
-        return self.refusal(action, p, face) is None
+    def _add_plays(self, out: list[Action], p: int, face: int, with_uno: bool) -> None:
+        """``p``'s plays of ``face`` (each color, and UNO said or not where it may be),
+        appended to ``out``. A play that names a seat (``_Aim``) is listed only for the
+        seats its command's guard allows, by the state (SEVEN-O's ``next`` reading: the
+        next player only): the lookups list every other player."""
+        t = self.t
+        aim = t.aim[face]
+        if aim is None:
+            out += t.plays[p][face][with_uno]
+            return
+        # What refusal() would ask of each listed play, without resolving the action
+        # from its text nor putting a refusal into words (most seats are refused under
+        # ``next``): on turn the card's play, out of turn its jump (a play out of turn
+        # with no jump is refused, PLAY-1). The conjuncts that read no target are asked
+        # once per UNO call: they cannot tell the seats apart (``failing_of`` then asks
+        # the branch a split command does not have: nothing).
+        on_turn = p == self.turn
+        command = t.play[face] if on_turn else t.jump[face]
+        if command is None:
+            return
+        shared, aimed = (aim.play if on_turn else aim.jump)
+        plays = t.plays[p][face][with_uno]
+        binds = t.aim_binds[p][face][with_uno]
+        said = [-1, -1]  # per UNO call (False, True): the shared conjuncts unknown/fail/hold
+        for i in range(len(plays)):
+            target, uno = binds[i]
+            b = Binding(p, target, None, face, None, uno)
+            if aimed is None:  # a guard with branches: asked whole, as refusal() asks it
+                if command.failing(self, b) is None:
+                    out.append(plays[i])
+                continue
+            u = 1 if uno else 0
+            if said[u] < 0:
+                said[u] = 1 if command.failing_of(shared, self, b) is None else 0
+            if said[u] == 1 and command.failing_of(aimed, self, b) is None:
+                out.append(plays[i])
 
     def _on_turn(self, p: int, out: list[Action], penalties: bool) -> None:
         """The moves of the player to move: the table's on-turn commands whose guards the
@@ -724,12 +753,12 @@ class Game(Concrete):
         t = self.t
         phase = self.phase
         hand = self.hands[p]
-        plays, misplays = t.plays[p], t.misplay[p]
+        misplays = t.misplay[p]
         with_uno = len(hand) == t.uno_with
         if phase == DRAWN and not penalties and t.drawn_only:
             drawn = self.drawn
             if drawn is not None and self._can_play(p, drawn):
-                out += plays[drawn][with_uno]
+                self._add_plays(out, p, drawn, with_uno)
             return -1
         if phase == PLAY and t.play_is_match:
             # Every effect can be carried out and a misplay's penalty drawn (EXT-SHORT on):
@@ -737,11 +766,11 @@ class Game(Concrete):
             row = self._match_row()
             if not penalties:  # sorting only the cards that match: a hand's few
                 for face in sorted({face for face in hand if row[face]}):
-                    out += plays[face][with_uno]
+                    self._add_plays(out, p, face, with_uno)
                 return -1
             for face in sorted(set(hand)):
                 if row[face]:
-                    out += plays[face][with_uno]
+                    self._add_plays(out, p, face, with_uno)
                 else:
                     out.append(misplays[face])
             return -1
@@ -753,14 +782,13 @@ class Game(Concrete):
         penalties only the cards that may be played are sorted."""
         t = self.t
         hand = self.hands[p]
-        plays = t.plays[p]
         with_uno = len(hand) == t.uno_with
         matching = self._matching()
         if not penalties:  # the cards passed over for not matching are most of a hand
             listed = False
             for face in sorted({face for face in hand if self._may_match(face, matching)}):
                 if self._can_play(p, face):
-                    out += plays[face][with_uno]
+                    self._add_plays(out, p, face, with_uno)
                     listed = True
             return listed
         listed = False
@@ -768,7 +796,7 @@ class Game(Concrete):
         answering = self.phase == RESPOND
         for face in sorted(set(hand)):
             if self._may_play(p, face, matching):
-                out += plays[face][with_uno]
+                self._add_plays(out, p, face, with_uno)
                 listed = True
             elif not answering and t.turn.misplay.allows(self, Binding(p, card=face)):
                 out.append(misplays[face])
@@ -1455,7 +1483,11 @@ class _Lookups:
     play: list[Command]  # per face: the play of its kind (PLAY-1 ..., unoformal.rules.play)
     jump: list[Command | None]  # per face: its play out of turn (JUMP-IN), None: none
     jumps: bool  # some face has one: legal_actions looks for a jump only then
-    aims: bool  # some play names a seat: legal_actions asks its guard of each seat listed
+    # per face whose play names a seat (SEVEN-O's swap), its guards split for the seats
+    # listed (_Aim); None: the play names none
+    aim: list[_Aim | None]
+    # per seat and face, parallel to ``plays``: each play's (target seat, UNO said)
+    aim_binds: list[list[tuple[list[tuple[int, bool]], list[tuple[int, bool]]]]]
     starts: dict[Kind, Command]  # per kind: the start card of it turned (unoformal.rules.start)
     deal: Command  # END-2 and DEAL-2: the next deal (unoformal.rules.deal)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
@@ -1471,6 +1503,51 @@ class _Lookups:
     # The same lookups with the commands as stated, coverage labels and all: what a move
     # runs while Game.ran counts. These lookups' own commands are without them.
     counted: _Lookups | None = None
+
+
+# A guard split for the seats a play may name: the conjuncts that read no target, then
+# those that may (None for the second: the command has branches, so it is asked whole).
+_Split = tuple[tuple[Conjunct, ...], tuple[Conjunct, ...] | None]
+
+
+class _Aim:
+    """The guards of a play that names a seat, on turn (``play``) and out of turn
+    (``jump``), each split (``_Split``) so that listing its seats asks what reads no
+    seat once: with ten players a 7 names nine."""
+
+    def __init__(self, play: _Split, jump: _Split) -> None:
+        self.play = play
+        self.jump = jump
+
+
+def _split(command: Command | None) -> _Split:
+    """``command``'s guard as the seats listed ask it (``_Aim``)."""
+    if command is None:
+        return (), None
+    if command.branches:
+        return (), None
+    shared = tuple(part for part in command.guard if not _reads_target(part.cond))
+    return shared, tuple(part for part in command.guard if part not in shared)
+
+
+# What a node of the rule language may hold and still read no target seat: plain values,
+# the enums (Who itself: every node reads a seat through a Who field) and a card's effect.
+_PLAIN: Final = (bool, int, float, str, Enum, CardEffect)
+
+
+def _reads_target(node: object) -> bool:
+    """Whether ``node`` may read the seat a move names as its target. Only the rule
+    language's own conditions are looked into (each reads a seat through a ``Who`` field:
+    ``Binding.of``, ``seat_of``); anything else, a user's own condition among them, is
+    taken to read it."""
+    if node is None or isinstance(node, _PLAIN):
+        return node is Who.TARGET
+    if isinstance(node, (tuple, list)):
+        return any(_reads_target(item) for item in node)
+    if isinstance(node, Cond) and type(node).__module__ == Cond.__module__ \
+            and dataclasses.is_dataclass(node):
+        return any(_reads_target(getattr(node, f.name)) for f in dataclasses.fields(node))
+    return True
 
 
 @dataclass
@@ -1583,6 +1660,14 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
                for t in aimed for u in ((False, True) if say_with_card else (False,))]
         return one, two
 
+    def binds(name: str, face: int) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
+        """Each of ``plays(name, face)``'s actions as (its target's seat, UNO said), in
+        the same order: what ``Game._add_plays`` binds a seat's play with."""
+        one, two = plays(name, face)
+        seat = {t: i for i, t in enumerate(names)}
+        return ([(seat[a.target] if a.target is not None else -1, a.uno) for a in one],
+                [(seat[a.target] if a.target is not None else -1, a.uno) for a in two])
+
     table = _Lookups(
         kind=[f.kind for f in faces], wild=[f.kind.is_wild for f in faces],
         first={k: i for i, k in reversed(list(enumerate(f.kind for f in faces)))},
@@ -1611,7 +1696,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         responses=responses(rules), turn=moves,
         play=[cards_played.of(f) for f in faces],
         jump=[cards_played.jump(f) for f in faces], jumps=bool(cards_played.jumps),
-        aims=any(Who.TARGET in c.choices for c in cards_played.all()),
+        aim=[None] * len(faces), aim_binds=[],
         starts=dict(starts(rules).commands), deal=dealing(rules),
         playable=[cards_played.playable[f.kind] for f in faces],
         must_match=[_must_match(cards_played.playable[f.kind]) for f in faces],
@@ -1627,6 +1712,12 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     table.play = [bare[c.name] for c in table.play]
     table.jump = [None if c is None else bare[c.name] for c in table.jump]
     table.starts = {k: c.uncounted() for k, c in table.starts.items()}
+    table.aim = counted.aim = [
+        _Aim(_split(c), _split(j)) if Who.TARGET in c.choices else None
+        for c, j in zip(table.play, table.jump, strict=True)]
+    table.aim_binds = counted.aim_binds = [
+        [binds(name, face) if table.aim[face] is not None else ([], []) for face in
+         range(len(faces))] for name in names]
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)
