@@ -27,6 +27,7 @@ from unoformal.engine.actions import Action, ActionType, check_action, check_rea
 from unoformal.engine.text import read_state, state_to_text
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_seed, show
+from unoformal.language import conditions
 from unoformal.language.cards import Said
 from unoformal.language.commands import Command, in_phase
 from unoformal.language.conditions import Cond, Conjunct, DrawnOnly, Matches, Unanswering
@@ -244,6 +245,11 @@ class Game(Concrete):
     # seat times 2, plus 1 if it listed a play. CanPlay (``_can_play_any``) then reads it
     # instead of going over the hand a second time. -1 at every other moment.
     _plays_listed: int = -1
+    # The same for the card just drawn (DRAW-1): while _on_turn lists the moves after a
+    # draw, the seat times 2, plus 1 if the drawn card may be played, as its play's listing
+    # found. A rule file's draw and keep ask it again (HOUSE-DRAW-UNTIL's drawn-playable,
+    # through ``_can_play``), which then reads it. -1 at every other moment.
+    _drawn_listed: int = -1
     # The match row and WD4-1's row last looked up, with the (color, top) each was for as
     # one int (``_row_key``): a listing asks for them once per card, and a tuple and a
     # dict lookup each time cost more than the cards' conjuncts. -1: none yet.
@@ -620,6 +626,9 @@ class Game(Concrete):
     def _can_play(self, p: int, face: int) -> bool:
         """Whether ``p`` may play ``face`` from their hand now: the play command's
         ``playable`` conjuncts for the card's kind (unoformal.rules.play)."""
+        known = self._drawn_listed
+        if known >= 0 and known >> 1 == p and face == self.drawn:
+            return known & 1 == 1
         t = self.t
         parts = t.playable_in_play[face] if self.phase == PLAY else t.playable[face]
         if parts is None:
@@ -738,14 +747,17 @@ class Game(Concrete):
         # their listing found of the same seat (-1: nothing; another phase lists the
         # plays by other conjuncts)
         in_play = self.phase == PLAY
-        for move in self.t.menu[self.phase]:
-            if move.cards:
-                listed = self._cards(p, out, penalties)
-                if in_play:
-                    self._plays_listed = listed
-            elif move.command.failing_of(move.guard, self, b) is None:
-                out += move.each[p]
-        self._plays_listed = -1
+        try:
+            for move in self.t.menu[self.phase]:
+                if move.cards:
+                    listed = self._cards(p, out, penalties)
+                    if in_play:
+                        self._plays_listed = listed
+                elif move.command.failing_of(move.guard, self, b) is None:
+                    out += move.each[p]
+        finally:  # what the listing found holds for this state only
+            self._plays_listed = -1
+            self._drawn_listed = -1
 
     def _cards(self, p: int, out: list[Action], penalties: bool) -> int:
         """``p``'s plays and misplays, card by card; what ``_plays_listed`` may say of
@@ -757,8 +769,11 @@ class Game(Concrete):
         with_uno = len(hand) == t.uno_with
         if phase == DRAWN and not penalties and t.drawn_only:
             drawn = self.drawn
-            if drawn is not None and self._can_play(p, drawn):
-                self._add_plays(out, p, drawn, with_uno)
+            if drawn is not None:
+                able = self._can_play(p, drawn)
+                if able:
+                    self._add_plays(out, p, drawn, with_uno)
+                self._drawn_listed = 2 * p + (1 if able else 0)
             return -1
         if phase == PLAY and t.play_is_match:
             # Every effect can be carried out and a misplay's penalty drawn (EXT-SHORT on):
@@ -1426,6 +1441,7 @@ class Game(Concrete):
         new.chance = self.chance.fork()
         new._legal = None  # a copy checks its first action itself
         new._plays_listed = -1
+        new._drawn_listed = -1
         # keyed by the (color, top) they were looked up for, so they hold for the copy
         new._match_key, new._match = self._match_key, self._match
         new._block_key, new._block = self._block_key, self._block
@@ -1533,6 +1549,7 @@ def _split(command: Command | None) -> _Split:
 # What a node of the rule language may hold and still read no target seat: plain values,
 # the enums (Who itself: every node reads a seat through a Who field) and a card's effect.
 _PLAIN: Final = (bool, int, float, str, Enum, CardEffect)
+_CONDITIONS: Final = conditions.__name__  # the module of the rule language's own nodes
 
 
 def _reads_target(node: object) -> bool:
@@ -1544,7 +1561,7 @@ def _reads_target(node: object) -> bool:
         return node is Who.TARGET
     if isinstance(node, (tuple, list)):
         return any(_reads_target(item) for item in node)
-    if isinstance(node, Cond) and type(node).__module__ == Cond.__module__ \
+    if isinstance(node, Cond) and type(node).__module__ == _CONDITIONS \
             and dataclasses.is_dataclass(node):
         return any(_reads_target(getattr(node, f.name)) for f in dataclasses.fields(node))
     return True
