@@ -838,8 +838,7 @@ class Game(Concrete):
         except TypeError:  # an unhashable field: _resolve names it
             resolved = None
         if resolved is None:
-            resolved = self._resolve(action)
-            self.t.resolved[action] = resolved
+            resolved = self._met(action)
         p, face, color, target = resolved
         listed = self._legal
         if listed is None or action not in listed:
@@ -858,13 +857,23 @@ class Game(Concrete):
         anything else: an illegal action pushed here corrupts the game."""
         resolved = self.t.resolved.get(action)
         if resolved is None:
-            resolved = self._resolve(action)
-            self.t.resolved[action] = resolved
+            resolved = self._met(action)
         p, face, color, target = resolved
         self._legal = None
         self.reveal = None
         self._do(action.type, p, face, color, target, action.uno)
         self.history.append(action)
+
+    def _met(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
+        """An action's indices, met for the first time by this table and players; kept
+        (``_Lookups.resolved``). An action the lookups built (every one listed is: that
+        very object, ``_Lookups.own``) has them from its building, as ``_resolve`` would
+        find them; any other is checked and translated. Ten players meet thousands of
+        actions, and checking one from its text costs more than playing it."""
+        own = self.t.own.get(id(action))
+        resolved = own[1] if own is not None and own[0] is action else self._resolve(action)
+        self.t.resolved[action] = resolved
+        return resolved
 
     def _resolve(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
         """Check the action's shape and translate names and codes to indices."""
@@ -1483,6 +1492,9 @@ class _Lookups:
     misplay: list[list[Action]]
     plays: list[list[tuple[list[Action], list[Action]]]]
     resolved: dict[Action, tuple[int, int | None, int | None, int | None]]
+    # The actions built here, by id: each with its indices (as ``Game._resolve`` finds
+    # them), for ``Game._met``; the object is kept, so that its id stays its own
+    own: dict[int, tuple[Action, tuple[int, int | None, int | None, int | None]]]
     match_rows: dict[tuple[int | None, int | None], list[bool]]
     block_rows: dict[tuple[int | None, int | None], list[bool]]  # WD4-1's, the same way
     # When every effect can be carried out (EXT-SHORT) and bluffs are playable (WD4-1), a
@@ -1634,6 +1646,23 @@ def _aiming(rules: RuleTable) -> Command | None:
     return found
 
 
+def _own(t: _Lookups, deck: Deck, names: tuple[str, ...]) -> None:
+    """Fill ``t.own``: every action the lookups built, with its indices (seat, face,
+    color, target), as ``Game._indices`` translates them."""
+    seats = {name: i for i, name in enumerate(names)}
+    color = {c.value: deck.color_index[c] for c in deck.colors}
+    singles = (t.draw, t.pass_, t.accept, t.challenge, t.uno, t.advise)
+    built: list[tuple[Action, int | None]] = [(a, None) for each in singles for a in each]
+    built += [(a, None) for each in (*t.catch, *t.choose_color) for a in each]
+    built += [(a, face) for each in t.misplay for face, a in enumerate(each)]
+    built += [(a, face) for each in t.plays for face, (one, two) in enumerate(each)
+              for a in (*one, *two)]
+    for action, face in built:
+        t.own[id(action)] = (action, (
+            seats[action.player], face, None if action.color is None else color[action.color],
+            None if action.target is None else seats[action.target]))
+
+
 def _must_match(playable: tuple[Conjunct, ...]) -> bool:
     """Whether these conjuncts refuse a card that does not match (PLAY-1) in any phase but
     an answer to a draw card: ``Matches``, alone or ``Unanswering``."""
@@ -1702,7 +1731,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
                       for name in names],
         misplay=[[Action(name, ActionType.MISPLAY, code) for code in codes] for name in names],
         plays=[[plays(name, face) for face in range(len(faces))] for name in names],
-        resolved={}, match_rows={}, block_rows={},
+        resolved={}, own={}, match_rows={}, block_rows={},
         # ... and no rule file changes whether a card may be played (its ``play`` changes)
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable
         and not any(c.command == "play" for r in rules.house if r.enabled for c in r.changes),
@@ -1729,6 +1758,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     table.play = [bare[c.name] for c in table.play]
     table.jump = [None if c is None else bare[c.name] for c in table.jump]
     table.starts = {k: c.uncounted() for k, c in table.starts.items()}
+    _own(table, deck, names)
     table.aim = counted.aim = [
         _Aim(_split(c), _split(j)) if Who.TARGET in c.choices else None
         for c, j in zip(table.play, table.jump, strict=True)]
