@@ -630,7 +630,17 @@ class Game(Concrete):
         if known >= 0 and known >> 1 == p and face == self.drawn:
             return known & 1 == 1
         t = self.t
-        parts = t.playable_in_play[face] if self.phase == PLAY else t.playable[face]
+        phase = self.phase
+        # the conjuncts reduced for the phase (``in_phase``): while a draw card waits,
+        # most kinds are refused by the phase alone (NOSTACK-1), before any is asked
+        if phase == PLAY:
+            parts = t.playable_in_play[face]
+        elif phase == RESPOND:
+            parts = t.playable_in_respond[face]
+        elif phase == DRAWN:
+            parts = t.playable_in_drawn[face]
+        else:
+            parts = t.playable[face]
         if parts is None:
             return False
         b = Binding(p, None, None, face)
@@ -1524,6 +1534,8 @@ class _Lookups:
     # reduced by that phase (language.commands.in_phase: the conjuncts on the phase alone
     # decided once, here); None: the phase refuses it.
     playable_in_play: list[tuple[Conjunct, ...] | None]
+    playable_in_respond: list[tuple[Conjunct, ...] | None]  # the same, answering
+    playable_in_drawn: list[tuple[Conjunct, ...] | None]  # the same, after a draw
     # Per phase, the on-turn moves its guards leave possible, in the commands' order:
     # what legal_actions lists for the player to move (_menu)
     menu: dict[str, list[_Move]]
@@ -1747,6 +1759,8 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         playable=[cards_played.playable[f.kind] for f in faces],
         must_match=[_must_match(cards_played.playable[f.kind]) for f in faces],
         playable_in_play=[in_phase(cards_played.playable[f.kind], PLAY) for f in faces],
+        playable_in_respond=[in_phase(cards_played.playable[f.kind], RESPOND) for f in faces],
+        playable_in_drawn=[in_phase(cards_played.playable[f.kind], DRAWN) for f in faces],
         menu={})
     table.counted = counted = dataclasses.replace(table)
     counted.counted = counted
