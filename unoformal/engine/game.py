@@ -1658,6 +1658,17 @@ def _aiming(rules: RuleTable) -> Command | None:
     return found
 
 
+def _binds(one: list[Action], two: list[Action], seats: dict[str, int]
+           ) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
+    """Each of a seat's plays of a face (``_Lookups.plays``) as (its target's seat, UNO
+    said), in the same order: what ``Game._add_plays`` binds the play with. A function of
+    the module, not one nested in ``_lookups`` beside ``plays``: compiled, two nested
+    functions that call each other share an environment, a reference cycle left behind
+    by every table built (the explorer runs with the cycle collector off)."""
+    return ([(-1 if a.target is None else seats[a.target], a.uno) for a in one],
+            [(-1 if a.target is None else seats[a.target], a.uno) for a in two])
+
+
 def _own(t: _Lookups, deck: Deck, names: tuple[str, ...]) -> None:
     """Fill ``t.own``: every action the lookups built, with its indices (seat, face,
     color, target), as ``Game._indices`` translates them."""
@@ -1718,14 +1729,6 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
                for t in aimed for u in ((False, True) if say_with_card else (False,))]
         return one, two
 
-    def binds(name: str, face: int) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
-        """Each of ``plays(name, face)``'s actions as (its target's seat, UNO said), in
-        the same order: what ``Game._add_plays`` binds a seat's play with."""
-        one, two = plays(name, face)
-        seat = {t: i for i, t in enumerate(names)}
-        return ([(seat[a.target] if a.target is not None else -1, a.uno) for a in one],
-                [(seat[a.target] if a.target is not None else -1, a.uno) for a in two])
-
     table = _Lookups(
         kind=[f.kind for f in faces], wild=[f.kind.is_wild for f in faces],
         first={k: i for i, k in reversed(list(enumerate(f.kind for f in faces)))},
@@ -1777,8 +1780,8 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         _Aim(_split(c), _split(j)) if Who.TARGET in c.choices else None
         for c, j in zip(table.play, table.jump, strict=True)]
     table.aim_binds = counted.aim_binds = [
-        [binds(name, face) if table.aim[face] is not None else ([], []) for face in
-         range(len(faces))] for name in names]
+        [_binds(one, two, table.seats) if table.aim[face] is not None else ([], [])
+         for face, (one, two) in enumerate(row)] for row in table.plays]
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)
