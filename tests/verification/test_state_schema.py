@@ -27,7 +27,8 @@ BOOKKEEPING = {"deck", "n", "t", "f_kind", "f_color", "f_rank", "f_effect", "cha
                "ran", "started",  # coverage counted as a move, or the deal, runs
                # what a listing found, or rows looked up, kept for the (color, top) or
                # the moment they were found for
-               "_plays_listed", "_match_key", "_match", "_block_key", "_block",
+               "_plays_listed", "_drawn_listed", "_match_key", "_match", "_block_key",
+               "_block",
                # RESHUFFLE-1 read split: stated chance's split pile, no field of a state
                "pile_lower"}
 

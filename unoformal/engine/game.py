@@ -18,6 +18,7 @@ import hashlib
 import random
 from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Final, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -26,9 +27,10 @@ from unoformal.engine.actions import Action, ActionType, check_action, check_rea
 from unoformal.engine.text import read_state, state_to_text
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.inputs import check_name, check_seed, show
+from unoformal.language import conditions
 from unoformal.language.cards import Said
 from unoformal.language.commands import Command, in_phase
-from unoformal.language.conditions import Conjunct, DrawnOnly, Matches, Unanswering
+from unoformal.language.conditions import Cond, Conjunct, DrawnOnly, Matches, Unanswering
 from unoformal.language.protocols import Binding, Concrete, Who
 from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
@@ -245,6 +247,11 @@ class Game(Concrete):
     # seat times 2, plus 1 if it listed a play. CanPlay (``_can_play_any``) then reads it
     # instead of going over the hand a second time. -1 at every other moment.
     _plays_listed: int = -1
+    # The same for the card just drawn (DRAW-1): while _on_turn lists the moves after a
+    # draw, the seat times 2, plus 1 if the drawn card may be played, as its play's listing
+    # found. A rule file's draw and keep ask it again (HOUSE-DRAW-UNTIL's drawn-playable,
+    # through ``_can_play``), which then reads it. -1 at every other moment.
+    _drawn_listed: int = -1
     # The match row and WD4-1's row last looked up, with the (color, top) each was for as
     # one int (``_row_key``): a listing asks for them once per card, and a tuple and a
     # dict lookup each time cost more than the cards' conjuncts. -1: none yet.
@@ -634,8 +641,21 @@ class Game(Concrete):
     def _can_play(self, p: int, face: int) -> bool:
         """Whether ``p`` may play ``face`` from their hand now: the play command's
         ``playable`` conjuncts for the card's kind (unoformal.rules.play)."""
+        known = self._drawn_listed
+        if known >= 0 and known >> 1 == p and face == self.drawn:
+            return known & 1 == 1
         t = self.t
-        parts = t.playable_in_play[face] if self.phase == PLAY else t.playable[face]
+        phase = self.phase
+        # the conjuncts reduced for the phase (``in_phase``): while a draw card waits,
+        # most kinds are refused by the phase alone (NOSTACK-1), before any is asked
+        if phase == PLAY:
+            parts = t.playable_in_play[face]
+        elif phase == RESPOND:
+            parts = t.playable_in_respond[face]
+        elif phase == DRAWN:
+            parts = t.playable_in_drawn[face]
+        else:
+            parts = t.playable[face]
         if parts is None:
             return False
         b = Binding(p, None, None, face)
@@ -699,20 +719,48 @@ class Game(Concrete):
                     self._on_turn(p, out, penalties)
                 elif jump is not None and _holds(hands[p], twin) \
                         and jump.allows(self, Binding(p, card=twin)):
-                    out += self.t.plays[p][twin][len(hands[p]) == self.t.uno_with]
+                    self._add_plays(out, p, twin, len(hands[p]) == self.t.uno_with)
         elif seat is None or seat == self.turn:
             self._on_turn(self.turn, out, penalties)  # nobody else has an action
-        if self.t.aims:
-            out = [a for a in out if a.target is None or a.type is not _PLAY or self._aimed_at(a)]
         self._legal = tuple(out)
         return out
 
-    def _aimed_at(self, action: Action) -> bool:
-        """Whether a play that names a seat may name that one: the lookups list every
-        other player, and the command's guard may ask more of the seat, by the state
-        (SEVEN-O's ``next`` reading: the next player only)."""
-        p, face, _, _ = self._resolve(action)
-        return self.refusal(action, p, face) is None
+    def _add_plays(self, out: list[Action], p: int, face: int, with_uno: bool) -> None:
+        """``p``'s plays of ``face`` (each color, and UNO said or not where it may be),
+        appended to ``out``. A play that names a seat (``_Aim``) is listed only for the
+        seats its command's guard allows, by the state (SEVEN-O's ``next`` reading: the
+        next player only): the lookups list every other player."""
+        t = self.t
+        aim = t.aim[face]
+        if aim is None:
+            out += t.plays[p][face][with_uno]
+            return
+        # What refusal() would ask of each listed play, without resolving the action
+        # from its text nor putting a refusal into words (most seats are refused under
+        # ``next``): on turn the card's play, out of turn its jump (a play out of turn
+        # with no jump is refused, PLAY-1). The conjuncts that read no target are asked
+        # once per UNO call: they cannot tell the seats apart (``failing_of`` then asks
+        # the branch a split command does not have: nothing).
+        on_turn = p == self.turn
+        command = t.play[face] if on_turn else t.jump[face]
+        if command is None:
+            return
+        shared, aimed = (aim.play if on_turn else aim.jump)
+        plays = t.plays[p][face][with_uno]
+        binds = t.aim_binds[p][face][with_uno]
+        said = [-1, -1]  # per UNO call (False, True): the shared conjuncts unknown/fail/hold
+        for i in range(len(plays)):
+            target, uno = binds[i]
+            b = Binding(p, target, None, face, None, uno)
+            if aimed is None:  # a guard with branches: asked whole, as refusal() asks it
+                if command.failing(self, b) is None:
+                    out.append(plays[i])
+                continue
+            u = 1 if uno else 0
+            if said[u] < 0:
+                said[u] = 1 if command.failing_of(shared, self, b) is None else 0
+            if said[u] == 1 and command.failing_of(aimed, self, b) is None:
+                out.append(plays[i])
 
     def _on_turn(self, p: int, out: list[Action], penalties: bool) -> None:
         """The moves of the player to move: the table's on-turn commands whose guards the
@@ -724,14 +772,17 @@ class Game(Concrete):
         # their listing found of the same seat (-1: nothing; another phase lists the
         # plays by other conjuncts)
         in_play = self.phase == PLAY
-        for move in self.t.menu[self.phase]:
-            if move.cards:
-                listed = self._cards(p, out, penalties)
-                if in_play:
-                    self._plays_listed = listed
-            elif move.command.failing_of(move.guard, self, b) is None:
-                out += move.each[p]
-        self._plays_listed = -1
+        try:
+            for move in self.t.menu[self.phase]:
+                if move.cards:
+                    listed = self._cards(p, out, penalties)
+                    if in_play:
+                        self._plays_listed = listed
+                elif move.command.failing_of(move.guard, self, b) is None:
+                    out += move.each[p]
+        finally:  # what the listing found holds for this state only
+            self._plays_listed = -1
+            self._drawn_listed = -1
 
     def _cards(self, p: int, out: list[Action], penalties: bool) -> int:
         """``p``'s plays and misplays, card by card; what ``_plays_listed`` may say of
@@ -739,12 +790,15 @@ class Game(Concrete):
         t = self.t
         phase = self.phase
         hand = self.hands[p]
-        plays, misplays = t.plays[p], t.misplay[p]
+        misplays = t.misplay[p]
         with_uno = len(hand) == t.uno_with
         if phase == DRAWN and not penalties and t.drawn_only:
             drawn = self.drawn
-            if drawn is not None and self._can_play(p, drawn):
-                out += plays[drawn][with_uno]
+            if drawn is not None:
+                able = self._can_play(p, drawn)
+                if able:
+                    self._add_plays(out, p, drawn, with_uno)
+                self._drawn_listed = 2 * p + (1 if able else 0)
             return -1
         if phase == PLAY and t.play_is_match:
             # Every effect can be carried out and a misplay's penalty drawn (EXT-SHORT on):
@@ -752,11 +806,11 @@ class Game(Concrete):
             row = self._match_row()
             if not penalties:  # sorting only the cards that match: a hand's few
                 for face in sorted({face for face in hand if row[face]}):
-                    out += plays[face][with_uno]
+                    self._add_plays(out, p, face, with_uno)
                 return -1
             for face in sorted(set(hand)):
                 if row[face]:
-                    out += plays[face][with_uno]
+                    self._add_plays(out, p, face, with_uno)
                 else:
                     out.append(misplays[face])
             return -1
@@ -768,14 +822,13 @@ class Game(Concrete):
         penalties only the cards that may be played are sorted."""
         t = self.t
         hand = self.hands[p]
-        plays = t.plays[p]
         with_uno = len(hand) == t.uno_with
         matching = self._matching()
         if not penalties:  # the cards passed over for not matching are most of a hand
             listed = False
             for face in sorted({face for face in hand if self._may_match(face, matching)}):
                 if self._can_play(p, face):
-                    out += plays[face][with_uno]
+                    self._add_plays(out, p, face, with_uno)
                     listed = True
             return listed
         listed = False
@@ -783,7 +836,7 @@ class Game(Concrete):
         answering = self.phase == RESPOND
         for face in sorted(set(hand)):
             if self._may_play(p, face, matching):
-                out += plays[face][with_uno]
+                self._add_plays(out, p, face, with_uno)
                 listed = True
             elif not answering and t.turn.misplay.allows(self, Binding(p, card=face)):
                 out.append(misplays[face])
@@ -810,8 +863,7 @@ class Game(Concrete):
         except TypeError:  # an unhashable field: _resolve names it
             resolved = None
         if resolved is None:
-            resolved = self._resolve(action)
-            self.t.resolved[action] = resolved
+            resolved = self._met(action)
         p, face, color, target = resolved
         listed = self._legal
         if listed is None or action not in listed:
@@ -830,13 +882,23 @@ class Game(Concrete):
         anything else: an illegal action pushed here corrupts the game."""
         resolved = self.t.resolved.get(action)
         if resolved is None:
-            resolved = self._resolve(action)
-            self.t.resolved[action] = resolved
+            resolved = self._met(action)
         p, face, color, target = resolved
         self._legal = None
         self.reveal = None
         self._do(action.type, p, face, color, target, action.uno)
         self.history.append(action)
+
+    def _met(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
+        """An action's indices, met for the first time by this table and players; kept
+        (``_Lookups.resolved``). An action the lookups built (every one listed is: that
+        very object, ``_Lookups.own``) has them from its building, as ``_resolve`` would
+        find them; any other is checked and translated. Ten players meet thousands of
+        actions, and checking one from its text costs more than playing it."""
+        own = self.t.own.get(id(action))
+        resolved = own[1] if own is not None and own[0] is action else self._resolve(action)
+        self.t.resolved[action] = resolved
+        return resolved
 
     def _resolve(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
         """Check the action's shape and translate names and codes to indices."""
@@ -1422,6 +1484,7 @@ class Game(Concrete):
         new.chance = self.chance.fork()
         new._legal = None  # a copy checks its first action itself
         new._plays_listed = -1
+        new._drawn_listed = -1
         # keyed by the (color, top) they were looked up for, so they hold for the copy
         new._match_key, new._match = self._match_key, self._match
         new._block_key, new._block = self._block_key, self._block
@@ -1463,6 +1526,9 @@ class _Lookups:
     misplay: list[list[Action]]
     plays: list[list[tuple[list[Action], list[Action]]]]
     resolved: dict[Action, tuple[int, int | None, int | None, int | None]]
+    # The actions built here, by id: each with its indices (as ``Game._resolve`` finds
+    # them), for ``Game._met``; the object is kept, so that its id stays its own
+    own: dict[int, tuple[Action, tuple[int, int | None, int | None, int | None]]]
     match_rows: dict[tuple[int | None, int | None], list[bool]]
     block_rows: dict[tuple[int | None, int | None], list[bool]]  # WD4-1's, the same way
     # When every effect can be carried out (EXT-SHORT) and bluffs are playable (WD4-1), a
@@ -1480,7 +1546,11 @@ class _Lookups:
     play: list[Command]  # per face: the play of its kind (PLAY-1 ..., unoformal.rules.play)
     jump: list[Command | None]  # per face: its play out of turn (JUMP-IN), None: none
     jumps: bool  # some face has one: legal_actions looks for a jump only then
-    aims: bool  # some play names a seat: legal_actions asks its guard of each seat listed
+    # per face whose play names a seat (SEVEN-O's swap), its guards split for the seats
+    # listed (_Aim); None: the play names none
+    aim: list[_Aim | None]
+    # per seat and face, parallel to ``plays``: each play's (target seat, UNO said)
+    aim_binds: list[list[tuple[list[tuple[int, bool]], list[tuple[int, bool]]]]]
     starts: dict[Kind, Command]  # per kind: the start card of it turned (unoformal.rules.start)
     deal: Command  # END-2 and DEAL-2: the next deal (unoformal.rules.deal)
     playable: list[tuple[Conjunct, ...]]  # per face: whether it may be played now
@@ -1489,6 +1559,8 @@ class _Lookups:
     # reduced by that phase (language.commands.in_phase: the conjuncts on the phase alone
     # decided once, here); None: the phase refuses it.
     playable_in_play: list[tuple[Conjunct, ...] | None]
+    playable_in_respond: list[tuple[Conjunct, ...] | None]  # the same, answering
+    playable_in_drawn: list[tuple[Conjunct, ...] | None]  # the same, after a draw
     # Per phase, the on-turn moves its guards leave possible, in the commands' order:
     # what legal_actions lists for the player to move (_menu)
     menu: dict[str, list[_Move]]
@@ -1496,6 +1568,52 @@ class _Lookups:
     # The same lookups with the commands as stated, coverage labels and all: what a move
     # runs while Game.ran counts. These lookups' own commands are without them.
     counted: _Lookups | None = None
+
+
+# A guard split for the seats a play may name: the conjuncts that read no target, then
+# those that may (None for the second: the command has branches, so it is asked whole).
+_Split = tuple[tuple[Conjunct, ...], tuple[Conjunct, ...] | None]
+
+
+class _Aim:
+    """The guards of a play that names a seat, on turn (``play``) and out of turn
+    (``jump``), each split (``_Split``) so that listing its seats asks what reads no
+    seat once: with ten players a 7 names nine."""
+
+    def __init__(self, play: _Split, jump: _Split) -> None:
+        self.play = play
+        self.jump = jump
+
+
+def _split(command: Command | None) -> _Split:
+    """``command``'s guard as the seats listed ask it (``_Aim``)."""
+    if command is None:
+        return (), None
+    if command.branches:
+        return (), None
+    shared = tuple(part for part in command.guard if not _reads_target(part.cond))
+    return shared, tuple(part for part in command.guard if part not in shared)
+
+
+# What a node of the rule language may hold and still read no target seat: plain values,
+# the enums (Who itself: every node reads a seat through a Who field) and a card's effect.
+_PLAIN: Final = (bool, int, float, str, Enum, CardEffect)
+_CONDITIONS: Final = conditions.__name__  # the module of the rule language's own nodes
+
+
+def _reads_target(node: object) -> bool:
+    """Whether ``node`` may read the seat a move names as its target. Only the rule
+    language's own conditions are looked into (each reads a seat through a ``Who`` field:
+    ``Binding.of``, ``seat_of``); anything else, a user's own condition among them, is
+    taken to read it."""
+    if node is None or isinstance(node, _PLAIN):
+        return node is Who.TARGET
+    if isinstance(node, (tuple, list)):
+        return any(_reads_target(item) for item in node)
+    if isinstance(node, Cond) and type(node).__module__ == _CONDITIONS \
+            and dataclasses.is_dataclass(node):
+        return any(_reads_target(getattr(node, f.name)) for f in dataclasses.fields(node))
+    return True
 
 
 @dataclass
@@ -1588,6 +1706,34 @@ def _aiming(rules: RuleTable) -> Command | None:
     return found
 
 
+def _binds(one: list[Action], two: list[Action], seats: dict[str, int]
+           ) -> tuple[list[tuple[int, bool]], list[tuple[int, bool]]]:
+    """Each of a seat's plays of a face (``_Lookups.plays``) as (its target's seat, UNO
+    said), in the same order: what ``Game._add_plays`` binds the play with. A function of
+    the module, not one nested in ``_lookups`` beside ``plays``: compiled, two nested
+    functions that call each other share an environment, a reference cycle left behind
+    by every table built (the explorer runs with the cycle collector off)."""
+    return ([(-1 if a.target is None else seats[a.target], a.uno) for a in one],
+            [(-1 if a.target is None else seats[a.target], a.uno) for a in two])
+
+
+def _own(t: _Lookups, deck: Deck, names: tuple[str, ...]) -> None:
+    """Fill ``t.own``: every action the lookups built, with its indices (seat, face,
+    color, target), as ``Game._indices`` translates them."""
+    seats = {name: i for i, name in enumerate(names)}
+    color = {c.value: deck.color_index[c] for c in deck.colors}
+    singles = (t.draw, t.pass_, t.accept, t.challenge, t.uno, t.advise)
+    built: list[tuple[Action, int | None]] = [(a, None) for each in singles for a in each]
+    built += [(a, None) for each in (*t.catch, *t.choose_color) for a in each]
+    built += [(a, face) for each in t.misplay for face, a in enumerate(each)]
+    built += [(a, face) for each in t.plays for face, (one, two) in enumerate(each)
+              for a in (*one, *two)]
+    for action, face in built:
+        t.own[id(action)] = (action, (
+            seats[action.player], face, None if action.color is None else color[action.color],
+            None if action.target is None else seats[action.target]))
+
+
 def _must_match(playable: tuple[Conjunct, ...]) -> bool:
     """Whether these conjuncts refuse a card that does not match (PLAY-1) in any phase but
     an answer to a draw card: ``Matches``, alone or ``Unanswering``."""
@@ -1648,7 +1794,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
                       for name in names],
         misplay=[[Action(name, ActionType.MISPLAY, code) for code in codes] for name in names],
         plays=[[plays(name, face) for face in range(len(faces))] for name in names],
-        resolved={}, match_rows={}, block_rows={},
+        resolved={}, own={}, match_rows={}, block_rows={},
         # ... and no rule file changes whether a card may be played (its ``play`` changes)
         play_is_match=rules.draw_what_is_left.enabled and rules.wd4_legality.bluff_playable
         and not any(c.command == "play" for r in rules.house if r.enabled for c in r.changes),
@@ -1660,11 +1806,13 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         responses=responses(rules), turn=moves,
         play=[cards_played.of(f) for f in faces],
         jump=[cards_played.jump(f) for f in faces], jumps=bool(cards_played.jumps),
-        aims=any(Who.TARGET in c.choices for c in cards_played.all()),
+        aim=[None] * len(faces), aim_binds=[],
         starts=dict(starts(rules).commands), deal=dealing(rules),
         playable=[cards_played.playable[f.kind] for f in faces],
         must_match=[_must_match(cards_played.playable[f.kind]) for f in faces],
         playable_in_play=[in_phase(cards_played.playable[f.kind], PLAY) for f in faces],
+        playable_in_respond=[in_phase(cards_played.playable[f.kind], RESPOND) for f in faces],
+        playable_in_drawn=[in_phase(cards_played.playable[f.kind], DRAWN) for f in faces],
         menu={})
     table.counted = counted = dataclasses.replace(table)
     counted.counted = counted
@@ -1676,6 +1824,13 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     table.play = [bare[c.name] for c in table.play]
     table.jump = [None if c is None else bare[c.name] for c in table.jump]
     table.starts = {k: c.uncounted() for k, c in table.starts.items()}
+    _own(table, deck, names)
+    table.aim = counted.aim = [
+        _Aim(_split(c), _split(j)) if Who.TARGET in c.choices else None
+        for c, j in zip(table.play, table.jump, strict=True)]
+    table.aim_binds = counted.aim_binds = [
+        [_binds(one, two, table.seats) if table.aim[face] is not None else ([], [])
+         for face, (one, two) in enumerate(row)] for row in table.plays]
     if len(_LOOKUPS) > 256:
         _LOOKUPS.clear()
     _LOOKUPS[key] = (rules, table)
