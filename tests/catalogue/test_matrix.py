@@ -62,3 +62,13 @@ def test_the_page_its_picture_and_records_are_written(small: Matrix, tmp_path: P
     assert all(replay(json.loads(w.read_text())).error is None for w in written)
     svg = picture(small)
     assert svg.startswith("<svg") and "no-action-last: play-matches refuted 2" in svg
+
+
+def test_a_table_the_explorer_cannot_hold_is_a_finding_not_the_matrix_s_end() -> None:
+    """double-score on three: a round's points pass what the explorer's keys hold (254),
+    which the matrix says, where before it stopped the whole run."""
+    from unoformal.verification.matrix import run_table
+
+    run = run_table(("double-score", (2,), (2,), ("three",)))
+    (line,) = run.found["three"].lines()
+    assert line.startswith("not explored: a state reached holds round_points")

@@ -70,8 +70,13 @@ class Findings:
     traps: int | None
     endless: bool | None
     dead: tuple[str, ...]
+    # why the explorer could not take the table on this deck (a count past what its keys
+    # hold: double score's points), a finding of its own; "" where it ran
+    refused: str = ""
 
     def lines(self) -> list[str]:
+        if self.refused:
+            return [f"not explored: {self.refused}"]
         out = []
         if self.stuck:
             out.append(f"{self.stuck} stuck state(s)")
@@ -188,7 +193,16 @@ def run_table(item: tuple[str, tuple[int, ...], tuple[int, ...], tuple[str, ...]
     table = load_rules(name)
     got = verdicts(table, counts)
     again = got if pair_counts == counts or not pair_counts else verdicts(table, pair_counts)
-    return Run(got, again, {deck: findings(table, deck)[0] for deck in decks}, table)
+    return Run(got, again, {deck: _explored(table, deck) for deck in decks}, table)
+
+
+def _explored(table: RuleTable, deck: str) -> Findings:
+    """:func:`findings`, or why the explorer refused the table on ``deck`` (its words),
+    so one rule the explorer cannot hold is a finding, not the end of the matrix."""
+    try:
+        return findings(table, deck)[0]
+    except InvalidInputError as err:
+        return Findings(0, None, None, None, (), refused=err.message)
 
 
 def run_pair(item: tuple[str, tuple[int, ...], tuple[str, ...]]) -> Run | str:
