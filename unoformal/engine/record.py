@@ -26,9 +26,17 @@ from pathlib import Path
 from typing import Any
 
 from unoformal.engine.actions import Action
+from unoformal.engine.actions import ActionType as ActionType
+from unoformal.engine.chance import ChanceError as ChanceError
+from unoformal.engine.chance import StatedChance as StatedChance
 from unoformal.engine.chance import StatedGame
 from unoformal.engine.game import Game
 from unoformal.engine.games import replay_game, start_game
+from unoformal.engine.rounds import _DRAW_RULE as _DRAW_RULE
+from unoformal.engine.rounds import _PARSED as _PARSED
+
+# Every name this module offered before engine.rounds held one-round records stays here
+# (readers reach some by attribute, as tests/reference does of either engine's module)
 from unoformal.engine.rounds import (
     CHANCE_KEYS,
     RECORD_KEYS,
@@ -55,9 +63,30 @@ from unoformal.engine.rounds import (
     version_of,
     with_rules,
 )
+from unoformal.engine.rounds import T as T
+from unoformal.engine.rounds import _action as _action
+from unoformal.engine.rounds import _apply_stated as _apply_stated
+from unoformal.engine.rounds import _Codes as _Codes
+from unoformal.engine.rounds import _derived as _derived
+from unoformal.engine.rounds import _fast_validator as _fast_validator
+from unoformal.engine.rounds import _game_v2 as _game_v2
+from unoformal.engine.rounds import _keyed as _keyed
+from unoformal.engine.rounds import _modules as _modules
+from unoformal.engine.rounds import _parsed as _parsed
+from unoformal.engine.rounds import _raw_actions as _raw_actions
+from unoformal.engine.rounds import _refused as _refused
+from unoformal.engine.rounds import _set_up as _set_up
 from unoformal.errors import InvalidInputError
+from unoformal.errors import UnoError as UnoError
+from unoformal.inputs import MAX_RECORD_ACTIONS as MAX_RECORD_ACTIONS
+from unoformal.inputs import check_name as check_name
+from unoformal.inputs import check_players as check_players
+from unoformal.inputs import check_seed as check_seed
 from unoformal.inputs import parse_json, show, write_text
+from unoformal.inputs import read_text as read_text
+from unoformal.rulebook.deck import Deck as Deck
 from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import load_rules_arg as load_rules_arg
 
 # The one-round names this module has always offered (unoformal.engine.rounds holds them)
 __all__ = ["CHANCE_KEYS", "RECORD_KEYS", "VERSION", "Record", "Replay", "Stated", "_chance",
