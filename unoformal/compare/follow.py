@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 
 from unoformal.engine.actions import Action, ActionType
-from unoformal.engine.chance import StatedChance
+from unoformal.engine.chance import StatedChance, without
 from unoformal.engine.game import Chance, Game
 from unoformal.engine.record import Stated
 from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
@@ -112,7 +112,7 @@ class Follow(StatedChance):
         self.notes.append(f"a reshuffle stated while {len(game.pile)} card(s) were left to "
                           "draw: the stated new pile taken, the rest of the old pile under it")
         game.discard = [*(below - from_below).elements(), *kept]
-        under = _without(game.pile, need - from_below)
+        under = without(game.pile, need - from_below)
         game.pile, game.pile_lower = [*under, *stated[::-1]], 0
         if under:
             self.unordered = True
@@ -167,18 +167,6 @@ def _pull(game: Game, card: int) -> None:
     del pile[at]
     if at < game.pile_lower:
         game.pile_lower -= 1
-
-
-def _without(cards: list[int], taken: Counter[int]) -> list[int]:
-    """``cards`` in their order, less ``taken`` (a multiset of them)."""
-    left = Counter(taken)
-    out = []
-    for card in cards:
-        if left[card] > 0:
-            left[card] -= 1
-        else:
-            out.append(card)
-    return out
 
 
 def _not_among(game: Game, stated: list[int], found: Counter[int]) -> str:

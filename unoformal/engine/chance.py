@@ -401,13 +401,19 @@ def _part_of(game: Game, stated: list[int], cards: list[int], what: str) -> list
         raise ChanceError(f"the stated new pile is not part of {what}: extra "
                           f"{_listed(sorted(code(c) for c in extra.elements()))}",
                           "RESHUFFLE-1")
-    taken, left = Counter(stated), []
+    return without(cards, Counter(stated))
+
+
+def without(cards: list[int], taken: Counter[int]) -> list[int]:
+    """``cards`` in their order, less ``taken`` (a multiset of them)."""
+    left = Counter(taken)
+    out = []
     for card in cards:
-        if taken[card] > 0:
-            taken[card] -= 1
+        if left[card] > 0:
+            left[card] -= 1
         else:
-            left.append(card)
-    return left
+            out.append(card)
+    return out
 
 
 def _listed(codes: list[str], shown: int = 8) -> str:

@@ -37,6 +37,8 @@ from unoformal.engine.rounds import (
     Stated,
     _chance,
     check_schema,
+    compiled_accepts,
+    compiled_schema,
     embedded_rules,
     play_on,
     record_actions,
@@ -68,31 +70,14 @@ def _validator() -> Any:
 
 @functools.cache
 def _fast_validator() -> Callable[[Any], Any]:
-    """``game.schema.json`` compiled to Python once (fastjsonschema), as the record
-    schema is (:func:`unoformal.engine.record.schema_accepts`): walking it per record was
-    a third of refereeing a whole game. It uses no keyword draft-07 reads otherwise."""
-    import fastjsonschema
-
-    from unoformal.engine.rounds import _inline
-
-    text = resources.files("unoformal.engine").joinpath("game.schema.json").read_text()
-    schema = json.loads(text)
-    inlined = _inline({k: v for k, v in schema.items() if k not in ("$schema", "$defs")},
-                      schema.get("$defs", {}))
-    validate: Callable[[Any], Any] = fastjsonschema.compile(
-        {"$schema": "http://json-schema.org/draft-07/schema#", **inlined})
-    return validate
+    """``game.schema.json`` compiled once, as the record schema is: walking it per record
+    was a third of refereeing a whole game."""
+    return compiled_schema("game.schema.json")
 
 
 def game_schema_accepts(record: Any) -> bool:
     """Whether the compiled game schema takes ``record`` (no words: see below)."""
-    from fastjsonschema import JsonSchemaValueException
-
-    try:
-        _fast_validator()(record)
-    except JsonSchemaValueException:
-        return False
-    return True
+    return compiled_accepts(_fast_validator(), record)
 
 
 def check_game_schema(record: Any) -> None:

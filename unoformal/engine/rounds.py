@@ -2,25 +2,7 @@
 replay of one deal. :mod:`unoformal.engine.record` is the format's entry point (it tells a
 whole game, version 3, :mod:`unoformal.engine.games`, from one round), and both build on
 this module, which knows nothing of either: so the three import one way.
-
-Game records: one JSON format for scenarios, logs, witnesses and tests (like PGN).
-
-::
-
-    {"rules": "classic", "players": ["You", "Ada", "Bo"], "dealer": "Bo", "seed": 7,
-     "deal": {"hands": {"You": ["R3", ...]}, "draw_pile": ["R7", ...]},
-     "actions": [{"player": "You", "action": "play", "card": "R3"}, ...]}
-
-A record is played by :func:`replay`. When an action follows a finished round
-(and the game goes on), the next round is dealt first (END-2).
-
-Version 2 (``"version": 2``) carries chance: any action may state ``draws`` (the cards
-each draw took, by player) and ``reshuffles`` (the new draw pile, top first, of each
-reshuffle it caused); ``start_reshuffles`` and ``dealer_draws`` state the start card's
-reshuffles (START-WD4) and the dealer draw (DEAL-1). The referee checks each against the
-state (:mod:`unoformal.engine.chance`). ``rules`` embeds the variant (its name, a shipped
-base and its overrides by rule ID), never a path, and ``meta`` holds anything else. The
-format is the JSON Schema ``record.schema.json`` beside this module.
+The format itself is described in :mod:`unoformal.engine.record`.
 """
 
 from __future__ import annotations
@@ -109,15 +91,14 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
     return node
 
 
-@functools.cache
-def _fast_validator() -> Callable[[Any], Any]:
-    """The same schema compiled to Python once (fastjsonschema): it only says yes or no,
-    about fifty times faster than walking it. Draft-07 reads every keyword the record
-    schema uses (``if``/``then``, ``propertyNames``, ``items`` as one schema) alike."""
+def compiled_schema(name: str) -> Callable[[Any], Any]:
+    """The schema file ``name`` beside this module compiled to Python once (fastjsonschema),
+    its references inlined: it only says yes or no, about fifty times faster than walking
+    it. Draft-07 reads every keyword the record and game schemas use (``if``/``then``,
+    ``propertyNames``, ``items`` as one schema) alike."""
     import fastjsonschema
 
-    text = resources.files("unoformal.engine").joinpath("record.schema.json").read_text()
-    schema = json.loads(text)
+    schema = json.loads(resources.files("unoformal.engine").joinpath(name).read_text())
     inlined = _inline({k: v for k, v in schema.items() if k not in ("$schema", "$defs")},
                       schema.get("$defs", {}))
     validate: Callable[[Any], Any] = fastjsonschema.compile(
@@ -125,15 +106,25 @@ def _fast_validator() -> Callable[[Any], Any]:
     return validate
 
 
-def schema_accepts(record: Any) -> bool:
-    """Whether the compiled schema takes ``record`` (no words: see :func:`check_schema`)."""
+def compiled_accepts(validate: Callable[[Any], Any], record: Any) -> bool:
+    """Whether the compiled ``validate`` takes ``record``."""
     from fastjsonschema import JsonSchemaValueException
 
     try:
-        _fast_validator()(record)
+        validate(record)
     except JsonSchemaValueException:
         return False
     return True
+
+
+@functools.cache
+def _fast_validator() -> Callable[[Any], Any]:
+    return compiled_schema("record.schema.json")
+
+
+def schema_accepts(record: Any) -> bool:
+    """Whether the compiled schema takes ``record`` (no words: see :func:`check_schema`)."""
+    return compiled_accepts(_fast_validator(), record)
 
 
 def check_schema(record: Any) -> None:
