@@ -181,3 +181,12 @@ def test_each_reading_verifies_as_its_file_expects_at_two_players(name: str) -> 
     for a shipped variant): verify at two players exits 0 (an entry left out fails it)."""
     assert main(["verify", "--rules", name, "--players", "2", "--quiet", "--jobs", "1",
                  "--no-witness"]) == 0
+
+
+def test_a_round_ended_at_once_under_stacking_keeps_the_invariant() -> None:
+    """The relation's reading of the same fix: a last Draw Two answering one ends the
+    round with nothing pending, so the pair's invariant is proved (it was refuted while
+    the round kept the waiting count, a finding of our own encoding, not of the pair)."""
+    assert main(["verify", "--rules", "stack-draw-two+last-draw-card-ends", "--players",
+                 "2", "--property", "invariant", "--quiet", "--jobs", "1",
+                 "--no-witness"]) == 0

@@ -218,3 +218,19 @@ def test_wild_excuses_a_challenge_of_a_bluff_held_with_a_wild_fails() -> None:
     classic = _challenged(load_rules("classic"), "R7,W")
     classic.apply(Action.parse("A challenge"))
     assert len(classic.hands[1]) == 2 + 4
+
+
+# --- last-draw-card-ends with stacking: "a last Draw Two ends the round at once: nobody
+# draws for it", also when it answers one that waits
+
+def test_a_round_a_last_answer_ends_leaves_nothing_pending() -> None:
+    """Going out with a Draw Two that answers one ends the round at once; the Draw Two
+    that waited is nobody's now, so the state holds nothing pending (the invariant's
+    'nothing pending outside a respond phase'), and its text reads back as it is."""
+    rules = load_rules("stack-draw-two+last-draw-card-ends")
+    game = _waiting(rules, "B+2", "+2")
+    game.apply(Action.parse("A play B+2"))
+    assert (game.phase, game.pending, game.pending_kind, game.offender) == \
+        ("over", 0, None, None)
+    assert " pending=0 kind=- offender=- " in game.to_text()
+    assert Game.from_text(game.to_text(), rules).to_text() == game.to_text()

@@ -1360,6 +1360,10 @@ class Game(Concrete):
         self.scores[winner] += self.round_points
         self.phase = OVER
         self.uno_window = None
+        # a round a play ends at once may leave a draw card waiting: nobody draws it now
+        self.pending = 0
+        self.pending_kind = None
+        self.offender = None
 
     def next_round(self) -> None:
         """END-2 and DEAL-2: the ``next_deal`` command (unoformal.rules.deal), refused by

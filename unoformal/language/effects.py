@@ -473,13 +473,14 @@ class EndIfOut(Effect):
 
 @dataclass(frozen=True)
 class EndRound(Effect):
-    """END-1 and SCORE-1: the actor, out of cards, wins the round at once."""
+    """END-1 and SCORE-1: the actor, out of cards, wins the round at once; a draw card
+    left waiting is nobody's any more (nothing is pending in a round that is over)."""
 
     def run(self, game: Concrete, b: Binding) -> None:
         game._end_round(b.actor)
 
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
-        return spec.round_end_check(s), []  # the one seat with no cards: the actor's
+        return spec.round_won(s), []  # the one seat with no cards: the actor's
 
     def text(self) -> str:
         return "the actor wins the round and scores it (END-1, SCORE-1)"

@@ -120,7 +120,8 @@ def place(ctx: Ctx, n: e.PlaceCard, b: Binding) -> Lines:
 
 def end_round(winner: str) -> Lines:
     """``_end_round`` (SCORE-1's points are a sum of the hands: not held)."""
-    return [f"winner = {winner}", f"phase = {phase_code(OVER)}", f"uno = {NONE}"]
+    return [f"winner = {winner}", f"phase = {phase_code(OVER)}", f"uno = {NONE}",
+            "pending = 0", f"pkind = {NONE}", f"offender = {NONE}"]
 
 
 def round_end_check(ctx: Ctx) -> Lines:

@@ -680,6 +680,12 @@ class Spec:
             scores=[fite(fand(over, feq(winner, p)), fsum(sc, points), sc)
                     for p, sc in enumerate(s.scores)])
 
+    def round_won(self, s: Sym) -> Sym:
+        """Engine ``_end_round`` from a play that ends the round at once: the seat with no
+        cards wins, and a draw card left waiting is settled (nothing pending)."""
+        return self.round_end_check(s).evolve(pending=ival(0), pending_kind=ival(NONE),
+                                              offender=ival(NONE))
+
     def hand_points(self, hand: list[Expr]) -> Expr:
         """SCORE-1's points of a hand (built once per hand list: ``per_list``)."""
         return per_list(hand, self.deck.points)
