@@ -86,7 +86,28 @@ def test_changing_any_switch_or_count_changes_the_words() -> None:
             if key in UNSAID or new is None:
                 continue
             other: Rule = dataclasses.replace(rule, **{key: new})
-            assert other.words() != rule.words(), f"{rule.id}.{key} = {new} says the same"
+            if other.words() == rule.words():
+                # a house rule's reading, said only while the rule is on (a choice within
+                # its switch's words): changed where a catalogue table switches it on
+                assert any(dataclasses.replace(on, **{key: _changed(getattr(on, key))})
+                           .words() != on.words() for on in _switched_on(rule)), \
+                    f"{rule.id}.{key} = {new} says the same"
+
+
+def _switched_on(rule: Rule) -> list[Rule]:
+    """The entry ``rule`` as the catalogue's tables set it, where they change it."""
+    from unoformal.catalogue import rules as catalogue
+
+    tables = [load_rules(f"{r.name}@{x.name}") for r in catalogue() for x in r.readings]
+    return [other for table in tables for _, other in table.entries()
+            if other.id == rule.id and other != rule]
+
+
+def test_nostack_1_deflection_is_said_only_where_it_is_on() -> None:
+    assert "pass it on" not in CLASSIC.no_stacking.words()
+    words = load_rules("deflect").no_stacking.words()
+    assert "pass it on with one of these cards: a Skip, a Reverse, of the current color" in words
+    assert "of any color" in load_rules("deflect@any-color").no_stacking.words()
 
 
 def test_nostack_1_under_stacking_the_victim_may_answer() -> None:

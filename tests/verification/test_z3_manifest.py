@@ -95,12 +95,15 @@ def test_every_shipped_variant_gives_the_manifest_verdicts() -> None:
 
 
 def _meets(rules: Any, need: str) -> bool:
-    """An entry switched on ("SEVEN-O"), or read as named ("UNO-1.catch_until=any-time")."""
+    """An entry switched on ("SEVEN-O"), read as named ("UNO-1.catch_until=any-time"), or
+    with a house rule's value set ("NOSTACK-1.deflect_with")."""
     rule_id, _, reading = need.partition(".")
     entry = rules.entry(rule_id)
     if not reading:
         return bool(entry.enabled)
-    field, _, value = reading.partition("=")
+    field, eq, value = reading.partition("=")
+    if not eq:
+        return bool(entry.enabled) and bool(getattr(entry, field))
     return bool(entry.enabled) and getattr(getattr(entry, field), "value", None) == value
 
 
@@ -114,9 +117,9 @@ def test_a_house_rules_property_is_vacuous_wherever_the_rule_is_off() -> None:
     needing = [p for p in PROPERTIES if p.needs]
     assert {p.name for p in needing} == {"seven-o", "jump-in", "seven-o-next", "jump-in-adds",
                                          "jump-in-window-open",  # and their other readings
-                                         "uno-catch-later", "next-deal-mover"}
+                                         "uno-catch-later", "next-deal-mover", "deflect"}
     mine = derive(CLASSIC, "mine", "a user's table", {"UNO-1": {"penalty": 4}})
-    for rules in [load_rules(name) for name in VARIANTS] + [mine]:
+    for rules in [load_rules(name) for name in (*VARIANTS, "deflect")] + [mine]:
         for prop in needing:
             off = not all(_meets(rules, need) for need in prop.needs)
             want = expected(rules, prop.name, 4)

@@ -38,7 +38,7 @@ from unoformal.rulebook.table import CLASSIC, CardEffect, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks, wd4_excuses
 from unoformal.rules.deal import dealing
-from unoformal.rules.effects import answers_to
+from unoformal.rules.effects import answers_to, deflected_by
 from unoformal.rules.play import Plays
 from unoformal.rules.play import plays as card_plays
 from unoformal.rules.respond import Responses, responses
@@ -1064,9 +1064,12 @@ class Game(Concrete):
         may = ["accept"]
         if self.rules.effect(kind).victim_may_challenge:
             may.append("challenge")
-        answering = answers_to(self.rules, kind)
+        passing = deflected_by(self.rules, kind)
+        answering = [k for k in answers_to(self.rules, kind) if k not in passing]
         if answering:
             may.append("answer with a " + " or a ".join(KIND_NAMES[k] for k in answering))
+        if passing:
+            may.append("pass it on with a " + " or a ".join(KIND_NAMES[k] for k in passing))
         return " or ".join(may) if len(may) < 3 else ", ".join(may[:-1]) + " or " + may[-1]
 
     def _not_to_move(self, action: Action) -> Refusal:

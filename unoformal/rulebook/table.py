@@ -258,6 +258,12 @@ class CardEffect(Rule):
 class Stacking(Rule):
     victim_may_answer: bool = False
     answers: Annotated[tuple[Kind, ...], Items(0, len(Kind), unique=True)] = ()
+    # the deflection house rule: the cards that pass a waiting draw card on (none in the
+    # rulebook), the draw cards they may pass on, and whether they must match the color
+    deflect_with: Annotated[tuple[Kind, ...], Items(0, len(Kind), unique=True)] = ()
+    deflects: Annotated[tuple[Kind, ...], Items(0, len(Kind), unique=True)] = (
+        Kind.DRAW_TWO,)
+    deflect_any_color: bool = False
 
 
 @dataclass(frozen=True)
@@ -672,7 +678,25 @@ CLASSIC = RuleTable(
         "{victim_may_answer?The victim of {answers} may answer it with {answers}: penalties "
         "add up, and the first player who does not answer draws them all|The victim of a "
         "Draw Two or Wild Draw Four cannot answer it with another draw card: penalties never "
-        "accumulate. A Draw Two on a Draw Two only on a normal turn}.",
+        "accumulate. A Draw Two on a Draw Two only on a normal turn}."
+        "{deflect_with? House rule (deflection): the victim of {deflects} may instead pass "
+        "it on with one of these cards: {deflect_with}, {deflect_any_color?of any color|of "
+        "the current color (our reading: the card must still match)}. It waits again, its count "
+        "unchanged: after a Skip the next player is its victim, after a Reverse the "
+        "direction flips and the next player in the new direction (the player who played "
+        "it, or who passed it on) is; with two players a Reverse acts as a Skip (TWO-1), "
+        "and either card gives it to the other player. A player who passes it on with "
+        "their last card ends the round at once, and nobody draws it.|}",
+        reason="Deflection is a house rule, off in the rulebook (deflect_with = none). Its "
+               "readings are values: deflect_with names the cards that deflect (a Skip, a "
+               "Reverse or both); deflects the draw cards that may be deflected (the Draw "
+               "Two by default: a Wild Draw Four whose victim may challenge it cannot be "
+               "deflected, since the challenge judges the hand of the player who played "
+               "it); deflect_any_color whether the deflecting card must match the current "
+               "color (false, the default: PLAY-1's match still holds, as tables that "
+               "deflect say \"of the same color\") or not. A deflection with the last "
+               "card ends the round at once (END-1: the player has gone out; the waiting "
+               "draw is nobody's any more), as a Skip played as a last card does.",
         victim_may_answer=False, answers=()),
     two_players=TwoPlayer(
         "TWO-1", "000 §04",
@@ -991,6 +1015,30 @@ def _answers_draw(table: RuleTable) -> Breach | None:
     return None
 
 
+def _deflection(table: RuleTable) -> Breach | None:
+    """NOSTACK-1's deflection: a card deflects only if it makes nobody draw (a Skip or a
+    Reverse: it passes a draw on, it does not add one), and only a draw card is deflected,
+    one whose victim may not challenge it (a challenge judges the hand of the player who
+    played it, who is no longer the one the waiting draw comes from)."""
+    stack = table.no_stacking
+    for i, kind in enumerate(stack.deflect_with):
+        effect = table.effect(kind)
+        if effect.victim_draws or not (effect.skips or effect.reverses):
+            return Breach(("rules", stack.id, "deflect_with"), stack.id, kind.value,
+                          f"deflect_with[{i}]: a card that skips or reverses and makes "
+                          'nobody draw ("S", "R")')
+    if not stack.deflect_with:
+        return None  # off: what it would deflect is not read
+    for i, kind in enumerate(stack.deflects):
+        effect = table.effect(kind)
+        if not effect.victim_draws or effect.victim_may_challenge:
+            return Breach(("rules", stack.id, "deflects"), stack.id, kind.value,
+                          f"deflects[{i}]: a card whose victim draws and may not challenge "
+                          f"it (this table: {_drawing_kinds(table)}; a Wild Draw Four only "
+                          "with WD4-2's challenge off)")
+    return None
+
+
 def _drawing_kinds(table: RuleTable) -> str:
     return ", ".join(f'"{k.value}"' for k in table.drawing_kinds()) or "none"
 
@@ -1042,6 +1090,7 @@ CHECKS = (
     Check("start-color-once", "START-*", _start_color_once),
     Check("drawn-card-playable", "DRAW-1", _drawn_card_playable),
     Check("answers-draw", "NOSTACK-1", _answers_draw),
+    Check("deflection", "NOSTACK-1", _deflection),
     Check("expect-players", "DECK-2", _expect_players),
 )
 

@@ -19,10 +19,13 @@ from typing import Any
 from unoformal.rulebook.cards import Kind
 
 # A simple placeholder "{name}" or "{name:noun}"; a choice "{name?yes|no}" or
-# "{name=value?yes|no}" whose branches may hold simple placeholders. Braces never appear
-# otherwise in a template.
+# "{name=value?yes|no}" whose branches may hold simple placeholders and choices of their
+# own (one level: a reading of a house rule said only where the rule is on). Braces never
+# appear otherwise in a template.
 _SIMPLE = r"\{(\w+)(?::(\w+))?\}"
-_BRANCH = r"(?:[^{}|]|\{\w+(?::\w+)?\})*"
+_FLAT = r"(?:[^{}|]|\{\w+(?::\w+)?\})*"
+_INNER = rf"\{{\w+(?:=[\w-]+)?\?{_FLAT}\|{_FLAT}\}}"
+_BRANCH = rf"(?:[^{{}}|]|\{{\w+(?::\w+)?\}}|{_INNER})*"
 SIMPLE = re.compile(_SIMPLE)
 CHOICE = re.compile(rf"\{{(\w+)(?:=([\w-]+))?\?({_BRANCH})\|({_BRANCH})\}}")
 # A clause dropped at the start of a list leaves ": ;", tidied to ": ".
@@ -53,7 +56,7 @@ def fill(template: str, values: dict[str, Any]) -> str:
         v = value(name)
         raw = v.value if isinstance(v, Enum) else v
         chosen = str(raw) == equals if equals is not None else bool(v)
-        return str(yes if chosen else no)
+        return CHOICE.sub(choose, str(yes if chosen else no))  # a choice within
 
     def simple(match: re.Match[str]) -> str:
         name, noun = match.groups()
@@ -80,4 +83,6 @@ def show(value: Any) -> str:
 
 def placeholders(template: str) -> set[str]:
     """The field names a template reads."""
-    return {m.group(1) for m in (*CHOICE.finditer(template), *SIMPLE.finditer(template))}
+    inner = [b for m in CHOICE.finditer(template) for b in m.group(3, 4)]
+    return {m.group(1) for m in (*CHOICE.finditer(template), *SIMPLE.finditer(template))} \
+        | {name for branch in inner for name in placeholders(branch)}

@@ -23,6 +23,7 @@ from unoformal.language.conditions import (
     GoesOut,
     HoldsKind,
     PendingIn,
+    PhaseIs,
     PhaseNot,
     ReverseSkips,
     Unless,
@@ -46,6 +47,7 @@ from unoformal.language.effects import (
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CardEffect, JumpedDrawTwo, RuleTable
+from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.state import PLAY, RESPOND
 
 # What coverage counts of a round a draw card ended (the play's, or its answer's).
@@ -64,6 +66,9 @@ def card_effect(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
     wins once every draw is resolved, or at once where the table's final draw is off."""
     effect = table.effect(kind)
     steps = _turn(table, effect)
+    if deflects(table, kind):
+        return (When(PhaseIs(RESPOND), _deflected(table, kind), (NoteOut(), *steps),
+                     ("deflects", "takes_effect"), part=".deflect"),)
     if effect.victim_draws and (not table.end_of_round.resolve_final_draw
                                 or stacks_last_card(table, kind)):
         # END-1 switched off, or EXT-LAST off where this card may be answered: going out
@@ -78,9 +83,21 @@ def answers_to(table: RuleTable, pending: Kind) -> tuple[Kind, ...]:
     reader asks this: the play's guard and the victim's coverage (the language's
     conditions built from it), the card's effect, the refusal's words and the relation."""
     stack = table.no_stacking
-    if not (stack.victim_may_answer and pending in stack.answers):
-        return ()
-    return tuple(stack.answers)
+    stacked = stack.answers if stack.victim_may_answer and pending in stack.answers else ()
+    return (*stacked, *deflected_by(table, pending))
+
+
+def deflected_by(table: RuleTable, pending: Kind) -> tuple[Kind, ...]:
+    """NOSTACK-1's deflection (a house rule, off in the rulebook): the kinds of card that
+    pass a waiting draw card of kind ``pending`` on to another victim."""
+    stack = table.no_stacking
+    return tuple(stack.deflect_with) if pending in stack.deflects else ()
+
+
+def deflects(table: RuleTable, kind: Kind) -> tuple[Kind, ...]:
+    """The kinds of waiting draw card a card of ``kind`` may deflect (none where it
+    deflects nothing)."""
+    return tuple(p for p in table.drawing_kinds() if kind in deflected_by(table, p))
 
 
 def jump_adds(table: RuleTable, kind: Kind) -> bool:
@@ -132,6 +149,29 @@ def stacks_last_card(table: RuleTable, kind: Kind) -> bool | None:
     if not answers_to(table, kind):
         return None
     return not table.last_draw_card_drawn.enabled
+
+
+def _deflected(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
+    """NOSTACK-1's deflection: a Skip or Reverse played on a waiting draw card passes it
+    on, its count and kind unchanged, the deflector now the one it comes from: after a
+    Skip to the next player, after a Reverse to the next in the flipped direction (at
+    the player counts where a Reverse acts as a Skip, TWO-1, the direction stays and the
+    turn goes back alike). With the last card the round ends at once: the deflector has
+    gone out, and the waiting draw is nobody's."""
+    stack = table.no_stacking
+    named = KIND_NAMES[kind]
+    moves: tuple[Effect, ...] = (PassTurn(1),)
+    if table.effect(kind).reverses:
+        moves = (When(ReverseSkips(), moves, (FlipDirection(), *moves),
+                      ("reverse_skips", "reverse_flips"), part=".deflect.rev"),)
+    return (NoteEffect(stack.id),
+            Shows(Label(stack.id, f"deflect-{kind.name.lower().replace('_', '-')}",
+                        f"a {named} passes a waiting draw card on", (kind,))),
+            *moves,
+            When(GoesOut(), (EndRound(),), (Mark("offender", Who.ACTOR),),
+                 ("goes_out", "passes_on"),
+                 covers=(Label(stack.id, "deflect-last-card", "a draw card passed on with "
+                               "the last card: the round ends at once", (kind,)), None)))
 
 
 def _turn(table: RuleTable, effect: CardEffect) -> tuple[Effect, ...]:

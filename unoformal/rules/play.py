@@ -43,6 +43,7 @@ from unoformal.language.conditions import (
     PendingIn,
     PhaseIn,
     PhaseIs,
+    PhaseNot,
     SameSeat,
     SaysUno,
     Unanswering,
@@ -70,6 +71,7 @@ from unoformal.rules.effects import (
     LAST_DRAW_CARD,
     answers,
     card_effect,
+    deflects,
     jump_adds,
     stacks_last_card,
 )
@@ -113,6 +115,7 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
     else:
         guard.append(Conjunct(answers(table, kind), PENDING_RULE, "{actor} must {may}",
                               caused=True))
+        guard += _deflecting(table, kind)
     guard.append(Conjunct(PhaseIn((PLAY, DRAWN, RESPOND)), "PLAY-1", "nothing to play now"))
     if kind is Kind.WILD_DRAW_FOUR and not table.wd4_legality.bluff_playable:
         guard.append(Conjunct(Unanswering(Wd4Legal()), table.wd4_legality.id,
@@ -126,6 +129,26 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
     # a rule file's changes to whether a card may be played (``play``): every reader of
     # these conjuncts (the play's guard, the engine's listing, the relation) reads them
     return changed_guard(table, "play", tuple(guard), kind)
+
+
+def _deflecting(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
+    """NOSTACK-1's deflection, for a card of ``kind`` that passes a draw card on: it
+    matches the current color (unless ``deflect_any_color``), and, as an answer under
+    EXT-LAST, never passes on a draw card its player went out with."""
+    waiting = deflects(table, kind)
+    if not waiting:
+        return ()
+    stack = table.no_stacking
+    out: list[Conjunct] = []
+    if not stack.deflect_any_color:
+        out.append(Conjunct(Either((PhaseNot(RESPOND), Matches(kind))), stack.id,
+                            "{card} does not match {top} / {color}: a card that passes a "
+                            "draw card on matches it"))
+    if any(stacks_last_card(table, p) is False for p in waiting):
+        out.append(Conjunct(OffenderHolds(), table.last_draw_card_drawn.id,
+                            "{offender} went out with the card that waits, so it is not "
+                            "passed on: {actor} draws its cards (END-1)"))
+    return tuple(out)
 
 
 def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,

@@ -160,8 +160,11 @@ def _unmet(rules: RuleTable, need: str) -> str:
         return f"{rule_id} is off in this table (a house rule)"
     if not reading:
         return ""
-    name, _, want = reading.partition("=")
+    name, eq, want = reading.partition("=")
     value = getattr(entry, name)
+    if not eq:  # "ID.value": a house rule's value, read where it is set at all
+        return "" if value else f"{rule_id} has no {name} in this table (a house rule's " \
+            "value, off)"
     have = getattr(value, "value", value)
     if str(have) == want:
         return ""

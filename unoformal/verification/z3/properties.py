@@ -426,6 +426,40 @@ def _no_stacking(spec: Spec, s: Sym) -> Iterator[Query]:
             yield across(step, z3.Not(claim), label=step.label + " (victim)")
 
 
+def _deflect(spec: Spec, s: Sym) -> Iterator[Query]:
+    """NOSTACK-1's deflection, in its own numbers: a Skip or Reverse its victim plays on a
+    waiting draw card leaves the same count of the same kind waiting, comes from the
+    deflector now, and hits the next player (after a Skip) or the next in the flipped
+    direction (after a Reverse; with two players it acts as a Skip, TWO-1); nobody
+    draws. With the deflector's last card the round ends, nothing pending. And a victim
+    holding such a card of the current color may play it."""
+    stack = spec.table.no_stacking
+    if not stack.deflect_with:
+        return  # off: nothing to ask, a vacuous verdict (Property.needs)
+    for kind in stack.deflect_with:
+        for step in spec.steps(s, (f"play_{kind.name.lower()}",)):
+            t, me, d = step.post, s.turn, s.direction
+            no, yes = z3.BoolVal(False), z3.BoolVal(True)
+            flips = two_or_more(spec, no, yes) if kind is Kind.REVERSE else no
+            way = z3.If(flips, -d, d)
+            nobody_draws = [t.hand_total(p) <= s.hand_total(p) for p in range(spec.n)]
+            passed = fand(t.phase == RESPOND, t.pending == s.pending,
+                          t.pending_kind == s.pending_kind, t.offender == me,
+                          t.direction == way, t.turn == spec.seat_after(me, way, 1))
+            out = fand(t.phase == OVER, t.winner == me, t.pending == 0)
+            claim = fand(z3.If(s.seat_total(me) == 1, out, passed), *nobody_draws)
+            yield across(step, s.phase == RESPOND, z3.Not(claim))
+            faces = spec.play_faces(step.name)
+            yield enabled(step.label + " (allowed)", step, s.phase == RESPOND,
+                          f_or([s.pending_kind == KINDS.index(k) for k in stack.deflects]),
+                          s.seat_total(s.offender) >= 1,
+                          f_or([fand(step.face == g, s.seat_hand(me)[g] >= 1,
+                                     spec.fcolor[g] == s.color) for g in faces]),
+                          step.choices["uno"] == (s.seat_total(me) == 2),
+                          step.choices["color"] == NONE, aimed_well(spec, step),
+                          enough(spec, s))
+
+
 def _one_card(spec: Spec, step: Step) -> Expr:
     """PLAY-1: only the player to move loses cards, one at most; one card is discarded."""
     s, t = step.pre, step.post
@@ -984,6 +1018,10 @@ PROPERTIES: tuple[Property, ...] = (
     Property("uno-catch-later", "a forgotten UNO can be caught at any later time: no turn "
              "closes its window (UNO-1 read catch_until any-time)", ("UNO-1",),
              _uno_catch_later, needs=("UNO-1", "UNO-1.catch_until=" + CatchUntil.ANY_TIME.value)),
+    Property("deflect", "a Skip or Reverse played on a waiting draw card passes the same "
+             "count on: to the next player, or after a Reverse the next in the flipped "
+             "direction (NOSTACK-1 deflect_with)", ("NOSTACK-1", "SKIP-1", "REV-1", "TWO-1"),
+             _deflect, needs=("NOSTACK-1.deflect_with",)),
     Property("next-deal-mover", "the player to move when the round ended plays first in "
              "the next (END-2 read next_dealer mover)", ("END-2", "DEAL-3"), _next_deal_mover,
              needs=("END-2.next_dealer=" + NextDealer.MOVER.value,)),
