@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from unoformal.engine import game as game_module
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
-from unoformal.errors import IllegalActionError
+from unoformal.errors import IllegalActionError, VariantError
 from unoformal.language.effects import PassTurn
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
-from unoformal.rulebook.variants import load_rules
+from unoformal.rulebook.variants import load_rules, load_toml
 from unoformal.rules import effects as rule_effects
 from unoformal.rules import play as rule_play
 from unoformal.verification.z3 import prover
@@ -141,3 +142,18 @@ def test_a_refusal_says_what_the_victim_may_do() -> None:
     with pytest.raises(IllegalActionError) as err:
         g.apply(Action.parse("A play R5"))
     assert "A must accept or pass it on with a Skip or a Reverse" in str(err.value)
+
+
+@pytest.mark.parametrize(("values", "said"), [
+    ('deflect_with = ["S"]\ndeflects = ["W+4"]', "deflects[0]: a card whose victim draws and "
+     "may not challenge it"),
+    ('deflect_with = ["+2"]', "deflect_with[0]: a card that skips or reverses"),
+])
+def test_a_deflection_that_cannot_be_played_is_refused(values: str, said: str,
+                                                       tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(f'name = "mine"\nbase = "classic"\n\n[rules."NOSTACK-1"]\n{values}\n',
+                    "utf-8")
+    with pytest.raises(VariantError) as err:
+        load_toml(path)
+    assert said in err.value.message and err.value.rule_id == "NOSTACK-1"
