@@ -5,7 +5,9 @@
 
 Counts, layers, stuck states and dead branches (the explorer's catalogue, less what the
 run covered), peak memory, bytes a state in memory and on disk, and the probability of a
-fingerprint collision as TLC states it.
+fingerprint collision as TLC states it. A complete run with its edges kept also reports,
+from the edge arrays (:mod:`.findings`), the states with no round end reachable (with a
+witness path), traps, whether a round can go on forever, and idle loops.
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from unoformal.verification.explore.coverage import catalogue
+from unoformal.verification.packed import findings
 from unoformal.verification.packed.presets import config, names
 from unoformal.verification.packed.search import PackedGraph, cleanup, search
 
@@ -40,7 +44,19 @@ def summary(g: PackedGraph) -> dict[str, Any]:
         "visited_bytes_per_state": round(g.visited_bytes / max(1, g.states), 1),
         "disk_bytes_per_state": round(disk / max(1, g.states), 1) if g.directory else 0,
         "collision": g.collision(),
+        "findings": reachability(g),
     }
+
+
+def reachability(g: PackedGraph) -> dict[str, Any] | None:
+    """The findings over the edge arrays, with the seconds they took; None when the run
+    stopped (the claims need the whole graph) or kept no edges."""
+    if not g.complete or (g.edges and g.dst.rows == 0):
+        return None
+    started = time.process_time()
+    out = findings.summary(g, findings.analyse_arrays(g))
+    out["cpu_seconds"] = round(time.process_time() - started, 1)
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
