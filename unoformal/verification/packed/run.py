@@ -1,7 +1,10 @@
 """Run the packed search on a preset and print what it found, as JSON.
 
     python -m unoformal.verification.packed.run PRESET [--spill DIR] [--max-states N]
-        [--max-seconds S] [--no-edges]
+        [--max-seconds S] [--no-edges] [--workers N | --scheduler ADDRESS] [--partitions P]
+
+With ``--workers`` or ``--scheduler`` the search runs on Dask workers, its states
+partitioned by fingerprint (:mod:`.partitioned`); its result is the same.
 
 Counts, layers, stuck states and dead branches (the explorer's catalogue, less what the
 run covered), peak memory, bytes a state in memory and on disk, and the probability of a
@@ -21,6 +24,7 @@ from typing import Any
 
 from unoformal.verification.explore.coverage import catalogue
 from unoformal.verification.packed import findings
+from unoformal.verification.packed.partitioned import Cluster, dask_search
 from unoformal.verification.packed.presets import config, names
 from unoformal.verification.packed.search import PackedGraph, cleanup, search
 
@@ -45,7 +49,21 @@ def summary(g: PackedGraph) -> dict[str, Any]:
         "disk_bytes_per_state": round(disk / max(1, g.states), 1) if g.directory else 0,
         "collision": g.collision(),
         "findings": reachability(g),
+        **distributed(g),
     }
+
+
+def distributed(g: PackedGraph) -> dict[str, Any]:
+    """A Dask run's workers and what they spent (CPU seconds summed over the worker
+    processes; the client's own are ``cpu_seconds``)."""
+    if not g.workers:
+        return {}
+    cpu = g.cpu_seconds + g.worker_cpu_seconds
+    return {"workers": g.workers, "partitions": g.partitions,
+            "worker_cpu_seconds": round(g.worker_cpu_seconds, 1),
+            "states_per_cpu_second_all": round(g.states / cpu) if cpu else None,
+            "states_per_wall_second": round(g.states / g.seconds) if g.seconds else None,
+            "worker_peak_rss_mib": round(g.worker_peak_bytes / 2**20)}
 
 
 def reachability(g: PackedGraph) -> dict[str, Any] | None:
@@ -59,23 +77,46 @@ def reachability(g: PackedGraph) -> dict[str, Any] | None:
     return out
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {value}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("preset", choices=names())
     p.add_argument("--spill", metavar="DIR", help="keep records and edges in files under DIR")
     p.add_argument("--max-states", type=int, default=None)
-    p.add_argument("--max-seconds", type=float, default=None, help="CPU seconds")
+    p.add_argument("--max-seconds", type=float, default=None,
+                   help="CPU seconds (on Dask: wall seconds, checked between layers)")
     p.add_argument("--no-edges", action="store_true", help="count edges, keep none")
     p.add_argument("--progress", action="store_true", help="a line per chunk on stderr")
+    dask = p.add_argument_group("Dask (a search partitioned by fingerprint)")
+    dask.add_argument("--workers", type=positive, default=None,
+                      help="local single-threaded worker processes")
+    dask.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                      help="the running Dask cluster at ADDRESS (tcp://host:8786)")
+    dask.add_argument("--partitions", type=positive, default=None,
+                      help="fingerprint partitions (default: twice the workers)")
     args = p.parse_args(argv)
+    if args.workers is not None and args.scheduler is not None:
+        p.error("--workers and --scheduler: give one; a cluster has its own workers")
 
     def progress(g: PackedGraph, depth: int) -> None:
         print(f"depth {depth}: {g.states:,} states, {g.edges:,} edges", file=sys.stderr,
               flush=True)
 
-    g = search(config(args.preset, args.max_states), spill=args.spill,
-               edges=not args.no_edges, progress=progress if args.progress else None,
-               max_seconds=args.max_seconds)
+    cfg = config(args.preset, args.max_states)
+    show = progress if args.progress else None
+    if args.workers is None and args.scheduler is None:
+        g = search(cfg, spill=args.spill, edges=not args.no_edges, progress=show,
+                   max_seconds=args.max_seconds)
+    else:
+        where = Cluster(args.workers or 1, args.scheduler, args.partitions)
+        g = dask_search(cfg, where, spill=args.spill, edges=not args.no_edges,
+                        progress=show, max_seconds=args.max_seconds)
     try:
         print(json.dumps(summary(g), indent=1))
     finally:
