@@ -309,6 +309,12 @@ class DaskSearch(PackedSearch):
         self.worker_cpu = 0.0
         self.worker_successor = 0.0
         self.worker_peak = 0
+        self.workers = len(client.scheduler_info()["workers"])
+        # per layer, the longest of max(largest expand task, the expand tasks' CPU
+        # spread evenly over the workers): the wall time the expansions need with every
+        # worker on a core of its own (what a busy machine's wall clock cannot show)
+        self.critical = 0.0
+        self.expand_cpu = 0.0
 
     def _check(self, g: PackedGraph, depth: int) -> bool:
         """The limits, between layers; the time limit in wall seconds (the client spends
@@ -406,6 +412,9 @@ class DaskSearch(PackedSearch):
         asked = {k: d for o in outs for k, d in o.wanted.items()}
         for label, (key, action) in wanted.items():
             g.covered[label] = (key >> SHIFT, action, asked[key])
+        cpus = [r.cpu for r in reports]
+        self.critical += max(max(cpus), sum(cpus) / max(1, self.workers))
+        self.expand_cpu += sum(cpus)
         by_action: dict[int, int] = {}
         for r in reports:
             g.stuck.extend(r.stuck)
@@ -445,6 +454,7 @@ def dask_search(config: Config, where: Cluster, spill: str | None = None,
         parts = where.partitions or 2 * max(1, workers)
         ds = DaskSearch(config, client, parts, spill, edges, progress, max_seconds)
         g = ds.run()
-    g.workers, g.partitions = workers, parts
+    g.workers, g.partitions = ds.workers, parts
     g.worker_cpu_seconds, g.worker_peak_bytes = ds.worker_cpu, ds.worker_peak
+    g.expand_cpu_seconds, g.critical_seconds = ds.expand_cpu, ds.critical
     return g

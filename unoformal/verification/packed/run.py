@@ -63,7 +63,12 @@ def distributed(g: PackedGraph) -> dict[str, Any]:
             "worker_cpu_seconds": round(g.worker_cpu_seconds, 1),
             "states_per_cpu_second_all": round(g.states / cpu) if cpu else None,
             "states_per_wall_second": round(g.states / g.seconds) if g.seconds else None,
-            "worker_peak_rss_mib": round(g.worker_peak_bytes / 2**20)}
+            "worker_peak_rss_mib": round(g.worker_peak_bytes / 2**20),
+            # the expansions' speed-up with a core per worker: their CPU seconds over the
+            # critical path (per layer, the largest task or the fair share if larger)
+            "expand_cpu_seconds": round(g.expand_cpu_seconds, 1),
+            "expand_speedup_bound": round(g.expand_cpu_seconds / g.critical_seconds, 2)
+            if g.critical_seconds else None}
 
 
 def reachability(g: PackedGraph) -> dict[str, Any] | None:

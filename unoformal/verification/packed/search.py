@@ -137,6 +137,8 @@ class PackedGraph:
     partitions: int = 0
     worker_cpu_seconds: float = 0.0
     worker_peak_bytes: int = 0
+    expand_cpu_seconds: float = 0.0  # the expand tasks' CPU seconds, summed
+    critical_seconds: float = 0.0  # partitioned.DaskSearch.critical
 
     @property
     def states(self) -> int:
