@@ -131,6 +131,14 @@ class PackedGraph:
     peak_bytes: int = 0
     visited_bytes: int = 0
     directory: str | None = None
+    # a Dask run (partitioned.py): its workers and partitions, their CPU seconds summed
+    # and the largest peak RSS of a worker process; 0 for a single-process run
+    workers: int = 0
+    partitions: int = 0
+    worker_cpu_seconds: float = 0.0
+    worker_peak_bytes: int = 0
+    expand_cpu_seconds: float = 0.0  # the expand tasks' CPU seconds, summed
+    critical_seconds: float = 0.0  # partitioned.DaskSearch.critical
 
     @property
     def states(self) -> int:

@@ -1,0 +1,165 @@
+"""The explorer's reachability findings from a packed search's arrays, for graphs too large
+for :mod:`.bridge` (which builds a Python object per state).
+
+The edges are three arrays (source, target, action type), so reverse reachability is a
+breadth-first search over a CSR by target built with ``np.argsort``, a whole frontier at a
+time: from the finished rounds backwards, every state that can still reach a round end.
+The rest are the *doomed* states (the explorer's ``analyse``: "no round end reachable");
+their bottom components are the *traps* (listed with ``networkx`` on the doomed states'
+own edges, as the explorer does, up to its limit); a cycle of two or more states, found by
+peeling (vectorised Kahn) and walked as the explorer walks it, means a round can go on
+forever. The numbers equal the explorer's on the small presets
+(``tests/verification/test_packed.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+import numpy as np
+import numpy.typing as npt
+
+from unoformal.verification.explore.analysis import SCC_LIMIT
+from unoformal.verification.packed.layout import OVER_CODE
+from unoformal.verification.packed.search import PackedGraph
+
+Ints = npt.NDArray[np.int64]
+
+
+@dataclass
+class ArrayFindings:
+    """What reachability over the arrays found (complete graphs only)."""
+
+    round_over: int = 0
+    doomed: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    traps: list[list[int]] = field(default_factory=list)
+    cycle: list[int] | None = None
+    idle_loops: int = 0
+
+    def real_traps(self, stuck: list[int]) -> list[list[int]]:
+        """Traps that are more than one stuck state (those are reported as stuck), as the
+        explorer's ``Findings.real_traps``."""
+        kept = set(stuck)
+        return [m for m in self.traps if len(m) > 1 or m[0] not in kept]
+
+
+class Csr:
+    """Rows of a graph over ``n`` states as arrays: row ``s`` is ``to[start[s]:start[s+1]]``,
+    in the order of the edges (``np.argsort`` is stable)."""
+
+    def __init__(self, n: int, rows: Ints, to: Ints) -> None:
+        order = np.argsort(rows, kind="stable")
+        self.to = to[order]
+        self.start = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=self.start[1:])
+
+    def neighbours(self, states: Ints) -> Ints:
+        """Every target of every state in ``states``, at once (ranges gathered with one
+        ``np.repeat``)."""
+        lo, hi = self.start[states], self.start[states + 1]
+        sizes = hi - lo
+        total = int(sizes.sum())
+        if not total:
+            return np.zeros(0, dtype=np.int64)
+        offsets = np.repeat(lo - np.cumsum(sizes) + sizes, sizes)
+        return self.to[offsets + np.arange(total, dtype=np.int64)]
+
+
+def reach(rows: Csr, seeds: Ints, n: int) -> npt.NDArray[np.bool_]:
+    """The states reachable from ``seeds`` along ``rows``: a breadth-first search a
+    frontier at a time."""
+    seen = np.zeros(n, dtype=bool)
+    seen[seeds] = True
+    frontier = seeds
+    while len(frontier):
+        nxt = np.unique(rows.neighbours(frontier))
+        frontier = nxt[~seen[nxt]]
+        seen[frontier] = True
+    return seen
+
+
+def edges_of(g: PackedGraph) -> tuple[Ints, Ints]:
+    if g.edges and g.dst.rows == 0:
+        raise ValueError("the packed search kept no edges (edges=False)")
+    return (np.asarray(g.src.read(), dtype=np.int64), np.asarray(g.dst.read(), dtype=np.int64))
+
+
+def analyse_arrays(g: PackedGraph) -> ArrayFindings:
+    """Doomed states, traps, a cycle and idle loops of a complete packed graph."""
+    if not g.complete:
+        raise ValueError("reachability needs the whole graph; the search stopped")
+    n = g.states
+    src, dst = edges_of(g)
+    over = np.nonzero(g.records.read()[:, 0] == OVER_CODE)[0].astype(np.int64)
+    ends = reach(Csr(n, dst, src), over, n)
+    found = ArrayFindings(round_over=len(over), idle_loops=int((src == dst).sum()))
+    found.doomed = np.nonzero(~ends)[0].astype(np.int64)
+    found.traps = bottom_components(found.doomed, src, dst, g)
+    found.cycle = find_cycle(n, src, dst)
+    return found
+
+
+def bottom_components(doomed: Ints, src: Ints, dst: Ints, g: PackedGraph) -> list[list[int]]:
+    """The explorer's ``bottom_components`` on the doomed states' own edges (picked out of
+    the arrays with one mask): largest first, then shallowest."""
+    if not len(doomed) or len(doomed) > SCC_LIMIT:
+        return [doomed.tolist()] if len(doomed) else []
+    inside = np.zeros(g.states, dtype=bool)
+    inside[doomed] = True
+    keep = inside[src] & inside[dst]
+    sub: Any = nx.DiGraph()
+    sub.add_nodes_from(doomed.tolist())
+    sub.add_edges_from(zip(src[keep].tolist(), dst[keep].tolist(), strict=True))
+    cond = nx.condensation(sub)
+    bottoms = [sorted(cond.nodes[c]["members"]) for c in cond.nodes if cond.out_degree(c) == 0]
+    return sorted(bottoms, key=lambda m: (-len(m), g.depth(m[0])))
+
+
+def find_cycle(n: int, src: Ints, dst: Ints) -> list[int] | None:
+    """The explorer's ``find_cycle`` over arrays: states with no successor left are peeled
+    a whole set at a time; from the lowest-numbered state left (the shallowest: states are
+    numbered breadth-first) follow the first edge to a state left until one repeats."""
+    moves = src != dst  # self-loops are idle loops, counted apart
+    s, d = src[moves], dst[moves]
+    left = np.bincount(s, minlength=n)
+    alive = np.ones(n, dtype=bool)
+    back = Csr(n, d, s)
+    peel = np.nonzero(left == 0)[0].astype(np.int64)
+    while len(peel):
+        alive[peel] = False
+        preds = back.neighbours(peel)
+        np.subtract.at(left, preds, 1)
+        touched = np.unique(preds)
+        peel = touched[(left[touched] == 0) & alive[touched]]
+    rest = np.nonzero(alive)[0]
+    if not len(rest):
+        return None
+    fwd = Csr(n, s, d)
+    walk = [int(rest[0])]
+    where = {walk[0]: 0}
+    while True:
+        row = fwd.to[fwd.start[walk[-1]]:fwd.start[walk[-1] + 1]]
+        nxt = int(row[alive[row]][0])
+        if nxt in where:
+            return [*walk[where[nxt]:], nxt]
+        where[nxt] = len(walk)
+        walk.append(nxt)
+
+
+def summary(g: PackedGraph, found: ArrayFindings) -> dict[str, Any]:
+    """The findings as run.py's JSON: counts, and a witness path (BFS parents) to the
+    first doomed state and to the cycle's first state."""
+    traps = found.real_traps(g.stuck)
+    return {
+        "round_over": found.round_over,
+        "no_round_end": len(found.doomed),
+        "doomed_witness": g.path_to(int(found.doomed[0])) if len(found.doomed) else None,
+        "traps": len(traps),
+        "trap_sizes": [len(m) for m in traps][:20],
+        "endless_round": found.cycle is not None,
+        "cycle_length": len(found.cycle) - 1 if found.cycle else None,
+        "cycle_witness": g.path_to(found.cycle[0]) if found.cycle else None,
+        "idle_loops": found.idle_loops,
+    }
