@@ -61,14 +61,14 @@ def test_play_1_the_commands_run_uncounted_hold_no_label_and_the_counted_ones_do
     game = Game(ABC, seed=3)
     t = game.t
     assert t.counted is not None
-    plain = [*t.play, *t.turn.__dict__.values(), *t.responses.__dict__.values(),
+    plain = [*t.play, *t.turn.all(), *t.responses.__dict__.values(),
              *t.out_of_turn.__dict__.values()]
-    full = [*t.counted.play, *t.counted.turn.__dict__.values()]
+    full = [*t.counted.play, *t.counted.turn.all()]
     assert not any(isinstance(n, (Shows, Sorts)) for c in plain for n in _nodes(c))
     assert any(isinstance(n, (Shows, Sorts)) for c in full for n in _nodes(c))
     # a When keeps its labels (one test of a field), so both keep the same branches
     assert [type(n) for c in plain for n in _nodes(c) if isinstance(n, When)] == \
-        [type(n) for c in [*t.counted.play, *t.counted.turn.__dict__.values(),
+        [type(n) for c in [*t.counted.play, *t.counted.turn.all(),
                            *t.counted.responses.__dict__.values(),
                            *t.counted.out_of_turn.__dict__.values()]
          for n in _nodes(c) if isinstance(n, When)]

@@ -117,9 +117,11 @@ def test_a_house_rules_property_is_vacuous_wherever_the_rule_is_off() -> None:
     needing = [p for p in PROPERTIES if p.needs]
     assert {p.name for p in needing} == {"seven-o", "jump-in", "seven-o-next", "jump-in-adds",
                                          "jump-in-window-open",  # and their other readings
-                                         "uno-catch-later", "next-deal-mover", "deflect"}
+                                         "uno-catch-later", "next-deal-mover", "deflect",
+                                         "several"}
     mine = derive(CLASSIC, "mine", "a user's table", {"UNO-1": {"penalty": 4}})
-    for rules in [load_rules(name) for name in (*VARIANTS, "deflect")] + [mine]:
+    house = ("deflect", "several-of-a-number")  # catalogue rules whose properties need them
+    for rules in [load_rules(name) for name in (*VARIANTS, *house)] + [mine]:
         for prop in needing:
             off = not all(_meets(rules, need) for need in prop.needs)
             want = expected(rules, prop.name, 4)

@@ -45,6 +45,7 @@ from unoformal.rules.respond import Responses, responses
 from unoformal.rules.start import starts
 from unoformal.rules.state import (
     DRAWN,
+    MORE,
     OVER,
     PHASES,
     PLAY,
@@ -1042,7 +1043,7 @@ class Game(Concrete):
         if kind is _DRAW:
             return t.turn.draw
         if kind is _PASS:
-            return t.turn.keep if self.phase == DRAWN else t.turn.pass_nothing_to_draw
+            return self._pass_command()
         if kind is _MISPLAY:
             return t.turn.misplay
         if kind is _CHOOSE_COLOR:
@@ -1285,7 +1286,17 @@ class Game(Concrete):
     def _do_pass(self, p: int) -> None:
         """DRAW-1 / EXT-PASS: the ``keep`` or ``pass_nothing_to_draw`` command."""
         turn = self._run().turn
-        (turn.keep if self.phase == DRAWN else turn.pass_nothing_to_draw).run(self, Binding(p))
+        self._pass_command(turn).run(self, Binding(p))
+
+    def _pass_command(self, turn: Turn | None = None) -> Command:
+        """What a pass is in this phase: DRAW-1's keep after a draw, SEVERAL's stop after
+        a number card kept the turn, else EXT-PASS's pass with nothing to draw."""
+        moves = self.t.turn if turn is None else turn
+        if self.phase == DRAWN:
+            return moves.keep
+        if self.phase == MORE and moves.stop is not None:
+            return moves.stop
+        return moves.pass_nothing_to_draw
 
     def _do_accept(self, p: int) -> None:
         """WD4-2 / D2-1 under stacking: the ``accept`` command (unoformal.rules.respond)."""
@@ -1648,6 +1659,7 @@ def _menu(t: _Lookups, cards_played: Plays) -> dict[str, list[_Move]]:
                (moves.draw, [[a] for a in t.draw]),
                (moves.pass_nothing_to_draw, [[a] for a in t.pass_]),
                (moves.keep, [[a] for a in t.pass_]),
+               *(((moves.stop, [[a] for a in t.pass_]),) if moves.stop is not None else ()),
                (moves.choose_color, t.choose_color)]
     card_guards = [c.guard for c in cards_played.all()] + [moves.misplay.guard]
     out: dict[str, list[_Move]] = {}
@@ -1756,8 +1768,9 @@ _Section = TypeVar("_Section", OutOfTurn, Responses, Turn)
 
 def _bare(section: _Section) -> _Section:
     """A section's commands without what coverage counts (``Command.uncounted``)."""
-    return dataclasses.replace(section, **{f.name: getattr(section, f.name).uncounted()
-                                           for f in dataclasses.fields(section)})
+    return dataclasses.replace(section, **{
+        f.name: command.uncounted() for f in dataclasses.fields(section)
+        if (command := getattr(section, f.name)) is not None})  # a house rule's, when off
 
 
 def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:

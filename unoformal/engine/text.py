@@ -33,6 +33,7 @@ from unoformal.rules.state import (
     Domain,
     Field,
     check_names,
+    phases_of,
 )
 
 T = TypeVar("T")
@@ -189,9 +190,11 @@ class _Reader:
         return 1 if v == "left" else -1
 
     def _phase(self, v: str, key: str, f: Field) -> str:
-        if v not in PHASES:
-            raise InvalidInputError(f"{show(v)}: expected one of {', '.join(PHASES)}",
-                                    key=key)
+        phases = phases_of(self.rules)
+        if v not in phases:
+            rule = self.rules.several.id if v in PHASES else None  # "more", SEVERAL off
+            raise InvalidInputError(f"{show(v)}: expected one of {', '.join(phases)}",
+                                    rule, key=key)
         return v
 
     def _scores(self, v: str, key: str, f: Field) -> list[int]:

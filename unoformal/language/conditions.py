@@ -879,3 +879,45 @@ class ColorKept(Cond):
 
     def text(self) -> str:
         return "the color before the Wild Draw Four is the one named"
+
+
+
+@dataclass(frozen=True)
+class SameNumber(Cond):
+    """SEVERAL: the move's card is a number card of the top's number (the top a number
+    card too)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        top = game.top
+        rank = game.f_rank[b.card]
+        return top is not None and rank is not None and game.f_kind[top] is Kind.NUMBER \
+            and game.f_kind[b.card] is Kind.NUMBER and game.f_rank[top] == rank
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.same_number(s, b.card)
+
+    def text(self) -> str:
+        return "the card is a number card of the top's number"
+
+
+
+@dataclass(frozen=True)
+class HoldsTopNumber(Cond):
+    """SEVERAL: the actor holds a number card of the top's number (the top a number)."""
+
+    def holds(self, game: Concrete, b: Binding) -> bool:
+        top = game.top
+        if top is None or game.f_kind[top] is not Kind.NUMBER:
+            return False
+        rank, kinds, ranks = game.f_rank[top], game.f_kind, game.f_rank
+        for face in game.hands[b.actor]:
+            if kinds[face] is Kind.NUMBER and ranks[face] == rank:
+                return True
+        return False
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
+        return spec.holds_top_number(s, b.actor)
+
+    def text(self) -> str:
+        return "the actor holds a number card of the top's number"
+

@@ -104,6 +104,7 @@ class Concrete:
     wd4_legal: bool
     f_kind: list[Kind]
     f_color: list[int | None]
+    f_rank: list[int | None]
     # Coverage: the labels of what ran are appended here while it is a list (None: not
     # counted, the engine's default; see :class:`Shows`); a copy starts so.
     ran: list[tuple[str, str]] | None = None
@@ -293,6 +294,10 @@ class Symbolic(Protocol):
     def round_end_check(self, s: Any) -> Any: ...
 
     def round_won(self, s: Any) -> Any: ...
+
+    def same_number(self, s: Any, card: Term) -> Term: ...
+
+    def holds_top_number(self, s: Any, seat: Term) -> Term: ...
 
     def turned_up(self, s: Any, face: Term, kind: Kind) -> Any: ...
 

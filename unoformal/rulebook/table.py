@@ -83,6 +83,14 @@ class JumpedDrawTwo(Enum):
     ADDS = "adds"
 
 
+class SeveralThen(Enum):
+    """SEVERAL: what a player who keeps the turn after a number card may play."""
+
+    SAME_NUMBER = "same-number"  # another number card of that number, one at a time
+    # letsuno: the turn stays while they hold one, and any card that may be played may be
+    ANY_PLAYABLE = "any-playable"
+
+
 class CatchUntil(Enum):
     """UNO-1: how long a player who did not say UNO can be caught."""
 
@@ -357,6 +365,11 @@ class SevenO(Rule):
 
 
 @dataclass(frozen=True)
+class Several(Rule):
+    then: SeveralThen = SeveralThen.SAME_NUMBER
+
+
+@dataclass(frozen=True)
 class JumpIn(Rule):
     draw_two: JumpedDrawTwo = JumpedDrawTwo.EACH
     uno_window: JumpWindow = JumpWindow.CLOSES
@@ -483,6 +496,7 @@ class RuleTable:
     last_draw_card_drawn: Rule
     seven_o: SevenO
     jump_in: JumpIn
+    several: Several
     overrides: tuple[tuple[str, str, Any], ...] = field(default=())
     expect: Annotated[tuple[Expect, ...], Items(0, 200)] = field(default=())
     # the house rules a user's rule file adds, after the rulebook's entries
@@ -878,6 +892,26 @@ CLASSIC = RuleTable(
                "\"stays-open\" (a turn out of turn is not the next one; the state has one "
                "window, so a jumper's own window takes its place).",
         when_off="Only the player to move plays a card (PLAY-1)."),
+    several=Several(
+        "SEVERAL", "house rule",
+        "A player who plays a number card and still holds a number card of the same "
+        "number keeps the turn: "
+        "{then=any-playable?they may play any card that may be played (our reading of "
+        "letsuno's engine, which keeps the turn and then checks a card as on any turn)|"
+        "they may play one of those cards, of any color (it matches by number), and so on "
+        "while they hold one (our reading: \"several cards of one number\", one at a "
+        "time)}, or pass to end the turn. They may not draw then. The last card played "
+        "takes effect as on any turn; one that leaves no card of its number in the hand "
+        "ends the turn, and going out ends the round.",
+        house=True, enabled=False,
+        reason="The rulebook plays one card a turn (PLAY-1). The house rule (\"several "
+               "cards of one number at once\") is stated here one card at a time, so that "
+               "every card is matched, counted for UNO-1 and refused on its own. What may "
+               "follow is a value, then: \"same-number\" (the default: only the cards of "
+               "that number, which is what the house rule names) or \"any-playable\" "
+               "(letsuno's multiplePlaySameNumber: the turn stays while such a card is "
+               "held, and the next card is checked as on any turn).",
+        when_off="A player plays one card a turn (PLAY-1)."),
 )
 
 

@@ -22,6 +22,7 @@ from unoformal.language.conditions import (
     Either,
     GoesOut,
     HoldsKind,
+    HoldsTopNumber,
     PendingIn,
     PhaseIs,
     PhaseNot,
@@ -48,7 +49,7 @@ from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CardEffect, JumpedDrawTwo, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
-from unoformal.rules.state import PLAY, RESPOND
+from unoformal.rules.state import MORE, PLAY, RESPOND
 
 # What coverage counts of a round a draw card ended (the play's, or its answer's).
 LAST_DRAW_CARD = Label("END-1", "last-draw-card-resolved", "a last Draw Two / Wild Draw Four "
@@ -174,6 +175,17 @@ def _deflected(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
                                "the last card: the round ends at once", (kind,)), None)))
 
 
+def _more(table: RuleTable, moved: tuple[Effect, ...]) -> Effect:
+    """SEVERAL: a player who still holds a number card of the number just played keeps the
+    turn, in the phase in which more of it may follow; else the turn passes as ever (a
+    player who went out holds none, so the round ends)."""
+    rule = table.several
+    return When(HoldsTopNumber(), (NoteEffect(None), SetPhase(MORE)), moved,
+                ("keeps_turn", "turn_passes"),
+                covers=(Label(rule.id, "keeps-turn", "a number card played while another "
+                              "of its number is held: the turn stays", (Kind.NUMBER,)), None))
+
+
 def _turn(table: RuleTable, effect: CardEffect) -> tuple[Effect, ...]:
     """REV-1 and TWO-1: a Reverse flips the direction, or at the player counts the table
     names acts as a Skip (and TWO-1 is then the cause)."""
@@ -198,6 +210,8 @@ def _moves(table: RuleTable, effect: CardEffect, skips: int,
     if not draws:
         moved: tuple[Effect, ...] = (NoteEffect(cause), PassTurn(1 + skips), SetPhase(PLAY),
                                      EndIfOut())
+        if effect.kind is Kind.NUMBER and table.several.enabled:
+            moved = (_more(table, moved),)
         if skips and cause == effect.id:  # the card's own skip (not TWO-1's Reverse)
             return (Shows(Label(effect.id, "skip", "the next player loses the turn",
                                 (effect.kind,))), *moved)

@@ -44,6 +44,7 @@ from unoformal.language.conditions import (
     PhaseIn,
     PhaseIs,
     PhaseNot,
+    SameNumber,
     SameSeat,
     SaysUno,
     Unanswering,
@@ -65,7 +66,7 @@ from unoformal.language.effects import (
 from unoformal.language.protocols import Actor, Who
 from unoformal.rulebook.cards import Face, Kind
 from unoformal.rulebook.deck import Deck
-from unoformal.rulebook.table import JumpWindow, RuleTable, SwapWith
+from unoformal.rulebook.table import JumpWindow, RuleTable, SeveralThen, SwapWith
 from unoformal.rules.challenge import legality
 from unoformal.rules.effects import (
     LAST_DRAW_CARD,
@@ -76,7 +77,7 @@ from unoformal.rules.effects import (
     stacks_last_card,
 )
 from unoformal.rules.house import changed_guard
-from unoformal.rules.state import DRAWN, OVER, PLAY, RESPOND
+from unoformal.rules.state import DRAWN, MORE, OVER, PLAY, RESPOND
 from unoformal.rules.turn import color_first, turn_begins
 
 _K = Kind
@@ -116,7 +117,9 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
         guard.append(Conjunct(answers(table, kind), PENDING_RULE, "{actor} must {may}",
                               caused=True))
         guard += _deflecting(table, kind)
-    guard.append(Conjunct(PhaseIn((PLAY, DRAWN, RESPOND)), "PLAY-1", "nothing to play now"))
+    guard.append(Conjunct(PhaseIn(_PLAY_PHASES + ((MORE,) if table.several.enabled else ())),
+                          "PLAY-1", "nothing to play now"))
+    guard += _more(table, kind)
     if kind is Kind.WILD_DRAW_FOUR and not table.wd4_legality.bluff_playable:
         guard.append(Conjunct(Unanswering(Wd4Legal()), table.wd4_legality.id,
                               "Wild Draw Four while holding {blocking}"))
@@ -129,6 +132,22 @@ def playable(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
     # a rule file's changes to whether a card may be played (``play``): every reader of
     # these conjuncts (the play's guard, the engine's listing, the relation) reads them
     return changed_guard(table, "play", tuple(guard), kind)
+
+
+_PLAY_PHASES = (PLAY, DRAWN, RESPOND)
+
+
+def _more(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:
+    """SEVERAL: once its player keeps the turn after a number card, only a number card of
+    that number may follow (``same-number``), or any card that may be played
+    (``any-playable``, which adds nothing: PLAY-1's match still holds)."""
+    rule = table.several
+    if not rule.enabled or rule.then is SeveralThen.ANY_PLAYABLE:
+        return ()
+    said = "after a number card only another card of its number may be played, or a pass"
+    if kind is not Kind.NUMBER:
+        return (Conjunct(PhaseNot(MORE), rule.id, said),)
+    return (Conjunct(Either((PhaseNot(MORE), SameNumber())), rule.id, said),)
 
 
 def _deflecting(table: RuleTable, kind: Kind) -> tuple[Conjunct, ...]:

@@ -39,7 +39,15 @@ PLAY: Final = "play"
 DRAWN: Final = "drawn"
 RESPOND: Final = "respond"
 OVER: Final = "over"
-PHASES: Final = (START, COLOR, PLAY, DRAWN, RESPOND, OVER)
+# SEVERAL (a house rule): after a number card, its player may play more of that number.
+# Last, so every phase before it keeps its index (the explorer's and packed records').
+MORE: Final = "more"
+PHASES: Final = (START, COLOR, PLAY, DRAWN, RESPOND, OVER, MORE)
+
+
+def phases_of(table: RuleTable) -> tuple[str, ...]:
+    """The phases a round under ``table`` can be in: "more" only under SEVERAL."""
+    return PHASES if table.several.enabled else PHASES[:-1]
 
 
 class Domain(Enum):

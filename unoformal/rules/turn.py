@@ -52,7 +52,7 @@ from unoformal.language.protocols import Actor, Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CatchUntil, RuleTable
 from unoformal.rules.house import changed
-from unoformal.rules.state import COLOR, DRAWN, PLAY, RESPOND
+from unoformal.rules.state import COLOR, DRAWN, MORE, PLAY, RESPOND
 
 # DRAW-1 in the refusal of a pass before any draw: what a pass is in the rules
 PASS_AFTER_DRAWING = "pass only after drawing (keep the drawn card)"
@@ -96,6 +96,9 @@ def draw(table: RuleTable) -> Command:
     rule = table.draw
     guard = [
         *waiting(table),
+        *((Conjunct(PhaseNot(MORE), table.several.id, "after a number card a player plays "
+                    "more of its number or passes, and draws no card"),)
+          if table.several.enabled else ()),
         Conjunct(PhaseIs(PLAY), rule.id, "one draw per turn", caused=True),
         Conjunct(CardsLeft(1), table.pass_when_nothing_to_draw.id, "nothing is left to draw"),
     ]
@@ -122,6 +125,20 @@ def keep(table: RuleTable) -> Command:
         (Shows(Label(rule.id, "keep-drawn", "the drawn card kept: the turn ends")),
          NoteCause(None), Clear("drawn"), *_TURN_ENDS),
         "a player who drew keeps the card and passes"))
+
+
+def stop(table: RuleTable) -> Command | None:
+    """SEVERAL: a player who kept the turn after a number card passes, ending it (none
+    where the house rule is off)."""
+    rule = table.several
+    if not rule.enabled:
+        return None
+    return changed(table, Command(
+        "stop", (rule.id,), Actor.ON_TURN, (),
+        (Conjunct(PhaseIs(MORE), rule.id, "only after a number card may a player stop"),),
+        (Shows(Label(rule.id, "stop", "no more cards of the number: the turn ends")),
+         NoteCause(None), *_TURN_ENDS),
+        "a player who kept the turn after a number card plays no more and passes"))
 
 
 def pass_nothing_to_draw(table: RuleTable) -> Command:
@@ -183,14 +200,15 @@ class Turn:
     pass_nothing_to_draw: Command
     misplay: Command
     choose_color: Command
+    stop: Command | None = None  # SEVERAL's pass, where the house rule is on
 
     def all(self) -> tuple[Command, ...]:
         return (self.draw, self.keep, self.pass_nothing_to_draw, self.misplay,
-                self.choose_color)
+                self.choose_color, *((self.stop,) if self.stop is not None else ()))
 
 
 @cache
 def turn(table: RuleTable) -> Turn:
     """The turn moves of ``table`` (built once per table)."""
     return Turn(draw(table), keep(table), pass_nothing_to_draw(table), misplay(table),
-                choose_color(table))
+                choose_color(table), stop(table))

@@ -38,6 +38,7 @@ from unoformal.verification.z3.state import (
 _DEAL_STEPS = ("next_deal",)
 _ON_TURN = {
     "draw": ActionType.DRAW, "keep": ActionType.PASS, "pass_nothing_to_draw": ActionType.PASS,
+    "stop": ActionType.PASS,
     "accept": ActionType.ACCEPT, "challenge_upheld": ActionType.CHALLENGE,
     "challenge_failed": ActionType.CHALLENGE, "choose_color": ActionType.CHOOSE_COLOR,
     "misplay": ActionType.MISPLAY,

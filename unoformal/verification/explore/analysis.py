@@ -11,7 +11,7 @@ from typing import Any
 import networkx as nx
 
 from unoformal.rulebook.deck import Deck
-from unoformal.rules.state import OVER, PHASES, RESPOND, START
+from unoformal.rules.state import OVER, RESPOND, START, phases_of
 from unoformal.verification.explore.coverage import OUTSIDE, Branch, catalogue
 from unoformal.verification.explore.graph import StateGraph
 
@@ -183,9 +183,10 @@ def unreached(graph: StateGraph) -> list[str]:
     rules = graph.config.rules
     n = len(graph.config.players)
     seen_phase = {c[0] for c in graph.controls}
-    out = [f"phase {p!r} never reached" for p in PHASES if p not in seen_phase]
+    phases = phases_of(rules)
+    out = [f"phase {p!r} never reached" for p in phases if p not in seen_phase]
     draws = [k.value for k in rules.drawing_kinds()]
-    for phase in PHASES:
+    for phase in phases:
         if phase not in seen_phase or phase in (START,):
             continue
         rows = [c for c in graph.controls if c[0] == phase]

@@ -189,6 +189,28 @@ def _on_other_color(ctx: Ctx, n: c.OnOtherColor, b: Binding) -> str:
     return ctx.is_face("top", other)
 
 
+def _numbers(ctx: Ctx) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for g in ctx.faces_of(Kind.NUMBER):
+        rank = ctx.deck.faces[g].rank
+        if rank is not None:
+            out.setdefault(rank, []).append(g)
+    return out
+
+
+def _same_number(ctx: Ctx, n: c.SameNumber, b: Binding) -> str:
+    mine = ctx.deck.faces[b.card]
+    if mine.kind is not Kind.NUMBER or mine.rank is None:
+        return "false"
+    return ctx.is_face("top", _numbers(ctx)[mine.rank])
+
+
+def _holds_top_number(ctx: Ctx, n: c.HoldsTopNumber, b: Binding) -> str:
+    return either([f"({ctx.is_face('top', faces)} && "
+                   + either([f"{ctx.hand(b.actor, g)} >= 1" for g in faces]) + ")"
+                   for faces in _numbers(ctx).values()])
+
+
 def _holds_kind(ctx: Ctx, n: c.HoldsKind, b: Binding) -> str:
     return either([f"{ctx.hand(b.actor, g)} >= 1" for g in ctx.faces_of(n.kind)])
 
@@ -240,6 +262,8 @@ _READINGS: dict[type, Reading] = {
     c.NamesCurrent: lambda x, n, b: f"(color == {b.color})",
     c.OnOtherColor: _on_other_color,  # type: ignore[dict-item]
     c.HoldsKind: _holds_kind,  # type: ignore[dict-item]
+    c.SameNumber: _same_number,  # type: ignore[dict-item]
+    c.HoldsTopNumber: _holds_top_number,  # type: ignore[dict-item]
     c.ColorKept: lambda x, n, b: "(prevc == color)",
 }
 

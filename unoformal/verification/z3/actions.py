@@ -640,6 +640,27 @@ class Spec:
                         for x, y, h in zip(before, after, hands[p], strict=True)])
         return out
 
+    def _numbers(self) -> dict[int, list[int]]:
+        """The number faces of the deck by rank (SEVERAL)."""
+        out: dict[int, list[int]] = {}
+        for g, face in enumerate(self.deck.faces):
+            if face.kind is Kind.NUMBER and face.rank is not None:
+                out.setdefault(face.rank, []).append(g)
+        return out
+
+    def same_number(self, s: Sym, card: Expr) -> Expr:
+        """``SameNumber`` (SEVERAL): the card and the top are number cards of one number."""
+        return f_or([fand(f_or([feq(card, g) for g in faces]),
+                          f_or([feq(s.top, g) for g in faces]))
+                     for faces in self._numbers().values()])
+
+    def holds_top_number(self, s: Sym, seat: Expr) -> Expr:
+        """``HoldsTopNumber`` (SEVERAL): ``seat`` holds a number card of the top's number."""
+        hand = s.seat_hand(seat)
+        return f_or([fand(f_or([feq(s.top, g) for g in faces]),
+                          f_or([hand[g] >= 1 for g in faces]))
+                     for faces in self._numbers().values()])
+
     def is_top(self, s: Sym, card: Expr) -> Expr:
         """``IsTop`` (JUMP-IN): the card is the face on top of the discard pile."""
         return feq(s.top, card)
@@ -779,6 +800,13 @@ class Spec:
         """DRAW-1's ``keep`` command (unoformal.rules.turn): keep the drawn card, the turn
         passes."""
         return self._on_turn(turn.keep(self.rules), s, "", Binding(s.turn))
+
+    def stop(self, s: Sym) -> Step:
+        """SEVERAL's ``stop`` command (unoformal.rules.turn): no more cards of the number,
+        the turn passes."""
+        command = turn.stop(self.rules)
+        assert command is not None  # built only where the house rule is on
+        return self._on_turn(command, s, "", Binding(s.turn))
 
     def drawn_playable(self, s: Sym) -> Expr:
         """The play's ``playable`` of the drawn card (DRAW-1), whatever its kind."""
@@ -1081,6 +1109,8 @@ class Spec:
             ("draw", self.draw), ("keep", self.keep), ("pass_nothing_to_draw", self.pass_empty),
             ("reshuffle", self.reshuffle), ("accept", self.accept),
             ("uno", self.say_uno), ("misplay", self.misplay)]
+        if self.rules.several.enabled:  # SEVERAL's pass, where the house rule is on
+            simple.append(("stop", self.stop))
         out += [(name, lambda s, b=build: [b(s)], None, False)  # type: ignore[misc]
                 for name, build in simple]
         out.append(("next_deal", lambda s: [self.next_deal(s)], None, True))

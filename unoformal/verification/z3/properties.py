@@ -27,6 +27,7 @@ from unoformal.rulebook.table import (
     NextDealer,
     OwnCondition,
     RuleTable,
+    SeveralThen,
     SwapWith,
 )
 from unoformal.verification.z3.actions import Spec, Step
@@ -35,6 +36,7 @@ from unoformal.verification.z3.state import (
     DEALT,
     DRAWN,
     KINDS,
+    MORE,
     NONE,
     OVER,
     PLAY,
@@ -242,6 +244,7 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
         return f_or([feq(s.phase, p) for p in ps])
 
     ncolors = len(spec.deck.colors)
+    more = (MORE,) if spec.table.several.enabled else ()  # SEVERAL's phase, where it is on
     parts: list[tuple[str, Callable[[], Expr | list[Expr]]]] = []
     if counts:  # DECK-1; its preservation is the conservation property
         parts.append(("hands pile disc", lambda: [
@@ -253,12 +256,13 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
         ("turn", lambda: seat(s.turn)),
         ("dealer", lambda: seat(s.dealer)),
         ("direction", lambda: f_or(feq(s.direction, 1), feq(s.direction, -1))),
-        ("phase", lambda: phase(PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK)),
+        ("phase", lambda: phase(PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK, *more)),
         ("top", lambda: f_or(feq(s.top, NONE), face(s.top))),
         ("top phase", lambda: feq(feq(s.top, NONE), feq(s.phase, DEALT))),
         ("phase disc", lambda: fimplies(feq(s.phase, DEALT), fand([feq(x, 0) for x in s.disc]))),
         ("color", lambda: fand(fge(s.color, NONE), flt(s.color, ncolors))),
-        ("phase color", lambda: fimplies(phase(PLAY, DRAWN, RESPOND), fne(s.color, NONE))),
+        ("phase color", lambda: fimplies(phase(PLAY, DRAWN, RESPOND, *more),
+                                         fne(s.color, NONE))),
         ("phase drawn hands turn", lambda: fite(
             feq(s.phase, DRAWN),
             fand(face(s.drawn), fge(spec.select(s.seat_hand(s.turn), s.drawn,
@@ -458,6 +462,38 @@ def _deflect(spec: Spec, s: Sym) -> Iterator[Query]:
                           step.choices["uno"] == (s.seat_total(me) == 2),
                           step.choices["color"] == NONE, aimed_well(spec, step),
                           enough(spec, s))
+
+
+def _several(spec: Spec, s: Sym) -> Iterator[Query]:
+    """SEVERAL, in its own words: a player who plays a number card keeps the turn exactly
+    when they still hold a number card of its number; then (read ``same-number``) only
+    such a card may follow, and a pass gives the turn to the next player."""
+    rule = spec.table.several
+    if not rule.enabled:
+        return  # off: nothing to ask, a vacuous verdict (Property.needs)
+    ranks: dict[int, list[int]] = {}
+    for g, face in enumerate(spec.deck.faces):
+        if face.kind is Kind.NUMBER and face.rank is not None:
+            ranks.setdefault(face.rank, []).append(g)
+    for step in spec.steps(s, (*spec.play_names(), "stop")):
+        t, me = step.post, s.turn
+        if step.name == "stop":
+            yield across(step, z3.Not(fand(t.phase == PLAY,
+                                           t.turn == spec.seat_after(me, s.direction, 1))))
+            continue
+        number = spec.play_kind(step.name) is Kind.NUMBER
+        if number:
+            keeps = f_or([fand(f_or([step.face == g for g in faces]),
+                               f_or([t.seat_hand(me)[g] >= 1 for g in faces]))
+                          for faces in ranks.values()])
+            claim = z3.If(keeps, fand(t.phase == MORE, t.turn == me), t.phase != MORE)
+            yield across(step, s.phase != RESPOND, z3.Not(claim))
+        if rule.then is SeveralThen.SAME_NUMBER:
+            same = f_or([fand(f_or([step.face == g for g in faces]),
+                              f_or([s.top == g for g in faces])) for faces in ranks.values()])
+            label = step.label + " (after a number)"
+            yield (across(step, s.phase == MORE, z3.Not(same), label=label) if number
+                   else across(step, s.phase == MORE, label=label))
 
 
 def _one_card(spec: Spec, step: Step) -> Expr:
@@ -1022,6 +1058,9 @@ PROPERTIES: tuple[Property, ...] = (
              "count on: to the next player, or after a Reverse the next in the flipped "
              "direction (NOSTACK-1 deflect_with)", ("NOSTACK-1", "SKIP-1", "REV-1", "TWO-1"),
              _deflect, needs=("NOSTACK-1.deflect_with",)),
+    Property("several", "a number card keeps its player's turn while they hold another of "
+             "its number; then only such a card, or a pass (SEVERAL)", ("SEVERAL", "PLAY-1"),
+             _several, needs=("SEVERAL",)),
     Property("next-deal-mover", "the player to move when the round ended plays first in "
              "the next (END-2 read next_dealer mover)", ("END-2", "DEAL-3"), _next_deal_mover,
              needs=("END-2.next_dealer=" + NextDealer.MOVER.value,)),

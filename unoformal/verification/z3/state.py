@@ -25,8 +25,8 @@ from unoformal.rulebook.deck import Deck
 from unoformal.rules.state import SYMBOLIC, Domain
 
 # Phase codes. The names match the engine's phase strings (PHASES) except DEALT.
-PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK = range(7)
-PHASE_NAMES = {PLAY: "play", DRAWN: "drawn", RESPOND: "respond", COLOR: "color",
+PLAY, DRAWN, RESPOND, COLOR, OVER, DEALT, STUCK, MORE = range(8)
+PHASE_NAMES = {PLAY: "play", DRAWN: "drawn", RESPOND: "respond", COLOR: "color", MORE: "more",
                OVER: "over", DEALT: "dealt", STUCK: "start"}
 PHASE_CODE = {name: code for code, name in PHASE_NAMES.items()}  # engine phase -> code
 KINDS: tuple[Kind, ...] = tuple(Kind)

@@ -101,7 +101,8 @@ def action_of(spec: Spec, m: z3.ModelRef, step: Step) -> Action | None:
                       None if target is None else who[val(m, target)],
                       bool(val(m, step.choices["uno"])))
     simple = {"draw": ActionType.DRAW, "keep": ActionType.PASS, "accept": ActionType.ACCEPT,
-              "pass_nothing_to_draw": ActionType.PASS, "challenge_upheld": ActionType.CHALLENGE,
+              "pass_nothing_to_draw": ActionType.PASS, "stop": ActionType.PASS,
+              "challenge_upheld": ActionType.CHALLENGE,
               "challenge_failed": ActionType.CHALLENGE, "uno": ActionType.UNO,
               "advise": ActionType.ADVISE}
     if name in simple:
