@@ -14,7 +14,7 @@ from unoformal.verification.explore.graph import ACTION_TYPES, StateGraph
 
 WHOLE_LIMIT = 300  # above this many states, draw a neighbourhood instead
 COLORS = {"over": "palegreen", "start": "salmon", "respond": "lightgoldenrod",
-          "drawn": "lightblue", "color": "plum", "play": "white"}
+          "drawn": "lightblue", "color": "plum", "play": "white", "more": "lightcyan"}
 
 
 def neighbourhood(graph: StateGraph, focus: list[int], radius: int = 1) -> set[int]:
