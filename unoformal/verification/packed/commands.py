@@ -72,6 +72,8 @@ class _Face:
 class CommandSuccessor:
     """The successors of a record, from the table's move commands (see the module)."""
 
+    reader_class: type[Reader] = Reader  # the readings (a test plants a wrong one here)
+
     def __init__(self, layout: Layout, template: ExploreGame, penalties: bool) -> None:
         rules = template.rules
         _refuse(template)
@@ -80,7 +82,7 @@ class CommandSuccessor:
         self.n = layout.n
         t = template.t.counted
         assert t is not None
-        self.reader = reader = Reader(layout, template, self._can_play)
+        self.reader = reader = self.reader_class(layout, template, self._can_play)
         cp = card_plays(rules)
         for command in (*cp.all(), t.turn.misplay):
             if command.branches:
