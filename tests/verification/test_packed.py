@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest

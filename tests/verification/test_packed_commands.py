@@ -115,5 +115,5 @@ def test_a_table_this_reading_lacks_is_refused_by_name() -> None:
     """SEVEN-O's passed hands have no reading here: named, not read some other way."""
     from unoformal.verification.packed.presets import config
     cfg = config("seven-o")
-    with pytest.raises((Unsupported, Unread), match="PassHands|SEVEN-O"):
+    with pytest.raises((Unsupported, Unread), match=r"PassHands|SEVEN-O"):
         search(cfg, successor="commands")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from unoformal.engine.actions import Action, ActionType
+from unoformal.engine.actions import Action
 from unoformal.language.commands import Command, in_phase
 from unoformal.language.conditions import Conjunct
 from unoformal.language.protocols import Binding

@@ -50,7 +50,8 @@ from unoformal.verification.packed.successor import ACTION_TYPES, EngineSuccesso
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
 
 
-# "engine", "commands" (CommandSuccessor), a successor function, or an EngineSuccessor class (the tests' plants)
+# "engine", "commands" (CommandSuccessor), a successor function, or an EngineSuccessor
+# class (the tests' plants)
 Choice = str | Successor | type[EngineSuccessor]
 
 
