@@ -1,6 +1,7 @@
 """Benchmark of the packed explorer against today's explorer, in the same run.
 
     python benchmarks/bench_packed.py [PRESET ...] [--spill DIR] [--max-seconds S]
+                                      [--successors engine,commands]
 
 For each preset, today's explorer (``unoformal.verification.explore``) and the packed
 search (``unoformal.verification.packed``) each run in a fresh process, one after the
@@ -11,6 +12,10 @@ disk with ``--spill``), the packed search's bookkeeping-only ceiling (states ove
 seconds spent outside the successor function) and the TLC-style probability of a
 fingerprint collision. Not a test: the figures depend on the machine and its load;
 docs/explorer.md records them.
+
+``--successors`` names the packed search's successor functions to run, each in its own
+process (default both): ``engine`` (``EngineSuccessor``, the engine's ``push``) and
+``commands`` (``CommandSuccessor``, the commands read over records).
 
 A preset the explorer cannot hold (``--packed-only``, or a name of
 ``unoformal.verification.packed.presets.FAR``) runs the packed search alone.
@@ -28,6 +33,7 @@ CHILD = r"""
 import json, sys, time
 from unoformal.verification.explore import memory
 which, name, spill, max_seconds = sys.argv[1], sys.argv[2], sys.argv[3] or None, sys.argv[4]
+successor = which.split(":")[1] if ":" in which else "engine"
 max_seconds = float(max_seconds) if max_seconds else None
 cpu = time.process_time()
 if which == "explorer":
@@ -39,7 +45,7 @@ else:
     from unoformal.verification.packed.presets import config
     from unoformal.verification.packed.run import summary
     from unoformal.verification.packed.search import cleanup, search
-    g = search(config(name), spill=spill, max_seconds=max_seconds)
+    g = search(config(name), successor=successor, spill=spill, max_seconds=max_seconds)
     cpu = time.process_time() - cpu
     s = summary(g)
     cleanup(g)
@@ -68,13 +74,16 @@ def main() -> int:
     p.add_argument("--max-seconds", type=float, default=None,
                    help="stop the packed search after this many CPU seconds")
     p.add_argument("--packed-only", action="store_true")
+    p.add_argument("--successors", default="engine,commands",
+                   help="the packed search's successor functions, comma-separated")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()
     from unoformal.verification.packed.presets import FAR
     rows = []
     for name in args.presets:
-        packed = run("packed", name, args.spill, args.max_seconds)
-        row: dict[str, Any] = {"preset": name, "packed": packed}
+        row: dict[str, Any] = {"preset": name}
+        for succ in args.successors.split(","):
+            row[f"packed:{succ}"] = run(f"packed:{succ}", name, args.spill, args.max_seconds)
         if not args.packed_only and name not in FAR:
             row["explorer"] = run("explorer", name, None, None)
         rows.append(row)
@@ -87,7 +96,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         base = row.get("explorer")
-        for which in ("explorer", "packed"):
+        for which in ("explorer", *(k for k in row if k.startswith("packed:"))):
             r = row.get(which)
             if r is None:
                 continue

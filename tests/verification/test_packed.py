@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from unoformal.verification.packed.findings import analyse_arrays
 from unoformal.verification.packed.layout import Layout
 from unoformal.verification.packed.presets import FAR, config
 from unoformal.verification.packed.search import PackedGraph, PackedSearch, cleanup, search
-from unoformal.verification.packed.successor import EngineSuccessor
+from unoformal.verification.packed.successor import EngineSuccessor, Successor
 
 DATA = Path(__file__).parent.parent / "data"
 _STATES: dict[str, list[ExploreGame]] = {}
@@ -69,7 +70,8 @@ def engine_successors(g: ExploreGame, layout: Layout, penalties: bool) -> list[t
     return sorted(out)
 
 
-def mismatches(name: str, succ_class: type[EngineSuccessor] = EngineSuccessor) -> int:
+def mismatches(name: str, succ_class: Callable[[Layout, ExploreGame, bool], Successor]
+               = EngineSuccessor) -> int:
     """States of the preset whose packed successors (from the record) differ from the
     engine's (from the game itself), as (action, child) sets."""
     states = reachable(name)

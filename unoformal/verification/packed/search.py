@@ -43,13 +43,15 @@ from unoformal.verification.explore import memory
 from unoformal.verification.explore.chance import ExploreGame, deal_outcomes, first_outcome
 from unoformal.verification.explore.coverage import Label, Labeler
 from unoformal.verification.explore.graph import Config, Explorer, Root
+from unoformal.verification.packed.commands import CommandSuccessor
 from unoformal.verification.packed.layout import OVER_CODE, Layout
 from unoformal.verification.packed.successor import ACTION_TYPES, EngineSuccessor, Successor
 
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
 
 
-# "engine", a successor function, or an EngineSuccessor class (the tests' plants)
+# "engine", "commands" (CommandSuccessor), a successor function, or an EngineSuccessor
+# class (the tests' plants)
 Choice = str | Successor | type[EngineSuccessor]
 
 
@@ -215,6 +217,7 @@ class PackedSearch:
         self.limit = memory.limit(config.memory_budget)
         self._successor = successor
         self.template: ExploreGame | None = None
+        self._commands: CommandSuccessor | None = None
 
     def successor(self) -> Successor:
         assert self.template is not None
@@ -226,6 +229,11 @@ class PackedSearch:
             return choice
         if choice == "engine":
             return EngineSuccessor(self.layout, self.template, self.config.penalties)
+        if choice == "commands":
+            if self._commands is None:  # built once: its closures are per table
+                self._commands = CommandSuccessor(self.layout, self.template,
+                                                  self.config.penalties)
+            return self._commands
         raise ValueError(f"unknown successor {choice!r}")
 
     def run(self) -> PackedGraph:
