@@ -234,3 +234,26 @@ def test_a_round_a_last_answer_ends_leaves_nothing_pending() -> None:
         ("over", 0, None, None)
     assert " pending=0 kind=- offender=- " in game.to_text()
     assert Game.from_text(game.to_text(), rules).to_text() == game.to_text()
+
+
+# --- party (seven-o@next with jump-in): "A 7 played swaps its player's hand with the hand
+# of the next player"; "a player holding a card identical to the top may play it out of
+# turn ... as if it had been their turn"
+
+def test_party_a_seven_jumped_in_swaps_with_the_jumpers_next_player() -> None:
+    """The engine listed no jump that names a seat under SEVEN-O's next reading: it asked
+    the jump with no seat named first, and "the next player only" holds for none (the
+    relation allowed it: validate found it on party)."""
+    rules = load_rules("party")
+    deck = Deck.of(rules)
+    hands = "R5,B2/G1,G2/R7,B9"
+    rest = Counter(deck.code(f) for f in deck.cards())
+    rest.subtract(c for part in (*hands.split("/"), "R3", "R7") for c in part.split(","))
+    game = Game.from_text(
+        f"rules={rules.name} players=A,B,C dealer=C round=1 turn=A dir=left color=red "
+        f"phase=play hands={hands} pile={','.join(sorted(rest.elements()))} discard=R3,R7 "
+        "scores=0,0,0 uno=- drawn=- pending=0 kind=- offender=- legal=1 prev=- reveal=- "
+        "winner=- points=0 seed=0 shuffles=0", rules)
+    listed = [str(a) for a in game.legal_actions("C")]
+    assert "C play R7 A" in listed and "C play R7 B" not in listed
+    assert _allowed(game, "C play R7 A")

@@ -705,9 +705,11 @@ class Game(Concrete):
         # waits: the jump's guard says which
         top = self.top if self.t.jumps and self.phase in _JUMP_PHASES else None
         twin = -1  # the top's face while a jump may be listed: an int, compared unboxed
+        aimed = False
         if top is not None:
             jump = self.t.jump[top]
             twin = top
+            aimed = self.t.aim[top] is not None
         out: list[Action] = []
         if advise or target is not None or jump is not None:
             turn, hands = self.turn, self.hands
@@ -719,7 +721,9 @@ class Game(Concrete):
                 if p == turn:
                     self._on_turn(p, out, penalties)
                 elif jump is not None and _holds(hands[p], twin) \
-                        and jump.allows(self, Binding(p, card=twin)):
+                        and (aimed or jump.allows(self, Binding(p, card=twin))):
+                    # a jump that names a seat (SEVEN-O's 7) is asked seat by seat: with
+                    # no seat named, "the next player only" holds for none
                     self._add_plays(out, p, twin, len(hands[p]) == self.t.uno_with)
         elif seat is None or seat == self.turn:
             self._on_turn(self.turn, out, penalties)  # nobody else has an action
