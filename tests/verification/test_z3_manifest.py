@@ -102,8 +102,9 @@ def _meets(rules: Any, need: str) -> bool:
     if not reading:
         return bool(entry.enabled)
     field, eq, value = reading.partition("=")
-    if not eq:
-        return bool(entry.enabled) and bool(getattr(entry, field))
+    if not eq:  # set at all: an enumeration's "none" is not
+        have = getattr(entry, field)
+        return bool(entry.enabled) and getattr(have, "value", have) not in ("none", (), False)
     return bool(entry.enabled) and getattr(getattr(entry, field), "value", None) == value
 
 
@@ -118,9 +119,9 @@ def test_a_house_rules_property_is_vacuous_wherever_the_rule_is_off() -> None:
     assert {p.name for p in needing} == {"seven-o", "jump-in", "seven-o-next", "jump-in-adds",
                                          "jump-in-window-open",  # and their other readings
                                          "uno-catch-later", "next-deal-mover", "deflect",
-                                         "several"}
+                                         "several", "teams"}
     mine = derive(CLASSIC, "mine", "a user's table", {"UNO-1": {"penalty": 4}})
-    house = ("deflect", "several-of-a-number")  # catalogue rules whose properties need them
+    house = ("deflect", "several-of-a-number", "teams")  # catalogue rules whose properties need them
     for rules in [load_rules(name) for name in (*VARIANTS, *house)] + [mine]:
         for prop in needing:
             off = not all(_meets(rules, need) for need in prop.needs)

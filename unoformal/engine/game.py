@@ -34,7 +34,7 @@ from unoformal.language.conditions import Cond, Conjunct, DrawnOnly, Matches, Un
 from unoformal.language.protocols import Binding, Concrete, Who
 from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
-from unoformal.rulebook.table import CLASSIC, CardEffect, RuleTable
+from unoformal.rulebook.table import CLASSIC, CardEffect, Partners, RuleTable
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks, wd4_excuses
 from unoformal.rules.deal import dealing
@@ -1371,17 +1371,31 @@ class Game(Concrete):
         self._end_round(w)
 
     def _end_round(self, winner: int) -> None:
-        """SCORE-1/2: the winner scores the cards left in the other hands."""
+        """SCORE-1/2: the winner scores the cards left in the other hands (with partners,
+        the opponents' alone under ``opponents``), and a partner as much."""
         points = self.deck.points
-        self.round_points = sum(points[c] for h in self.hands for c in h)
+        partner = self.partner(winner)
+        mate = partner if self.rules.points.partners is Partners.OPPONENTS else -1
+        self.round_points = sum(points[c] for i, h in enumerate(self.hands) if i != mate
+                                for c in h)
         self.winner = winner
         self.scores[winner] += self.round_points
+        if partner is not None:
+            self.scores[partner] += self.round_points
         self.phase = OVER
         self.uno_window = None
         # a round a play ends at once may leave a draw card waiting: nobody draws it now
         self.pending = 0
         self.pending_kind = None
         self.offender = None
+
+    def partner(self, seat: int) -> int | None:
+        """SCORE-1's teams: the seat opposite ``seat`` at an even count of 4 or more, where
+        the table has partners; else None."""
+        n = self.n
+        if self.rules.points.partners is Partners.NONE or n % 2 or n < 4:
+            return None
+        return (seat + n // 2) % n
 
     def next_round(self) -> None:
         """END-2 and DEAL-2: the ``next_deal`` command (unoformal.rules.deal), refused by

@@ -91,6 +91,16 @@ class SeveralThen(Enum):
     ANY_PLAYABLE = "any-playable"
 
 
+class Partners(Enum):
+    """SCORE-1: partners seated opposite (a house rule), and what a round won scores."""
+
+    NONE = "none"  # the rulebook: everyone plays for themself
+    # letsuno's teamMode: the winner scores every other hand, and the partner as much
+    SHARED = "shared"
+    # partnership play: the winner scores the opponents' hands only, the partner as much
+    OPPONENTS = "opponents"
+
+
 class CatchUntil(Enum):
     """UNO-1: how long a player who did not say UNO can be caught."""
 
@@ -350,6 +360,8 @@ class Points(Rule):
     wild_points: Annotated[int, Range(0, POINTS)] = 50
     # A house rule's double score (letsuno's doubleScore): each card counts this many times
     multiplier: Annotated[int, Range(1, 4)] = 1
+    # A house rule's teams: partners seated opposite, at an even count of 4 or more
+    partners: Partners = Partners.NONE
 
 
 @dataclass(frozen=True)
@@ -795,8 +807,21 @@ CLASSIC = RuleTable(
         "SCORE-1", "000 §07",
         "The round winner scores the cards left in the other hands: numbers "
         "{number_face_value?at face value|0}, Draw Two / Skip / Reverse {action_points}, any "
-        "wild {wild_points}{multiplier=1?|, each counted {multiplier} times}. Everyone else "
-        "scores 0.",
+        "wild {wild_points}{multiplier=1?|, each counted {multiplier} times}. "
+        "{partners=none?Everyone else scores 0.|House rule (teams): with an even number of "
+        "players, 4 or more, partners sit opposite (a seat and the seat half the table "
+        "on); {partners=opponents?the winner scores only the opponents' hands (our reading "
+        "of partnership play: a partner's cards are their own side's)|the winner scores "
+        "every other hand, the partner's too (letsuno's teamMode)}, and the winner's "
+        "partner scores the same points, so two players score a round where SCORE-2 says "
+        "one. With 2 players or an odd number everyone plays for themself.}",
+        reason="Teams are a house rule, off in the rulebook (partners = none). Its "
+               "readings are values of partners: \"shared\" (letsuno's teamMode, which "
+               "credits the winner's points to the partner as well, the points counted from "
+               "every other hand) or \"opponents\" (the winner's own partner's cards are "
+               "not counted against the opponents). Only partners seated opposite at an "
+               "even number of players, 4 or more, are a team: at 2 players the one other "
+               "player would be the partner, and nobody would lose.",
         number_face_value=True, action_points=20, wild_points=50, multiplier=1),
     target=Target(
         "SCORE-2", "000 §07",

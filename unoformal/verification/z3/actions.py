@@ -34,6 +34,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import (
     CardEffect,
+    Partners,
     Rule,
     RuleTable,
     StartRule,
@@ -694,12 +695,34 @@ class Spec:
         for p in reversed(range(self.n)):
             winner = fite(empty[p], p, winner)
         points = fsum([self.hand_points(h) for h in s.hands])
+        scoring: list[Expr] = [feq(winner, p) for p in range(self.n)]
+        partners = self.rules.points.partners
+        if partners is not Partners.NONE:  # SCORE-1's teams: the seat opposite, as much
+            mate = self._partner(winner)
+            scoring = [f_or(w, feq(mate, p)) for p, w in enumerate(scoring)]
+            if partners is Partners.OPPONENTS:  # the partner's hand is not counted
+                points = fsub(points, fsum([fite(feq(mate, q), self.hand_points(h), ival(0))
+                                            for q, h in enumerate(s.hands)]))
         return s.evolve(
             phase=fite(over, OVER, s.phase), winner=fite(over, winner, s.winner),
             round_points=fite(over, points, s.round_points),
             uno_window=fite(over, NONE, s.uno_window),
-            scores=[fite(fand(over, feq(winner, p)), fsum(sc, points), sc)
-                    for p, sc in enumerate(s.scores)])
+            scores=[fite(fand(over, w), fsum(sc, points), sc)
+                    for w, sc in zip(scoring, s.scores, strict=True)])
+
+    def _partner(self, seat: Expr) -> Expr:
+        """SCORE-1's teams: the seat opposite ``seat`` at an even count of 4 or more, else
+        none (engine ``Game.partner``), per player count asked about."""
+        def at(n: int) -> Expr:
+            if n % 2 or n < 4:
+                return ival(NONE)
+            out: Expr = ival(NONE)
+            for p in reversed(range(n)):
+                out = fite(feq(seat, p), ival((p + n // 2) % n), out)
+            return out
+
+        return ite_chain(self.count, [(c, at(c)) for c in self.counts[:-1]],
+                         at(self.counts[-1]))
 
     def round_won(self, s: Sym) -> Sym:
         """Engine ``_end_round`` from a play that ends the round at once: the seat with no

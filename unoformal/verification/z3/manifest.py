@@ -162,9 +162,11 @@ def _unmet(rules: RuleTable, need: str) -> str:
         return ""
     name, eq, want = reading.partition("=")
     value = getattr(entry, name)
-    if not eq:  # "ID.value": a house rule's value, read where it is set at all
-        return "" if value else f"{rule_id} has no {name} in this table (a house rule's " \
-            "value, off)"
+    if not eq:  # "ID.value": a house rule's value, read where it is set at all (an
+        # enumeration's "none" is not)
+        if getattr(value, "value", value) not in ("none", (), False, None):
+            return ""
+        return f"{rule_id} has no {name} in this table (a house rule's value, off)"
     have = getattr(value, "value", value)
     if str(have) == want:
         return ""

@@ -26,6 +26,7 @@ from unoformal.rulebook.table import (
     HouseProperty,
     NextDealer,
     OwnCondition,
+    Partners,
     RuleTable,
     SeveralThen,
     SwapWith,
@@ -645,6 +646,43 @@ def _scoring(spec: Spec, step: Step) -> Expr:
     return z3.If(ends, scored, same)
 
 
+def _teams(spec: Spec, step: Step) -> Expr:
+    """SCORE-1's teams, in the house rule's words: at an even count of 4 or more, a round
+    won scores the cards left (the opponents' only, read ``opponents``) for the winner and
+    the seat opposite, each the same; nobody else scores. Elsewhere as SCORE-1 says."""
+    s, t = step.pre, step.post
+    reading = spec.table.points.partners
+    ends = fand(s.phase != OVER, t.phase == OVER)
+    worth = tuple(value(spec, g) for g in range(spec.nfaces))
+    w = t.winner
+
+    def at(n: int) -> Expr:
+        mate = [(p + n // 2) % n if n % 2 == 0 and n >= 4 else NONE for p in range(n)]
+        def partner_of(x: Expr) -> Expr:
+            out: Expr = ival(NONE)
+            for p in reversed(range(n)):
+                out = fite(feq(x, p), ival(mate[p]), out)
+            return out
+        m = partner_of(w)
+        counted = [fite(feq(m, q), ival(0), per_list(h, worth))
+                   if reading is Partners.OPPONENTS else per_list(h, worth)
+                   for q, h in enumerate(t.hands[:n])]
+        left_over = fsum(counted)
+        gains = [z3.If(f_or(w == p, m == p), t.scores[p] == s.scores[p] + left_over,
+                       t.scores[p] == s.scores[p]) for p in range(n)]
+        return fand(t.seat_total(w) == 0, *gains)
+
+    scored = fand([fimplies(feq(spec.count, n), at(n)) for n in spec.counts])
+    same = fand([a == b for a, b in zip(t.scores, s.scores, strict=True)])
+    return z3.If(ends, scored, same)
+
+
+def _teams_queries(spec: Spec, s: Sym) -> Iterator[Query]:
+    if spec.table.points.partners is Partners.NONE:
+        return  # no partners: nothing to ask, a vacuous verdict (Property.needs)
+    yield from step_queries(_teams, asked=_within_round)(spec, s)
+
+
 def _next_deal(spec: Spec, s: Sym) -> Iterator[Query]:
     """END-2, DEAL-2, SCORE-2: deal 7 each, the dealer passes left, until someone has 500."""
     for step in spec.steps(s, ("next_deal",)):
@@ -1061,6 +1099,9 @@ PROPERTIES: tuple[Property, ...] = (
     Property("several", "a number card keeps its player's turn while they hold another of "
              "its number; then only such a card, or a pass (SEVERAL)", ("SEVERAL", "PLAY-1"),
              _several, needs=("SEVERAL",)),
+    Property("teams", "partners seated opposite score a round won alike, from every other "
+             "hand or the opponents' (SCORE-1 partners)", ("SCORE-1", "SCORE-2"),
+             _teams_queries, needs=("SCORE-1.partners",)),
     Property("next-deal-mover", "the player to move when the round ended plays first in "
              "the next (END-2 read next_dealer mover)", ("END-2", "DEAL-3"), _next_deal_mover,
              needs=("END-2.next_dealer=" + NextDealer.MOVER.value,)),
