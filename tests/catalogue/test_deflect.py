@@ -157,3 +157,10 @@ def test_a_deflection_that_cannot_be_played_is_refused(values: str, said: str,
     with pytest.raises(VariantError) as err:
         load_toml(path)
     assert said in err.value.message and err.value.rule_id == "NOSTACK-1"
+
+
+def test_a_refusal_after_a_deflection_says_who_passed_what_on() -> None:
+    g = _after(_waiting(load_rules("deflect"), "RS,B5/B6,B7/G1,G2"), "A play RS")
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(Action.parse("C draw"))
+    assert "A's Skip passed the Draw Two on (NOSTACK-1), so B must answer it" in str(err.value)

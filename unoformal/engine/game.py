@@ -1126,6 +1126,11 @@ class Game(Concrete):
         if self.phase == RESPOND and card is not None and rule_id == self.f_effect[card].id:
             # stacking: the Draw Two waits for its victim's answer; nobody drew yet
             return f"{who}'s {'drawn ' if drawn else ''}{name} takes effect ({rule_id})"
+        if self.phase == RESPOND and rule_id == self.rules.no_stacking.id \
+                and self.pending_kind is not None:
+            # a deflection: the card passed the draw card on, which now waits for the mover
+            return (f"{who}'s {name} passed the {KIND_NAMES[self.pending_kind]} on "
+                    f"({rule_id}), so {mover} must answer it")
         what = {
             "TWO-1": f"{who}'s Reverse acted as a Skip (TWO-1), so {mover} {then}",
             "SKIP-1": f"{who}'s Skip skipped {hit} (SKIP-1), so {mover} moves",
