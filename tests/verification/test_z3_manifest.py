@@ -121,7 +121,7 @@ def test_a_house_rules_property_is_vacuous_wherever_the_rule_is_off() -> None:
                                          "uno-catch-later", "next-deal-mover", "deflect",
                                          "several", "teams"}
     mine = derive(CLASSIC, "mine", "a user's table", {"UNO-1": {"penalty": 4}})
-    house = ("deflect", "several-of-a-number", "teams")  # catalogue rules whose properties need them
+    house = ("deflect", "several-of-a-number", "teams")  # rules their properties need
     for rules in [load_rules(name) for name in (*VARIANTS, *house)] + [mine]:
         for prop in needing:
             off = not all(_meets(rules, need) for need in prop.needs)
