@@ -460,7 +460,7 @@ def _deflect(spec: Spec, s: Sym) -> Iterator[Query]:
                           s.seat_total(s.offender) >= 1,
                           f_or([fand(step.face == g, s.seat_hand(me)[g] >= 1,
                                      spec.fcolor[g] == s.color) for g in faces]),
-                          step.choices["uno"] == (s.seat_total(me) == 2),
+                          z3.Not(step.choices["uno"]),  # not saying UNO: always allowed
                           step.choices["color"] == NONE, aimed_well(spec, step),
                           enough(spec, s))
 
@@ -648,22 +648,21 @@ def _scoring(spec: Spec, step: Step) -> Expr:
 
 def _teams(spec: Spec, step: Step) -> Expr:
     """SCORE-1's teams, in the house rule's words: at an even count of 4 or more, a round
-    won scores the cards left (the opponents' only, read ``opponents``) for the winner and
-    the seat opposite, each the same; nobody else scores. Elsewhere as SCORE-1 says."""
+    won scores for the winner and the seat opposite, the same points; nobody else scores;
+    read ``opponents``, the points are the opponents' hands only. (What a card is worth is
+    the ``scoring`` property's; here the table's points, so that a rule that changes them,
+    double-score, does not read as a team's.)"""
     s, t = step.pre, step.post
     reading = spec.table.points.partners
     ends = fand(s.phase != OVER, t.phase == OVER)
-    worth = tuple(value(spec, g) for g in range(spec.nfaces))
+    worth = tuple(spec.deck.points)
     w = t.winner
 
     def at(n: int) -> Expr:
         mate = [(p + n // 2) % n if n % 2 == 0 and n >= 4 else NONE for p in range(n)]
-        def partner_of(x: Expr) -> Expr:
-            out: Expr = ival(NONE)
-            for p in reversed(range(n)):
-                out = fite(feq(x, p), ival(mate[p]), out)
-            return out
-        m = partner_of(w)
+        m: Expr = ival(NONE)
+        for p in reversed(range(n)):
+            m = fite(feq(w, p), ival(mate[p]), m)
         counted = [fite(feq(m, q), ival(0), per_list(h, worth))
                    if reading is Partners.OPPONENTS else per_list(h, worth)
                    for q, h in enumerate(t.hands[:n])]
