@@ -34,7 +34,7 @@ from unoformal.language.conditions import Cond, Conjunct, DrawnOnly, Matches, Un
 from unoformal.language.protocols import Binding, Concrete, Who
 from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
-from unoformal.rulebook.table import CLASSIC, CardEffect, Partners, RuleTable
+from unoformal.rulebook.table import CLASSIC, CardEffect, Partners, RuleTable, partner_of
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks, wd4_excuses
 from unoformal.rules.deal import dealing
@@ -1397,10 +1397,7 @@ class Game(Concrete):
     def partner(self, seat: int) -> int | None:
         """SCORE-1's teams: the seat opposite ``seat`` at an even count of 4 or more, where
         the table has partners; else None."""
-        n = self.n
-        if self.rules.points.partners is Partners.NONE or n % 2 or n < 4:
-            return None
-        return (seat + n // 2) % n
+        return partner_of(self.rules, self.n, seat)
 
     def next_round(self) -> None:
         """END-2 and DEAL-2: the ``next_deal`` command (unoformal.rules.deal), refused by

@@ -55,6 +55,16 @@ class Deck:
         return {face.code: i for i, face in enumerate(self.faces)}
 
     @cached_property
+    def numbers(self) -> dict[int, list[int]]:
+        """The number faces by rank, each a list of face indices (SEVERAL's "of the same
+        number", read alike by the relation, Promela and the properties)."""
+        out: dict[int, list[int]] = {}
+        for g, face in enumerate(self.faces):
+            if face.kind is Kind.NUMBER and face.rank is not None:
+                out.setdefault(face.rank, []).append(g)
+        return out
+
+    @cached_property
     def color_index(self) -> dict[Color, int]:
         return {color: i for i, color in enumerate(self.colors)}
 

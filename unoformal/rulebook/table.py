@@ -940,6 +940,14 @@ CLASSIC = RuleTable(
 )
 
 
+def partner_of(table: RuleTable, players: int, seat: int) -> int | None:
+    """SCORE-1's teams: the seat opposite ``seat`` at an even count of 4 or more, where the
+    table has partners; else None (the engine and the relation read it alike)."""
+    if table.points.partners is Partners.NONE or players % 2 or players < 4:
+        return None
+    return (seat + players // 2) % players
+
+
 def kind_copies(deck: DeckRule) -> dict[Kind, int]:
     """Copies per color of each colored action kind."""
     return {Kind.SKIP: deck.skip_copies, Kind.REVERSE: deck.reverse_copies,

@@ -189,26 +189,17 @@ def _on_other_color(ctx: Ctx, n: c.OnOtherColor, b: Binding) -> str:
     return ctx.is_face("top", other)
 
 
-def _numbers(ctx: Ctx) -> dict[int, list[int]]:
-    out: dict[int, list[int]] = {}
-    for g in ctx.faces_of(Kind.NUMBER):
-        rank = ctx.deck.faces[g].rank
-        if rank is not None:
-            out.setdefault(rank, []).append(g)
-    return out
-
-
 def _same_number(ctx: Ctx, n: c.SameNumber, b: Binding) -> str:
     mine = ctx.deck.faces[b.card]
     if mine.kind is not Kind.NUMBER or mine.rank is None:
         return "false"
-    return ctx.is_face("top", _numbers(ctx)[mine.rank])
+    return ctx.is_face("top", ctx.deck.numbers[mine.rank])
 
 
 def _holds_top_number(ctx: Ctx, n: c.HoldsTopNumber, b: Binding) -> str:
     return either([f"({ctx.is_face('top', faces)} && "
                    + either([f"{ctx.hand(b.actor, g)} >= 1" for g in faces]) + ")"
-                   for faces in _numbers(ctx).values()])
+                   for faces in ctx.deck.numbers.values()])
 
 
 def _holds_kind(ctx: Ctx, n: c.HoldsKind, b: Binding) -> str:

@@ -38,6 +38,7 @@ from unoformal.rulebook.table import (
     Rule,
     RuleTable,
     StartRule,
+    partner_of,
 )
 from unoformal.rules import deal as deal_commands
 from unoformal.rules import play as card_play
@@ -641,26 +642,18 @@ class Spec:
                         for x, y, h in zip(before, after, hands[p], strict=True)])
         return out
 
-    def _numbers(self) -> dict[int, list[int]]:
-        """The number faces of the deck by rank (SEVERAL)."""
-        out: dict[int, list[int]] = {}
-        for g, face in enumerate(self.deck.faces):
-            if face.kind is Kind.NUMBER and face.rank is not None:
-                out.setdefault(face.rank, []).append(g)
-        return out
-
     def same_number(self, s: Sym, card: Expr) -> Expr:
         """``SameNumber`` (SEVERAL): the card and the top are number cards of one number."""
         return f_or([fand(f_or([feq(card, g) for g in faces]),
                           f_or([feq(s.top, g) for g in faces]))
-                     for faces in self._numbers().values()])
+                     for faces in self.deck.numbers.values()])
 
     def holds_top_number(self, s: Sym, seat: Expr) -> Expr:
         """``HoldsTopNumber`` (SEVERAL): ``seat`` holds a number card of the top's number."""
         hand = s.seat_hand(seat)
         return f_or([fand(f_or([feq(s.top, g) for g in faces]),
                           f_or([hand[g] >= 1 for g in faces]))
-                     for faces in self._numbers().values()])
+                     for faces in self.deck.numbers.values()])
 
     def is_top(self, s: Sym, card: Expr) -> Expr:
         """``IsTop`` (JUMP-IN): the card is the face on top of the discard pile."""
@@ -714,11 +707,10 @@ class Spec:
         """SCORE-1's teams: the seat opposite ``seat`` at an even count of 4 or more, else
         none (engine ``Game.partner``), per player count asked about."""
         def at(n: int) -> Expr:
-            if n % 2 or n < 4:
-                return ival(NONE)
             out: Expr = ival(NONE)
             for p in reversed(range(n)):
-                out = fite(feq(seat, p), ival((p + n // 2) % n), out)
+                mate = partner_of(self.rules, n, p)
+                out = fite(feq(seat, p), ival(NONE if mate is None else mate), out)
             return out
 
         return ite_chain(self.count, [(c, at(c)) for c in self.counts[:-1]],

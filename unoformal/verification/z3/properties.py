@@ -472,10 +472,7 @@ def _several(spec: Spec, s: Sym) -> Iterator[Query]:
     rule = spec.table.several
     if not rule.enabled:
         return  # off: nothing to ask, a vacuous verdict (Property.needs)
-    ranks: dict[int, list[int]] = {}
-    for g, face in enumerate(spec.deck.faces):
-        if face.kind is Kind.NUMBER and face.rank is not None:
-            ranks.setdefault(face.rank, []).append(g)
+    ranks = spec.deck.numbers
     for step in spec.steps(s, (*spec.play_names(), "stop")):
         t, me = step.post, s.turn
         if step.name == "stop":
