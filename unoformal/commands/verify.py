@@ -274,6 +274,11 @@ def _source(want: Expectation) -> str:
     if want.source == OFF and " reads " in want.reason.split(":", 1)[0]:
         # a property of a value's other reading (Property.needs "ID.value=reading")
         return f"another reading ({want.reason.split(' in this table', 1)[0]})"
+    if want.source == OFF and " has no " in want.reason.split(":", 1)[0]:
+        # a house rule's value left unset (Property.needs "ID.value"): named as the
+        # table names it, so the header stays one short phrase per source
+        rule_id, _, rest = want.reason.partition(" has no ")
+        return f"switched off ({rule_id}.{rest.split(' in this table', 1)[0]})"
     if want.source == OFF:
         return f"switched off ({want.reason.split(' is off', 1)[0]})"
     return f"manifest ({want.variant})"
@@ -304,8 +309,13 @@ def _summary(console: Console, rules: RuleTable, counts: list[int],
         _say(console, line)
     if expected_not_proved:
         _say(console, "\nAs expected, and why (the manifest's reasons):")
+        # Properties with one reason and one verdict share a line: a table without a
+        # house rule has several properties of it, each vacuous for the same reason.
+        grouped: dict[tuple[str, str], list[str]] = {}
         for prop, shown, want in expected_not_proved:
-            _say(console, textwrap.fill(f"{prop.name} {shown}: {want.reason}", WIDTH,
+            grouped.setdefault((shown, want.reason), []).append(prop.name)
+        for (shown, reason), names in grouped.items():
+            _say(console, textwrap.fill(f"{', '.join(names)} {shown}: {reason}", WIDTH,
                                         initial_indent="  ", subsequent_indent="    ",
                                         break_long_words=False, break_on_hyphens=False))
     _unreached(console, results, reaches)

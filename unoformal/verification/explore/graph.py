@@ -54,6 +54,12 @@ class Config:
         """The last seat deals, so the first seat plays first (DEAL-3)."""
         return self.players[-1]
 
+    def __reduce__(self) -> tuple[type[Config], tuple[Any, ...]]:
+        # Compiled (setup.py), the default pickling sets the fields back one by one,
+        # which a frozen class refuses; a Dask worker receives its Config pickled.
+        return (Config, (self.rules, self.players, self.name, self.symmetry,
+                         self.penalties, self.memory_budget, self.max_states))
+
 
 def preset_config(name: str, symmetry: bool = False, **options: Any) -> Config:
     """The configuration of the named preset (``options``: the other ``Config`` fields)."""
