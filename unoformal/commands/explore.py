@@ -23,7 +23,7 @@ from unoformal.inputs import (
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import VariantError, load_rules_arg
 from unoformal.verification.explore import memory
-from unoformal.verification.explore.analysis import analyse
+from unoformal.verification.explore.analysis import Findings, analyse
 from unoformal.verification.explore.graph import Config, StateGraph, explore
 from unoformal.verification.explore.perft import estimate
 from unoformal.verification.explore.picture import PICTURE_LIMIT, check_path, draw
@@ -31,6 +31,10 @@ from unoformal.verification.explore.presets import PRESETS, Size, small_rules
 from unoformal.verification.explore.render import neighbourhood, to_dot, write
 from unoformal.verification.explore.report import summary, text, write_witnesses
 from unoformal.verification.explore.witness import path_to
+from unoformal.verification.packed import report as packed_report
+from unoformal.verification.packed.bridge import LIMIT as BRIDGE_LIMIT
+from unoformal.verification.packed.presets import FAR, names
+from unoformal.verification.packed.search import PackedGraph, cleanup
 
 copies = whole(0, MAX_COPIES, "DECK-1")
 
@@ -44,7 +48,7 @@ def register(sub: Any) -> None:
         description="Explore every state of one round of a small deck (every deal, every "
                     "draw) and report stuck states, dead rules and branches, traps and "
                     "unreachable control states, with shortest witnesses.")
-    p.add_argument("--preset", choices=sorted(PRESETS), help="a named small deck")
+    p.add_argument("--preset", choices=sorted(names()), help="a named small deck")
     p.add_argument("--list", action="store_true", help="list the presets and exit")
     p.add_argument("--promela", choices=sorted(PRESETS), metavar="PRESET",
                    help="print the preset's round as a Promela program for Spin and exit")
@@ -81,6 +85,18 @@ def register(sub: Any) -> None:
     p.add_argument("--max-states", type=whole(1, MAX_STATES), default=None,
                    help="stop after this many")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    packed = p.add_argument_group(
+        "backend", "graph: the explorer's graph of Python objects (about 500 bytes a "
+        "state); packed: fixed-width records and 64-bit fingerprints in arrays (about 50 "
+        "bytes a state), for graphs of millions of states, with the same counts, findings "
+        "and, up to 2,000,000 states, the same witnesses and pictures")
+    packed.add_argument("--backend", choices=("graph", "packed"), default="graph")
+    packed.add_argument("--spill", metavar="DIR", type=output_dir,
+                        help="packed: keep the records and edges in files under DIR "
+                             "(removed at the end)")
+    packed.add_argument("--workers", type=whole(1, 64), default=None,
+                        help="packed: search on N local Dask worker processes, partitioned "
+                             "by fingerprint (the same result as one process)")
     p.set_defaults(run=run)
 
 
@@ -110,9 +126,14 @@ def picture_file(text: str) -> str:
 
 
 def config(args: argparse.Namespace) -> tuple[Config, Size]:
-    if args.preset:
+    base: str | None = args.rules
+    if args.preset in PRESETS:
         preset = PRESETS[args.preset]
         size, name, extra = preset.size, preset.name, dict(preset.extra)
+    elif args.preset:  # one of the packed search's presets that reach further
+        far = FAR[args.preset]
+        size, name, extra = far.size, far.name, {}
+        base = args.rules if args.rules is not None else far.base
     else:
         numbers = _numbers(args.numbers)
         size = Size(args.colors, numbers, args.skips, args.reverses, args.draw_twos,
@@ -125,7 +146,7 @@ def config(args: argparse.Namespace) -> tuple[Config, Size]:
         extra[rule_id] = {"enabled": False}
     if args.rules is not None:
         load_rules_arg(args.rules, "--rules")  # a file checked before it is read
-    rules = small_rules(size, args.rules, extra, name)
+    rules = small_rules(size, base, extra, name)
     return Config(rules, tuple(size.players_list()), name, args.symmetry, size.penalties,
                   int(args.memory_budget * memory.GIB), args.max_states), size
 
@@ -146,21 +167,93 @@ def run(args: argparse.Namespace) -> int:
     if args.list:
         for preset in PRESETS.values():
             print(f"{preset.name:8s} {preset.description}\n         {preset.size.describe()}")
+        for far in FAR.values():
+            print(f"{far.name:8s} {far.description} (for --backend packed)\n"
+                  f"         {far.size.describe()}")
         return 0
     if args.promela:
         return promela.write(args.promela)
     try:
         cfg, size = config(args)
-        pinned = args.preset if not args.off and args.rules is None else None
-        states, how = estimate(size, cfg.rules, pinned, cfg.symmetry)
-        memory.check(states, cfg.memory_budget, how)
+        if args.backend == "packed":
+            _packed_options(args)
+        else:
+            pinned = args.preset if not args.off and args.rules is None else None
+            states, how = estimate(size, cfg.rules, pinned, cfg.symmetry)
+            memory.check(states, cfg.memory_budget, how)
     except (InvalidInputError, VariantError) as err:
         print(f"error: {_line(err)}", file=sys.stderr)
         return 2
-    graph = _explore(cfg, args.no_progress or args.json or not sys.stderr.isatty())
-    found = analyse(graph)
-    data = summary(graph, found)
-    print(json.dumps(data, indent=2) if args.json else text(graph, found, data))
+    quiet = args.no_progress or args.json or not sys.stderr.isatty()
+    if args.backend == "packed":
+        return _run_packed(args, cfg, quiet)
+    if args.spill or args.workers:
+        print("error: --spill and --workers are the packed backend's: add --backend packed",
+              file=sys.stderr)
+        return 2
+    graph = _explore(cfg, quiet)
+    return _report(args, graph, analyse(graph), {})
+
+
+def _packed_options(args: argparse.Namespace) -> None:
+    """What the packed backend cannot do, refused before the search starts."""
+    if args.symmetry:
+        raise InvalidInputError("--symmetry: the packed backend has no color symmetry; "
+                                "use --backend graph")
+
+
+def _run_packed(args: argparse.Namespace, cfg: Config, quiet: bool) -> int:
+    """The packed search, reported as the explorer's own where it can hold the graph."""
+    try:
+        g = _packed_search(args, cfg, quiet)
+    except KeyboardInterrupt:  # Ctrl-C while the Dask cluster starts: nothing found yet
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    try:
+        rebuilt = packed_report.as_explorer(g)
+        extra = packed_report.extra(g)
+        if rebuilt is not None:
+            return _report(args, rebuilt[0], rebuilt[1], extra)
+        data = {**packed_report.summary(g), **extra}
+        print(json.dumps(data, indent=2) if args.json else
+              packed_report.text(data) + "\n" + packed_report.footer(data))
+        asked = [flag for flag, value in (("--witnesses", args.witnesses), ("--dot", args.dot),
+                                          ("--png", args.png), ("--picture", args.picture))
+                 if value]
+        if asked:
+            print(f"error: {', '.join(asked)}: not written: {g.states:,} states are more than "
+                  f"the explorer's graph holds ({BRIDGE_LIMIT:,}); the "
+                  "witnesses and pictures need it", file=sys.stderr)
+            return 2
+        if g.stopped == "interrupted":
+            print("interrupted (the partial results above)", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        return 0 if g.complete else 1
+    finally:
+        cleanup(g)
+
+
+def _packed_search(args: argparse.Namespace, cfg: Config, quiet: bool) -> PackedGraph:
+    if quiet:
+        return packed_report.run(cfg, args.workers, args.spill, None)
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("exploring (packed)")
+
+        def tick(g: PackedGraph, depth: int) -> None:
+            bar.update(task, description=f"depth {depth}  states {g.states:,}  "
+                                         f"edges {g.edges:,}")
+
+        return packed_report.run(cfg, args.workers, args.spill, tick)
+
+
+def _report(args: argparse.Namespace, graph: StateGraph, found: Findings,
+            extra: dict[str, Any]) -> int:
+    """The explorer's summary and outputs of ``graph`` (``extra``: the packed backend's
+    own figures, with a line of their own)."""
+    data = {**summary(graph, found), **extra}
+    shown = text(graph, found, data) + ("\n" + packed_report.footer(data) if extra else "")
+    print(json.dumps(data, indent=2) if args.json else shown)
     try:
         _outputs(args, graph, found)
     except InvalidInputError as err:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,8 +13,8 @@ import networkx as nx
 
 from unoformal.rulebook.deck import Deck
 from unoformal.rules.state import OVER, RESPOND, START, phases_of
-from unoformal.verification.explore.coverage import OUTSIDE, Branch, catalogue
-from unoformal.verification.explore.graph import StateGraph
+from unoformal.verification.explore.coverage import OUTSIDE, Branch, Label, catalogue
+from unoformal.verification.explore.graph import Config, StateGraph
 
 SCC_LIMIT = 200_000  # bottom components are listed (networkx) up to this many doomed states
 
@@ -158,19 +159,27 @@ def find_cycle(graph: StateGraph) -> list[int] | None:
 
 
 def dead_branches(graph: StateGraph) -> list[tuple[Branch, str]]:
-    rules = graph.config.rules
+    return dead_of(graph.config, set(graph.covered), graph.stopped)
+
+
+def dead_of(config: Config, covered: Collection[Label], stopped: str | None
+            ) -> list[tuple[Branch, str]]:
+    """The branches of ``config``'s table not in ``covered``, each with why: a search's
+    own (the explorer's graph, or the packed search's arrays); ``stopped``: why the
+    search stopped, None for a complete one."""
+    rules = config.rules
     deck = Deck.of(rules)
     dealt = {face.kind for face, k in zip(deck.faces, deck.copies, strict=True) if k}
     out = []
     for branch in catalogue(rules):
-        if (branch.rule, branch.name) in graph.covered:
+        if (branch.rule, branch.name) in covered:
             continue
-        if not graph.config.penalties and branch.rule in (rules.misplay.id, rules.advice.id):
+        if not config.penalties and branch.rule in (rules.misplay.id, rules.advice.id):
             why = "not explored (penalty actions left out)"
         elif branch.kinds and not dealt & set(branch.kinds):
             why = "not in this deck (no " + ", ".join(k.value for k in branch.kinds) + ")"
-        elif not graph.complete:
-            why = f"not seen before the search stopped ({graph.stopped})"
+        elif stopped is not None:
+            why = f"not seen before the search stopped ({stopped})"
         else:
             why = "never enabled in any reachable state"
         out.append((branch, why))

@@ -49,11 +49,15 @@ import numpy.typing as npt
 from unoformal.engine.actions import Action
 from unoformal.rulebook.deck import Deck
 from unoformal.verification.explore import memory
-from unoformal.verification.explore.chance import first_outcome
 from unoformal.verification.explore.coverage import Label
-from unoformal.verification.explore.graph import Config, Explorer
+from unoformal.verification.explore.graph import Config
 from unoformal.verification.packed.layout import OVER_CODE, Layout
-from unoformal.verification.packed.search import PackedGraph, PackedSearch, Progress
+from unoformal.verification.packed.search import (
+    PackedGraph,
+    PackedSearch,
+    Progress,
+    first_game,
+)
 from unoformal.verification.packed.successor import ACTION_TYPES, EngineSuccessor
 
 SHIFT = 20  # an edge key is source << SHIFT | k: at most 2^20 edges out of one state
@@ -143,10 +147,8 @@ def engine(cfg: Config, token: str) -> tuple[Layout, EngineSuccessor]:
     single-process search builds them."""
     if token not in _BUILT:
         layout = Layout(Deck.of(cfg.rules), len(cfg.players))
-        deal = next(iter(Explorer(cfg).deals()))
-        template = first_outcome(cfg.players, cfg.rules, cfg.dealer, deal.json)
         _BUILT.clear()
-        _BUILT[token] = (layout, EngineSuccessor(layout, template, cfg.penalties))
+        _BUILT[token] = (layout, EngineSuccessor(layout, first_game(cfg), cfg.penalties))
     return _BUILT[token]
 
 

@@ -412,6 +412,13 @@ def search(config: Config, successor: Choice = "engine", spill: str | None = Non
     return PackedSearch(config, successor, spill, chunk, edges, progress, max_seconds).run()
 
 
+def first_game(cfg: Config) -> ExploreGame:
+    """A game of ``cfg``'s table from its first deal: the template records decode into,
+    as the search builds it."""
+    deal = next(iter(Explorer(cfg).deals()))
+    return first_outcome(cfg.players, cfg.rules, cfg.dealer, deal.json)
+
+
 def cleanup(g: PackedGraph) -> None:
     """Close the graph's files and remove its spill directory."""
     g.close()

@@ -1,0 +1,128 @@
+"""``unoformal explore --backend packed``: the packed search's run, reported as the
+explorer reports its own.
+
+A graph the explorer could hold (at most :data:`.bridge.LIMIT` states, edges kept) is
+rebuilt as its :class:`~..explore.graph.StateGraph` from the arrays, so its summary,
+findings, witnesses and pictures are the explorer's, word for word. A larger one is
+reported from the arrays alone (:mod:`.findings`): the same counts and reachability
+findings, dead branches as "not seen", and no witnesses or pictures (they need the
+explorer's objects); what the arrays add (bytes a state, the fingerprint collision
+probability, Dask's workers) is given either way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from unoformal.verification.explore.analysis import Findings, analyse, dead_of
+from unoformal.verification.explore.graph import Config, StateGraph
+from unoformal.verification.explore.report import extensions_off
+from unoformal.verification.packed import bridge, findings
+from unoformal.verification.packed.partitioned import Cluster, dask_search
+from unoformal.verification.packed.search import PackedGraph, Progress, first_game, search
+
+
+def run(cfg: Config, workers: int | None, spill: str | None,
+        progress: Progress | None) -> PackedGraph:
+    """The packed search of ``cfg``: in this process, or on ``workers`` local Dask
+    workers (the same graph, numbered alike)."""
+    if workers is None:
+        return search(cfg, spill=spill, progress=progress)
+    return dask_search(cfg, Cluster(workers), spill=spill, progress=progress)
+
+
+def as_explorer(g: PackedGraph) -> tuple[StateGraph, Findings] | None:
+    """The explorer's graph and findings of ``g``, when it can hold them; else None."""
+    if g.states > bridge.LIMIT or (g.edges and g.dst.rows == 0):
+        return None
+    graph = bridge.to_state_graph(g, first_game(g.config))
+    return graph, analyse(graph)
+
+
+def extra(g: PackedGraph) -> dict[str, Any]:
+    """What the packed search adds to the explorer's summary."""
+    out: dict[str, Any] = {
+        "backend": "packed", "record_bytes": g.layout.width,
+        "peak_bytes_per_state": round(g.peak_bytes / max(1, g.states), 1),
+        "cpu_seconds": round(g.cpu_seconds, 1), "collision": g.collision()}
+    if g.workers:
+        out["workers"] = g.workers
+        out["worker_cpu_seconds"] = round(g.worker_cpu_seconds, 1)
+    return out
+
+
+def summary(g: PackedGraph) -> dict[str, Any]:
+    """The explorer's summary keys, from the arrays (a graph too large to rebuild);
+    what the arrays cannot say (control states unreached, which need every state
+    decoded) is None."""
+    cfg = g.config
+    found = findings.analyse_arrays(g) if g.complete and g.dst.rows == g.edges else None
+    traps = found.real_traps(g.stuck) if found else None
+    dead = dead_of(cfg, set(g.covered), g.stopped)
+    return {
+        "preset": cfg.name, "rules": cfg.rules.name, "players": list(cfg.players),
+        "symmetry": False, "penalties": cfg.penalties,
+        "extensions_off": extensions_off(cfg.rules),
+        "complete": g.complete, "stopped": g.stopped,
+        "states": g.states, "edges": g.edges, "unreduced_states": g.states,
+        "round_over": found.round_over if found else None, "stuck": len(g.stuck),
+        "no_round_end": len(found.doomed) if found else None,
+        "traps": len(traps) if traps is not None else None,
+        "endless_round": (found.cycle is not None) if found else None,
+        "cycle_length": len(found.cycle) - 1 if found and found.cycle else None,
+        "idle_loops": found.idle_loops if found else None,
+        "dead": [{"rule": b.rule, "branch": b.name, "text": b.text, "why": why}
+                 for b, why in dead],
+        "unreached": None, "outside_round": None,
+        "depth": len(g.layer_states), "perft": g.layer_states,
+        "seconds": round(g.seconds, 3),
+        "states_per_second": round(g.states / g.seconds) if g.seconds else None,
+        "peak_memory_mib": round(g.peak_bytes / (1 << 20), 1),
+        "first_stuck": g.stuck[0] if g.stuck else None,
+        "first_stuck_path": g.path_to(g.stuck[0]) if g.stuck else None,
+    }
+
+
+def _count(value: int | None) -> str:
+    return "unknown" if value is None else f"{value:,}"
+
+
+def text(data: dict[str, Any]) -> str:
+    """The explorer's text summary, from :func:`summary`'s keys."""
+    yes = {True: "yes", False: "no", None: "unknown"}
+    off = data["extensions_off"]
+    lines = [
+        f"explored {data['preset']} under {data['rules']} ({', '.join(data['players'])})"
+        + (f" with extensions off: {', '.join(off)}" if off else ""),
+        f"  states {data['states']:,}  edges {data['edges']:,}  round-over "
+        f"{_count(data['round_over'])}  depth {data['depth']}",
+    ]
+    if not data["complete"]:
+        lines.append(f"  INCOMPLETE: {data['stopped']}; findings so far")
+    lines += [
+        f"  stuck states {data['stuck']:,}",
+        f"  states with no round end reachable {_count(data['no_round_end'])}  traps "
+        f"{_count(data['traps'])}",
+        f"  a round can go on forever (a cycle of distinct states): "
+        f"{yes[data['endless_round']]}"
+        + (f" (cycle of {data['cycle_length']})" if data["cycle_length"] else ""),
+        f"  idle actions (self-loops: the state does not change) "
+        f"{_count(data['idle_loops'])}",
+        f"  dead rules/branches {len(data['dead'])}",
+    ]
+    lines += [f"    {d['rule']} {d['branch']}: {d['why']}" for d in data["dead"]]
+    lines.append(f"  time {data['seconds']:.2f} s ({data['states_per_second'] or 0:,} states/s)"
+                 f"  peak memory {data['peak_memory_mib']:,} MiB")
+    if data["first_stuck"] is not None:
+        lines.append(f"  first stuck state #{data['first_stuck']} (depth "
+                     f"{len(data['first_stuck_path']) - 1})")
+    return "\n".join(lines)
+
+
+def footer(data: dict[str, Any]) -> str:
+    """The packed search's own line: record width, bytes a state, collision."""
+    workers = f"  on {data['workers']} Dask workers" if "workers" in data else ""
+    return (f"  packed backend: {data['record_bytes']}-byte records, peak "
+            f"{data['peak_bytes_per_state']:,} bytes a state; fingerprint collision "
+            f"probability {data['collision']['optimistic']:.1e} (TLC's optimistic), "
+            f"{data['collision']['birthday']:.1e} (birthday){workers}")
