@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from unoformal.commands import explore as explore_command
 from unoformal.commands.cli import main
 from unoformal.verification.packed import bridge
 
@@ -73,7 +72,6 @@ def test_witnesses_beyond_the_bridge_are_refused_by_name(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
     monkeypatch.setattr(bridge, "LIMIT", 100)
-    monkeypatch.setattr(explore_command, "BRIDGE_LIMIT", 100)
     folder = tmp_path / "w"
     code = main(["explore", "--preset", "duel", "--backend", "packed", "--no-progress",
                  "--witnesses", str(folder)])

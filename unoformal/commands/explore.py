@@ -31,8 +31,8 @@ from unoformal.verification.explore.presets import PRESETS, Size, small_rules
 from unoformal.verification.explore.render import neighbourhood, to_dot, write
 from unoformal.verification.explore.report import summary, text, write_witnesses
 from unoformal.verification.explore.witness import path_to
+from unoformal.verification.packed import bridge
 from unoformal.verification.packed import report as packed_report
-from unoformal.verification.packed.bridge import LIMIT as BRIDGE_LIMIT
 from unoformal.verification.packed.presets import FAR, names
 from unoformal.verification.packed.search import PackedGraph, cleanup
 
@@ -222,7 +222,7 @@ def _run_packed(args: argparse.Namespace, cfg: Config, quiet: bool) -> int:
                  if value]
         if asked:
             print(f"error: {', '.join(asked)}: not written: {g.states:,} states are more than "
-                  f"the explorer's graph holds ({BRIDGE_LIMIT:,}); the "
+                  f"the explorer's graph holds ({bridge.LIMIT:,}); the "
                   "witnesses and pictures need it", file=sys.stderr)
             return 2
         if g.stopped == "interrupted":
