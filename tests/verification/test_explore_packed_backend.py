@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 
 from unoformal.commands.cli import main
+from unoformal.verification.explore.graph import preset_config
 from unoformal.verification.packed import bridge
+from unoformal.verification.packed.report import as_explorer
+from unoformal.verification.packed.search import cleanup, search
 
 # What differs between two runs of one search: timings, memory, and the packed backend's
 # own figures.
@@ -123,3 +126,19 @@ def test_the_presets_that_reach_further_are_listed_and_run(
                        "--max-states", "3000")
     assert code == 1 and not data["complete"] and data["states"] >= 3000
     assert data["preset"] == "every2"
+
+
+def test_a_search_stopped_inside_a_layer_reports_no_false_stuck_state() -> None:
+    # a chunk of 97 states: the state limit stops the search inside a layer, whose later
+    # states were never expanded (the bridge had counted them as expanded, so stuck)
+    g = search(preset_config("actions", max_states=3000), chunk=97)
+    try:
+        assert not g.complete and g.layer_start[-1] > g.expanded
+        graph, found = as_explorer(g) or (None, None)
+        assert graph is not None and found is not None
+        assert found.stuck == g.stuck == []
+        assert all(graph.expanded[:g.expanded])  # beyond, only the finished rounds
+        assert not any(graph.expanded[s] for s in range(g.expanded, g.states)
+                       if not graph.over(s))
+    finally:
+        cleanup(g)

@@ -41,8 +41,9 @@ def to_state_graph(g: PackedGraph, template: ExploreGame) -> StateGraph:
     sg.parent = array("i", g.parent)
     sg.depth = array("i", [d for d, n in enumerate(g.layer_states) for _ in range(n)])
     # The explorer expands every state of a complete search (and marks the finished
-    # rounds expanded); a stopped one only up to where it stopped.
-    done = g.states if g.complete else max(0, g.layer_start[-1] if g.layer_start else 0)
+    # rounds expanded); a stopped one only up to where it stopped, which may be inside
+    # a layer.
+    done = g.states if g.complete else g.expanded
     sg.expanded = bytearray(1 if sid < done or records[sid][0] == OVER_CODE else 0
                             for sid in range(g.states))
     sg.src = array("i", g.src.read().tolist())

@@ -343,6 +343,7 @@ class DaskSearch(PackedSearch):
             if not live:
                 break  # only finished rounds: the explorer's frontier is empty
             parts, live = self._layer(g, cfg, parts)
+            g.expanded = stop
             depth += 1
             self._check(g, depth)
         if g.layer_start and g.layer_start[-1] >= g.states:

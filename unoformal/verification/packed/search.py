@@ -123,6 +123,9 @@ class PackedGraph:
     covered: dict[Label, tuple[int, Action | None, int]] = field(default_factory=dict)
     label_counts: dict[Label, int] = field(default_factory=dict)
     stuck: list[int] = field(default_factory=list)
+    # the states numbered below this have every successor in the arrays: a stopped
+    # search may stop inside a layer (after a chunk), its later states unexpanded
+    expanded: int = 0
     generated: int = 0  # children generated (before deduplication): TLC's m
     stopped: str | None = None
     seconds: float = 0.0
@@ -311,6 +314,7 @@ class PackedSearch:
             for lo in range(start, stop, self.chunk):
                 hi = min(stop, lo + self.chunk)
                 vfp, vid = self._chunk(g, lo, hi, vfp, vid, by_action)
+                g.expanded = hi
                 g.visited_bytes = vfp.nbytes + vid.nbytes
                 if self._check(g, depth):
                     break
