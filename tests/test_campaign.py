@@ -274,3 +274,18 @@ def test_no_cyclic_collection_runs_while_dask_threads_run_here() -> None:
         assert not gc.isenabled()  # a caller's choice is kept
     finally:
         gc.enable()
+
+
+def _collecting(item: int) -> tuple[int, bool]:
+    import gc
+
+    return item, gc.isenabled()
+
+
+def test_no_cyclic_collection_runs_in_a_worker_while_its_task_runs(scheduler: str) -> None:
+    # The same race inside a worker process (its event-loop thread beside the task's):
+    # a pair's task of the matrix failed inside Z3 ("Overflow encountered when expanding
+    # vector"). Each task runs with the collector off, in the worker, for good.
+    got = campaign.run(_collecting, list(range(6)), campaign.Options(scheduler=scheduler),
+                       label="gc")
+    assert got == [(i, False) for i in range(6)]

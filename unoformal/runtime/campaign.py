@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import gc
 import os
 import signal
@@ -168,7 +169,7 @@ def _distributed(fn: Callable[[T], R], items: Sequence[T], opts: Options, label:
     from distributed import as_completed  # Dask only when a cluster is used
 
     with _collected_here(), _client(opts, len(items)) as client:
-        futures = client.map(fn, items, pure=False)
+        futures = client.map(functools.partial(_in_worker, fn), items, pure=False)
         where = {future.key: index for index, future in enumerate(futures)}
         results: dict[int, R] = {}
         try:
@@ -180,6 +181,23 @@ def _distributed(fn: Callable[[T], R], items: Sequence[T], opts: Options, label:
             client.cancel(futures, force=True)
             raise
     return [results[i] for i in range(len(items))]
+
+
+def _in_worker(fn: Callable[[T], R], item: T) -> R:
+    """``fn(item)`` as a Dask worker runs it: with no cyclic garbage collection in the
+    worker's other threads, ever, and all of it in this (the task's) thread when the task
+    ends. A worker process runs its tasks beside its own event-loop thread; a Z3 term
+    collected there frees itself through Z3 while the task's thread uses it, and Z3's
+    contexts are not thread-safe: the matrix (``house-rules``) died of it, a pair's task
+    failing with "Z3Exception: Overflow encountered when expanding vector", and an
+    earlier run lost workers, replaced mid-run. Off for good in a worker process (it is
+    the campaign's), so that no collection started between two tasks runs into the
+    next."""
+    gc.disable()
+    try:
+        return fn(item)
+    finally:
+        gc.collect()
 
 
 def _outcome(future: Any, label: str, index: int) -> Any:
