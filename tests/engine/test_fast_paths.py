@@ -289,10 +289,14 @@ def _walk(game_type: type[Game], rules: str, players: int, seed: int, steps: int
 def _plays_listed_as_the_long_way(game_type: type[Game]) -> None:
     """PLAY-1, MISPLAY-1: on a turn, the plays a bot is offered (``penalties=False``, whose
     listing sorts only the cards that match) are those of the full listing, in its order,
-    without the misplays and the advice: the order a seeded bot picks from."""
-    for rules in ("classic", "rlcard", "jump-in"):
+    without the misplays and the advice: the order a seeded bot picks from. In every
+    phase a card is played in, under the tables whose listings take different ways:
+    a card a play exactly when it matches (classic), the match then WD4-1 (rlcard) or
+    progressive stacking's own conjunct (party), an answer asked of the kinds that may
+    answer (party, crazy)."""
+    for rules in ("classic", "rlcard", "jump-in", "party", "crazy"):
         for game, offered in _walk(game_type, rules, 6, 5, 2000, penalties=False):
-            if game.phase == "play":
+            if game.phase in ("play", "drawn", "respond", "more"):
                 everything = game.copy().legal_actions()
                 assert offered == [a for a in everything if a.type not in
                                    (ActionType.MISPLAY, ActionType.ADVISE)], game.to_text()

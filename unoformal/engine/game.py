@@ -665,6 +665,14 @@ class Game(Concrete):
                 return False
         return True
 
+    def _all_hold(self, parts: tuple[Conjunct, ...], p: int, face: int) -> bool:
+        """Whether every one of ``parts`` holds of ``p`` playing ``face``."""
+        b = Binding(p, None, None, face)
+        for part in parts:  # noqa: SIM110 - compiled, a loop beats all()
+            if not part.cond.holds(self, b):
+                return False
+        return True
+
     def _can_draw(self, count: int) -> bool:
         """EXT-SHORT: with it off, an effect needing more cards than are left is not allowed."""
         return self.rules.draw_what_is_left.enabled or self.available() >= count
@@ -819,6 +827,31 @@ class Game(Concrete):
                 else:
                     out.append(misplays[face])
             return -1
+        if phase == PLAY and not penalties and t.play_rest is not None:
+            # Where a house rule keeps a conjunct of its own for some faces (progressive
+            # stacking's "only a card of its kind answers"): a card is a play when it
+            # matches (the row) and the rest of its conjuncts hold (asked of the matching
+            # cards alone).
+            row = self._match_row()
+            rest = t.play_rest
+            listed = 0
+            for face in sorted({face for face in hand if row[face]}):
+                more = rest[face]
+                if more is None or (more and not self._all_hold(more, p, face)):
+                    continue
+                self._add_plays(out, p, face, with_uno)
+                listed = 1
+            return 2 * p + listed
+        if phase == RESPOND and not penalties:
+            # an answer to a draw card: only the faces the phase does not refuse asked
+            # (NOSTACK-1: a few kinds, where most of a hand is refused by the phase)
+            can = t.playable_in_respond
+            listed = 0
+            for face in sorted({face for face in hand if can[face] is not None}):
+                if self._can_play(p, face):
+                    self._add_plays(out, p, face, with_uno)
+                    listed = 1
+            return 2 * p + listed
         return 2 * p + self._list_plays(p, out, penalties)
 
     def _list_plays(self, p: int, out: list[Action], penalties: bool) -> bool:
@@ -1597,6 +1630,10 @@ class _Lookups:
     # reduced by that phase (language.commands.in_phase: the conjuncts on the phase alone
     # decided once, here); None: the phase refuses it.
     playable_in_play: list[tuple[Conjunct, ...] | None]
+    # Where every face's play-phase conjuncts ask PLAY-1's match (``Matches``): per face,
+    # the others (None: the phase refuses the face), read after the match row; None
+    # where some face's do not ask it (the card by card listing then)
+    play_rest: list[tuple[Conjunct, ...] | None] | None
     playable_in_respond: list[tuple[Conjunct, ...] | None]  # the same, answering
     playable_in_drawn: list[tuple[Conjunct, ...] | None]  # the same, after a draw
     # Per phase, the on-turn moves its guards leave possible, in the commands' order:
@@ -1793,6 +1830,21 @@ def _bare(section: _Section) -> _Section:
         if (command := getattr(section, f.name)) is not None})  # a house rule's, when off
 
 
+def _rest_after_match(in_play: list[tuple[Conjunct, ...] | None]
+                      ) -> list[tuple[Conjunct, ...] | None] | None:
+    """``_Lookups.play_rest``: each face's play-phase conjuncts but PLAY-1's match, where
+    every face the phase does not refuse asks the match; else None."""
+    rest: list[tuple[Conjunct, ...] | None] = []
+    for parts in in_play:
+        if parts is None:
+            rest.append(None)
+            continue
+        if not any(isinstance(part.cond, Matches) for part in parts):
+            return None
+        rest.append(tuple(part for part in parts if not isinstance(part.cond, Matches)))
+    return rest
+
+
 def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     key = (id(rules), names)
     hit = _LOOKUPS.get(key)
@@ -1806,6 +1858,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
     say_with_card = rules.uno.say_with_card and rules.uno.enabled
     cards_played = card_plays(rules)
     moves = turn(rules)
+    in_play = [in_phase(cards_played.playable[f.kind], PLAY) for f in faces]
 
     def plays(name: str, face: int) -> tuple[list[Action], list[Action]]:
         named: list[str | None] = list(colors) if effects[face].chooses_color else [None]
@@ -1850,7 +1903,7 @@ def _lookups(rules: RuleTable, deck: Deck, names: tuple[str, ...]) -> _Lookups:
         starts=dict(starts(rules).commands), deal=dealing(rules),
         playable=[cards_played.playable[f.kind] for f in faces],
         must_match=[_must_match(cards_played.playable[f.kind]) for f in faces],
-        playable_in_play=[in_phase(cards_played.playable[f.kind], PLAY) for f in faces],
+        playable_in_play=in_play, play_rest=_rest_after_match(in_play),
         playable_in_respond=[in_phase(cards_played.playable[f.kind], RESPOND) for f in faces],
         playable_in_drawn=[in_phase(cards_played.playable[f.kind], DRAWN) for f in faces],
         menu={})

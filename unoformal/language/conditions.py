@@ -596,6 +596,9 @@ class OffenderHolds(Cond):
         offender = game.offender
         return game.phase != RESPOND or offender is None or bool(game.hands[offender])
 
+    def in_phase(self, phase: str) -> Cond | bool:
+        return True if phase != RESPOND else self
+
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
         return spec.either([spec.negated(spec.phase_is(s, RESPOND)),
                             spec.negated(spec.same(spec.hand_size(s, s.offender), 0))])
