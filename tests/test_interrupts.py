@@ -238,3 +238,23 @@ def test_an_object_ctrl_c_cut_short_adds_nothing_after_interrupted() -> None:
                           timeout=60)
     assert done.returncode == 130
     assert done.stderr == "interrupted\n", done.stderr
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "2"]], ids=["one-process", "dask"])
+def test_the_packed_explorer_ends_on_ctrl_c_with_its_partial_report_and_no_file_left(
+        workers: list[str], tmp_path: Path) -> None:
+    """``explore --backend packed``: the search stops between chunks (or layers, on Dask
+    workers), the partial report is printed, the spilled records and edges are removed."""
+    proc = _start("explore", "--preset", "big", "--backend", "packed", "--no-progress",
+                  "--spill", str(tmp_path), *workers)
+    if workers:
+        _wait_for(lambda: len(_children(proc.pid)) >= 3, START_S)  # two workers (and a tracker)
+    time.sleep(2.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=GRACE * 4)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().endswith(
+        "interrupted (the partial results above)"), err
+    assert "INCOMPLETE: interrupted" in out and "stuck states 0" in out, out
+    _wait_for(lambda: _group_gone(proc.pid), GRACE)
+    assert not list(tmp_path.iterdir())
