@@ -4,8 +4,10 @@ rules, traps), with shortest witnesses as game records."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -236,15 +238,20 @@ def _run_packed(args: argparse.Namespace, cfg: Config, quiet: bool) -> int:
 def _packed_search(args: argparse.Namespace, cfg: Config, quiet: bool) -> PackedGraph:
     if quiet:
         return packed_report.run(cfg, args.workers, args.spill, None)
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
-    with Progress(*columns, transient=True) as bar:
-        task = bar.add_task("exploring (packed)")
-
+    with _bar("exploring (packed)") as say:
         def tick(g: PackedGraph, depth: int) -> None:
-            bar.update(task, description=f"depth {depth}  states {g.states:,}  "
-                                         f"edges {g.edges:,}")
+            say(f"depth {depth}  states {g.states:,}  edges {g.edges:,}")
 
         return packed_report.run(cfg, args.workers, args.spill, tick)
+
+
+@contextlib.contextmanager
+def _bar(label: str) -> Iterator[Callable[[str], None]]:
+    """A transient spinner on standard error; the function it yields sets its words."""
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task(label)
+        yield lambda words: bar.update(task, description=words)
 
 
 def _report(args: argparse.Namespace, graph: StateGraph, found: Findings,
@@ -275,14 +282,11 @@ def _line(err: Exception) -> str:
 def _explore(cfg: Config, quiet: bool) -> StateGraph:
     if quiet:
         return explore(cfg, partial=True)  # Ctrl-C: the partial results are reported
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
-    with Progress(*columns, transient=True) as bar:
-        task = bar.add_task("exploring")
-
+    with _bar("exploring") as say:
         def tick(graph: StateGraph, depth: int) -> None:
             rate = graph.states / max(graph.seconds_so_far(), 1e-9)
-            bar.update(task, description=f"depth {depth}  states {graph.states:,}  "
-                                         f"edges {graph.edges:,}  {rate:,.0f}/s")
+            say(f"depth {depth}  states {graph.states:,}  edges {graph.edges:,}  "
+                f"{rate:,.0f}/s")
 
         return explore(cfg, tick, partial=True)
 

@@ -623,8 +623,12 @@ class Game(Concrete):
         return self._may_match(face, matching) and self._can_play(p, face)
 
     def _may_match(self, face: int, matching: list[bool] | None) -> bool:
-        """Whether ``face`` is not passed over for not matching (``_may_play``)."""
-        return matching is None or matching[face] or not self.t.must_match[face]
+        """Whether ``face`` is not passed over for not matching (``_may_play``); answering a
+        draw card (``matching`` None), for being of a kind the phase refuses (NOSTACK-1: a
+        few kinds answer, where most of a hand is refused by the phase alone)."""
+        if matching is None:
+            return self.t.playable_in_respond[face] is not None
+        return matching[face] or not self.t.must_match[face]
 
     def _wd4_blocking(self, p: int, face: int) -> str | None:
         """WD4-1 in the words of the table's reading, naming the card that makes a Wild
@@ -659,11 +663,7 @@ class Game(Concrete):
             parts = t.playable[face]
         if parts is None:
             return False
-        b = Binding(p, None, None, face)
-        for part in parts:  # noqa: SIM110 - compiled, a loop beats all()
-            if not part.cond.holds(self, b):
-                return False
-        return True
+        return self._all_hold(parts, p, face)
 
     def _all_hold(self, parts: tuple[Conjunct, ...], p: int, face: int) -> bool:
         """Whether every one of ``parts`` holds of ``p`` playing ``face``."""
@@ -813,25 +813,12 @@ class Game(Concrete):
                     self._add_plays(out, p, drawn, with_uno)
                 self._drawn_listed = 2 * p + (1 if able else 0)
             return -1
-        if phase == PLAY and t.play_is_match:
-            # Every effect can be carried out and a misplay's penalty drawn (EXT-SHORT on):
-            # a card is a play exactly when it matches, else a misplay (rules.turn).
-            row = self._match_row()
-            if not penalties:  # sorting only the cards that match: a hand's few
-                for face in sorted({face for face in hand if row[face]}):
-                    self._add_plays(out, p, face, with_uno)
-                return -1
-            for face in sorted(set(hand)):
-                if row[face]:
-                    self._add_plays(out, p, face, with_uno)
-                else:
-                    out.append(misplays[face])
-            return -1
         if phase == PLAY and not penalties and t.play_rest is not None:
-            # Where a house rule keeps a conjunct of its own for some faces (progressive
-            # stacking's "only a card of its kind answers"): a card is a play when it
-            # matches (the row) and the rest of its conjuncts hold (asked of the matching
-            # cards alone).
+            # A bot's listing: a card is a play when it matches (the row) and the rest of
+            # its conjuncts hold, asked of the matching cards alone (none under classic;
+            # a house rule's own, progressive stacking's "only a card of its kind
+            # answers"; WD4-1 under rlcard). Sorting only the cards that match: a hand's
+            # few.
             row = self._match_row()
             rest = t.play_rest
             listed = 0
@@ -842,16 +829,16 @@ class Game(Concrete):
                 self._add_plays(out, p, face, with_uno)
                 listed = 1
             return 2 * p + listed
-        if phase == RESPOND and not penalties:
-            # an answer to a draw card: only the faces the phase does not refuse asked
-            # (NOSTACK-1: a few kinds, where most of a hand is refused by the phase)
-            can = t.playable_in_respond
-            listed = 0
-            for face in sorted({face for face in hand if can[face] is not None}):
-                if self._can_play(p, face):
+        if phase == PLAY and penalties and t.play_is_match:
+            # Every effect can be carried out and a misplay's penalty drawn (EXT-SHORT on):
+            # a card is a play exactly when it matches, else a misplay (rules.turn).
+            row = self._match_row()
+            for face in sorted(set(hand)):
+                if row[face]:
                     self._add_plays(out, p, face, with_uno)
-                    listed = 1
-            return 2 * p + listed
+                else:
+                    out.append(misplays[face])
+            return -1
         return 2 * p + self._list_plays(p, out, penalties)
 
     def _list_plays(self, p: int, out: list[Action], penalties: bool) -> bool:

@@ -80,6 +80,18 @@ def _count(value: int | None) -> str:
 
 
 def text(graph: StateGraph, found: Findings, data: dict[str, Any]) -> str:
+    lines = summary_lines(data)
+    traps = [t[0] for t in found.real_traps()][:1]
+    for name, sid in (("stuck", found.stuck[:1]), ("trap", traps)):
+        for s in sid:
+            lines.append(f"  first {name} state #{s} ({PHASES[graph.phase[s]]}, depth "
+                         f"{graph.depth[s]})")
+    return "\n".join(lines)
+
+
+def summary_lines(data: dict[str, Any]) -> list[str]:
+    """The summary's lines from its keys (:func:`summary`'s, or the packed search's from
+    its arrays, which leave unknown what they cannot say: None)."""
     yes = {True: "yes", False: "no", None: "unknown (search incomplete)"}
     off = data["extensions_off"]
     lines = [
@@ -87,12 +99,12 @@ def text(graph: StateGraph, found: Findings, data: dict[str, Any]) -> str:
         f"{', color symmetry' if data['symmetry'] else ''})"
         + (f" with extensions off: {', '.join(off)}" if off else ""),
         f"  states {data['states']:,}  edges {data['edges']:,}  round-over "
-        f"{data['round_over']:,}  depth {data['depth']}",
+        f"{_count(data['round_over'])}  depth {data['depth']}",
     ]
     if data["symmetry"]:
         lines.append(f"  unreduced states (sum of orbits) {data['unreduced_states']:,}")
-    if not graph.complete:
-        lines.append(f"  INCOMPLETE: {graph.stopped}; findings so far")
+    if not data["complete"]:
+        lines.append(f"  INCOMPLETE: {data['stopped']}; findings so far")
     lines += [
         f"  stuck states {data['stuck']:,}",
         f"  states with no round end reachable {_count(data['no_round_end'])}  traps "
@@ -100,7 +112,8 @@ def text(graph: StateGraph, found: Findings, data: dict[str, Any]) -> str:
         f"  a round can go on forever (a cycle of distinct states): "
         f"{yes[data['endless_round']]}"
         + (f" (cycle of {data['cycle_length']})" if data["cycle_length"] else ""),
-        f"  idle actions (self-loops: the state does not change) {data['idle_loops']:,}",
+        f"  idle actions (self-loops: the state does not change) "
+        f"{_count(data['idle_loops'])}",
         f"  dead rules/branches {len(data['dead'])}",
     ]
     lines += [f"    {d['rule']} {d['branch']}: {d['why']}" for d in data["dead"]]
@@ -109,12 +122,7 @@ def text(graph: StateGraph, found: Findings, data: dict[str, Any]) -> str:
         lines += [f"    {u}" for u in data["unreached"]]
     lines.append(f"  time {data['seconds']:.2f} s ({data['states_per_second'] or 0:,} states/s)"
                  f"  peak memory {data['peak_memory_mib']:,} MiB")
-    traps = [t[0] for t in found.real_traps()][:1]
-    for name, sid in (("stuck", found.stuck[:1]), ("trap", traps)):
-        for s in sid:
-            lines.append(f"  first {name} state #{s} ({PHASES[graph.phase[s]]}, depth "
-                         f"{graph.depth[s]})")
-    return "\n".join(lines)
+    return lines
 
 
 def write_witnesses(graph: StateGraph, found: Findings, folder: str | Path) -> list[Path]:

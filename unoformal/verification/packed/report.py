@@ -16,7 +16,7 @@ from typing import Any
 
 from unoformal.verification.explore.analysis import Findings, analyse, dead_of
 from unoformal.verification.explore.graph import Config, StateGraph
-from unoformal.verification.explore.report import extensions_off
+from unoformal.verification.explore.report import extensions_off, summary_lines
 from unoformal.verification.packed import bridge, findings
 from unoformal.verification.packed.partitioned import Cluster, dask_search
 from unoformal.verification.packed.search import PackedGraph, Progress, first_game, search
@@ -83,36 +83,9 @@ def summary(g: PackedGraph) -> dict[str, Any]:
     }
 
 
-def _count(value: int | None) -> str:
-    return "unknown" if value is None else f"{value:,}"
-
-
 def text(data: dict[str, Any]) -> str:
     """The explorer's text summary, from :func:`summary`'s keys."""
-    yes = {True: "yes", False: "no", None: "unknown"}
-    off = data["extensions_off"]
-    lines = [
-        f"explored {data['preset']} under {data['rules']} ({', '.join(data['players'])})"
-        + (f" with extensions off: {', '.join(off)}" if off else ""),
-        f"  states {data['states']:,}  edges {data['edges']:,}  round-over "
-        f"{_count(data['round_over'])}  depth {data['depth']}",
-    ]
-    if not data["complete"]:
-        lines.append(f"  INCOMPLETE: {data['stopped']}; findings so far")
-    lines += [
-        f"  stuck states {data['stuck']:,}",
-        f"  states with no round end reachable {_count(data['no_round_end'])}  traps "
-        f"{_count(data['traps'])}",
-        f"  a round can go on forever (a cycle of distinct states): "
-        f"{yes[data['endless_round']]}"
-        + (f" (cycle of {data['cycle_length']})" if data["cycle_length"] else ""),
-        f"  idle actions (self-loops: the state does not change) "
-        f"{_count(data['idle_loops'])}",
-        f"  dead rules/branches {len(data['dead'])}",
-    ]
-    lines += [f"    {d['rule']} {d['branch']}: {d['why']}" for d in data["dead"]]
-    lines.append(f"  time {data['seconds']:.2f} s ({data['states_per_second'] or 0:,} states/s)"
-                 f"  peak memory {data['peak_memory_mib']:,} MiB")
+    lines = summary_lines(data)
     if data["first_stuck"] is not None:
         lines.append(f"  first stuck state #{data['first_stuck']} (depth "
                      f"{len(data['first_stuck_path']) - 1})")
