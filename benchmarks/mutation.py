@@ -106,7 +106,10 @@ KILLING_SUITE = [
 # stay out of the killing suite.
 NOT_KILLING = ["tests/rulebook/test_rules_doc.py"]
 
-PYTEST_ARGS = ["-p", "no:cacheprovider", *(f"--ignore={t}" for t in NOT_KILLING), "-q", "-x"]
+# One process ("-n 0"): the project's addopts ask for two pytest-xdist workers, and mutmut
+# follows which test runs in its own process.
+PYTEST_ARGS = ["-p", "no:cacheprovider", "-n", "0", *(f"--ignore={t}" for t in NOT_KILLING),
+               "-q", "-x"]
 
 # Some mutants make the engine loop for ever, appending to a list (a dealer draw that never
 # settles): each worker gets this much address space, so such a mutant dies of MemoryError

@@ -91,7 +91,7 @@ def test_the_pure_python_engine_passes_the_engine_tests(tmp_path: Path) -> None:
     assert probe.stdout.split()[:2] == ["pure", "Python"], probe.stdout
     assert probe.stdout.split()[-1].startswith(str(tree))
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-x", "-rs", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "-q", "-x", "-rs", "-p", "no:cacheprovider", "-n", "0",
          *PURE_TESTS], cwd=tree, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     assert COMPILED_HERE not in done.stdout  # the tests that need it pure ran

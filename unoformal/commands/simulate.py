@@ -147,8 +147,10 @@ def _records(config: Config, path: str, console: Console) -> int:
         print(f"error: --records: {err.line()}", file=sys.stderr)
         return 2
     left = config.games - len(lines)
+    # soft_wrap: a path is never broken over two lines, whatever the terminal's width
     console.print(f"wrote {len(lines)} game record(s) to {path}"
-                  + (f" ({left} left out, too long to be read back)" if left else ""))
+                  + (f" ({left} left out, too long to be read back)" if left else ""),
+                  soft_wrap=True)
     return 0
 
 
@@ -181,7 +183,7 @@ def _plot(summary: Summary, path: str | None, console: Console) -> int:
     except OSError as err:
         print(f"error: --plot {path}: cannot write: {err.strerror}", file=sys.stderr)
         return 2
-    console.print(f"wrote {path}")
+    console.print(f"wrote {path}", soft_wrap=True)
     return 0
 
 
