@@ -3,12 +3,15 @@ for :mod:`.bridge` (which builds a Python object per state).
 
 The edges are three arrays (source, target, action type), so reverse reachability is a
 breadth-first search over a CSR by target built with ``np.argsort``, a whole frontier at a
-time: from the finished rounds backwards, every state that can still reach a round end.
-The rest are the *doomed* states (the explorer's ``analyse``: "no round end reachable");
-their bottom components are the *traps* (listed with ``networkx`` on the doomed states'
-own edges, as the explorer does, up to its limit); a cycle of two or more states, found by
-peeling (vectorised Kahn) and walked as the explorer walks it, means a round can go on
-forever. The numbers equal the explorer's on the small presets
+time. The arrays are read as the search stored them, 32-bit state numbers, with no copy,
+and one CSR by target serves both the reachability and the cycle search: at 70,918,328
+edges (``every2-quiet``), 64-bit copies of every edge list were most of the command's
+memory (docs/explorer.md). From the finished rounds backwards, every state that can still
+reach a round end is found; the rest are the *doomed* states (the explorer's ``analyse``:
+"no round end reachable"); their bottom components are the *traps* (listed with
+``networkx`` on the doomed states' own edges, as the explorer does, up to its limit); a
+cycle of two or more states, found by peeling (vectorised Kahn) and walked as the explorer
+walks it, means a round can go on forever. The numbers equal the explorer's on the small presets
 (``tests/verification/test_packed.py``).
 """
 
@@ -26,6 +29,8 @@ from unoformal.verification.packed.layout import OVER_CODE
 from unoformal.verification.packed.search import PackedGraph
 
 Ints = npt.NDArray[np.int64]
+# State numbers as the search stores them (int32: PackedGraph numbers states in int32).
+Ids = npt.NDArray[np.int32]
 
 
 @dataclass
@@ -49,20 +54,19 @@ class Csr:
     """Rows of a graph over ``n`` states as arrays: row ``s`` is ``to[start[s]:start[s+1]]``,
     in the order of the edges (``np.argsort`` is stable)."""
 
-    def __init__(self, n: int, rows: Ints, to: Ints) -> None:
-        order = np.argsort(rows, kind="stable")
-        self.to = to[order]
+    def __init__(self, n: int, rows: Ids, to: Ids) -> None:
         self.start = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=n), out=self.start[1:])
+        self.to: Ids = to[np.argsort(rows, kind="stable")]  # the order is freed at once
 
-    def neighbours(self, states: Ints) -> Ints:
+    def neighbours(self, states: npt.NDArray[np.integer[Any]]) -> Ids:
         """Every target of every state in ``states``, at once (ranges gathered with one
         ``np.repeat``)."""
         lo, hi = self.start[states], self.start[states + 1]
         sizes = hi - lo
         total = int(sizes.sum())
         if not total:
-            return np.zeros(0, dtype=np.int64)
+            return np.zeros(0, dtype=np.int32)
         offsets = np.repeat(lo - np.cumsum(sizes) + sizes, sizes)
         return self.to[offsets + np.arange(total, dtype=np.int64)]
 
@@ -72,7 +76,7 @@ def reach(rows: Csr, seeds: Ints, n: int) -> npt.NDArray[np.bool_]:
     frontier at a time."""
     seen = np.zeros(n, dtype=bool)
     seen[seeds] = True
-    frontier = seeds
+    frontier: npt.NDArray[np.integer[Any]] = seeds
     while len(frontier):
         nxt = np.unique(rows.neighbours(frontier))
         frontier = nxt[~seen[nxt]]
@@ -80,10 +84,12 @@ def reach(rows: Csr, seeds: Ints, n: int) -> npt.NDArray[np.bool_]:
     return seen
 
 
-def edges_of(g: PackedGraph) -> tuple[Ints, Ints]:
+def edges_of(g: PackedGraph) -> tuple[Ids, Ids]:
+    """The sources and targets as stored: views of the search's arrays, or of its spilled
+    files (memory-mapped), never copies."""
     if g.edges and g.dst.rows == 0:
         raise ValueError("the packed search kept no edges (edges=False)")
-    return (np.asarray(g.src.read(), dtype=np.int64), np.asarray(g.dst.read(), dtype=np.int64))
+    return g.src.read(), g.dst.read()
 
 
 def analyse_arrays(g: PackedGraph) -> ArrayFindings:
@@ -93,15 +99,16 @@ def analyse_arrays(g: PackedGraph) -> ArrayFindings:
     n = g.states
     src, dst = edges_of(g)
     over = np.nonzero(g.records.read()[:, 0] == OVER_CODE)[0].astype(np.int64)
-    ends = reach(Csr(n, dst, src), over, n)
+    back = Csr(n, dst, src)
+    ends = reach(back, over, n)
     found = ArrayFindings(round_over=len(over), idle_loops=int((src == dst).sum()))
     found.doomed = np.nonzero(~ends)[0].astype(np.int64)
     found.traps = bottom_components(found.doomed, src, dst, g)
-    found.cycle = find_cycle(n, src, dst)
+    found.cycle = find_cycle(n, src, dst, back)
     return found
 
 
-def bottom_components(doomed: Ints, src: Ints, dst: Ints, g: PackedGraph) -> list[list[int]]:
+def bottom_components(doomed: Ints, src: Ids, dst: Ids, g: PackedGraph) -> list[list[int]]:
     """The explorer's ``bottom_components`` on the doomed states' own edges (picked out of
     the arrays with one mask): largest first, then shallowest."""
     if not len(doomed) or len(doomed) > SCC_LIMIT:
@@ -117,15 +124,19 @@ def bottom_components(doomed: Ints, src: Ints, dst: Ints, g: PackedGraph) -> lis
     return sorted(bottoms, key=lambda m: (-len(m), g.depth(m[0])))
 
 
-def find_cycle(n: int, src: Ints, dst: Ints) -> list[int] | None:
+def find_cycle(n: int, src: Ids, dst: Ids, back: Csr | None = None) -> list[int] | None:
     """The explorer's ``find_cycle`` over arrays: states with no successor left are peeled
     a whole set at a time; from the lowest-numbered state left (the shallowest: states are
-    numbered breadth-first) follow the first edge to a state left until one repeats."""
-    moves = src != dst  # self-loops are idle loops, counted apart
-    s, d = src[moves], dst[moves]
-    left = np.bincount(s, minlength=n)
+    numbered breadth-first) follow the first edge to a state left until one repeats.
+    Self-loops (idle loops, counted apart) are left out of the counts and the walk, not
+    copied out of the arrays: a state's own loop only lowers its count once it is peeled.
+    ``back``: the CSR by target, when already built."""
+    loops = src == dst
+    left = np.bincount(src, minlength=n) - np.bincount(src[loops], minlength=n)
+    del loops
     alive = np.ones(n, dtype=bool)
-    back = Csr(n, d, s)
+    if back is None:
+        back = Csr(n, dst, src)
     peel = np.nonzero(left == 0)[0].astype(np.int64)
     while len(peel):
         alive[peel] = False
@@ -136,12 +147,13 @@ def find_cycle(n: int, src: Ints, dst: Ints) -> list[int] | None:
     rest = np.nonzero(alive)[0]
     if not len(rest):
         return None
-    fwd = Csr(n, s, d)
+    fwd = Csr(n, src, dst)
     walk = [int(rest[0])]
     where = {walk[0]: 0}
     while True:
-        row = fwd.to[fwd.start[walk[-1]]:fwd.start[walk[-1] + 1]]
-        nxt = int(row[alive[row]][0])
+        here = walk[-1]
+        row = fwd.to[fwd.start[here]:fwd.start[here + 1]]
+        nxt = int(row[alive[row] & (row != here)][0])
         if nxt in where:
             return [*walk[where[nxt]:], nxt]
         where[nxt] = len(walk)
