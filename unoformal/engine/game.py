@@ -883,15 +883,23 @@ class Game(Concrete):
     def apply(self, action: Checked) -> None:
         """Play one action. Raises :class:`InvalidInputError` for malformed input and
         :class:`IllegalActionError` for a rule it breaks; either way the state is unchanged."""
-        try:
-            resolved = self.t.resolved.get(action)
-        except TypeError:  # an unhashable field: _resolve names it
-            resolved = None
+        # An action listed by legal_actions() is one of the lookups' own objects: found by
+        # its identity, where hashing the tuple and comparing it with every action listed
+        # before it cost a tenth of a step (party, 4 players, uniform play).
+        own = self.t.own.get(id(action))
+        resolved: tuple[int, int | None, int | None, int | None] | None = None
+        if own is not None and own[0] is action:
+            resolved = own[1]
+        else:
+            try:
+                resolved = self.t.resolved.get(action)
+            except TypeError:  # an unhashable field: _resolve names it
+                resolved = None
         if resolved is None:
             resolved = self._met(action)
         p, face, color, target = resolved
         listed = self._legal
-        if listed is None or action not in listed:
+        if listed is None or not _among(listed, action):
             refusal = self.refusal(action, p, face)
             if refusal is not None:
                 raise IllegalActionError(f"{action}: {refusal.reason}", refusal.rule_id,
@@ -1719,6 +1727,16 @@ def _menu(t: _Lookups, cards_played: Plays) -> dict[str, list[_Move]]:
                 listed.append(_Move(command, guard, each))
         out[phase] = listed
     return out
+
+
+def _among(listed: tuple[Action, ...], action: object) -> bool:
+    """``action in listed``, asked first by identity (compiled, a C loop over pointers):
+    an action taken from the listing is that very object. Another equal one is found by
+    value, as ``in`` finds it."""
+    for a in listed:
+        if a is action:
+            return True
+    return action in listed
 
 
 def _holds(hand: list[int], face: int) -> bool:
