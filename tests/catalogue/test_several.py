@@ -18,7 +18,7 @@ from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.language.effects import When
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
-from unoformal.rulebook.variants import load_rules
+from unoformal.rulebook.variants import derive, load_rules
 from unoformal.rules import effects as rule_effects
 from unoformal.rules import play as rule_play
 from unoformal.verification.z3 import prover
@@ -84,6 +84,52 @@ def test_any_playable_lets_a_matching_card_follow() -> None:
     assert "A play R7" in _moves(g) and "A play Y2" not in _moves(g)
     g.apply(Action.parse("A play R7"))
     assert (g.to_play, g.phase) == ("B", "play")  # no other 7 held
+
+
+def _exchange(reading: str) -> RuleTable:
+    """several-of-a-number with Seven-O (7 swaps with a chosen player), SEVERAL's
+    exchange value as given."""
+    both = load_rules("several-of-a-number+seven-o")
+    return derive(both, f"several-seven-o-{reading}", "SEVERAL with SEVEN-O",
+                  {"SEVERAL": {"exchange": reading}})
+
+
+SWAPPED = "R7,Y2,G4/B7,G7,B6/G1,G2"  # B's hand, swapped for A's, holds another 7
+
+
+def test_read_after_the_swapped_in_hand_decides_whether_the_turn_stays() -> None:
+    """letsuno's reading, the default: the 7 swaps, and the hand A then holds has a 7."""
+    for table in (load_rules("several-of-a-number+seven-o"), _exchange("after")):
+        g = _state(table, SWAPPED)
+        g.apply(Action.parse("A play R7 B"))
+        assert (g.to_play, g.phase) == ("A", "more")
+        assert sorted(g.hand("A")) == ["B6", "B7", "G7"]
+        assert {"A play B7 C", "A play G7 C", "A pass"} <= set(_moves(g))
+
+
+def test_read_ends_turn_an_exchange_card_is_the_last_card_of_the_turn() -> None:
+    """"The last card played takes effect": the exchange is the 7's effect, so the turn
+    passes after it, whatever the hand A is given holds."""
+    g = _state(_exchange("ends-turn"), SWAPPED)
+    g.apply(Action.parse("A play R7 B"))
+    assert (g.to_play, g.phase) == ("B", "play")
+    assert sorted(g.hand("A")) == ["B6", "B7", "G7"]
+    # a number card that exchanges nothing keeps the turn as before
+    g = _state(_exchange("ends-turn"), "R5,B5,Y2/B6,B7/G1,G2")
+    g.apply(Action.parse("A play R5"))
+    assert (g.to_play, g.phase) == ("A", "more")
+
+
+@pytest.mark.parametrize("reading", ["after", "ends-turn"])
+def test_the_pairs_seven_o_property_follows_the_reading(reading: str) -> None:
+    """The matrix's pair finding is a reading: read after, SEVERAL keeps the turn after a
+    swap and SEVEN-O's property ("the turn then passes on") is refuted; read ends-turn,
+    it is proved. SEVERAL's own property holds under both."""
+    table = _exchange(reading)
+    seven_o, several = check_suite(table, (property_named("seven-o"),
+                                           property_named("several")), (3,))
+    assert seven_o.verdict == ("refuted" if reading == "after" else "proved")
+    assert several.verdict == "proved"
 
 
 def test_classic_plays_one_card_and_has_no_more_phase() -> None:

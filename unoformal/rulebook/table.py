@@ -91,6 +91,17 @@ class SeveralThen(Enum):
     ANY_PLAYABLE = "any-playable"
 
 
+class SeveralExchange(Enum):
+    """SEVERAL with SEVEN-O: whether an exchange card (SEVEN-O's 7 or 0) may keep the turn."""
+
+    # letsuno (multi-play.ts): the turn stays when the hand held after the card's effects,
+    # the exchanged one, holds a card of its number
+    AFTER = "after"
+    # the exchange is the card's effect, and the last card played is the one that takes
+    # effect: an exchange card ends the turn
+    ENDS_TURN = "ends-turn"
+
+
 class Partners(Enum):
     """SCORE-1: partners seated opposite (a house rule), and what a round won scores."""
 
@@ -379,6 +390,7 @@ class SevenO(Rule):
 @dataclass(frozen=True)
 class Several(Rule):
     then: SeveralThen = SeveralThen.SAME_NUMBER
+    exchange: SeveralExchange = SeveralExchange.AFTER
 
 
 @dataclass(frozen=True)
@@ -927,7 +939,11 @@ CLASSIC = RuleTable(
         "while they hold one (our reading: \"several cards of one number\", one at a "
         "time)}, or pass to end the turn. They may not draw then. The last card played "
         "takes effect as on any turn; one that leaves no card of its number in the hand "
-        "ends the turn, and going out ends the round.",
+        "ends the turn, and going out ends the round. Under SEVEN-O, "
+        "{exchange=ends-turn?a card that exchanges hands ends the turn: the exchange is "
+        "that card's effect, so it is the last card played|a card that exchanges hands "
+        "does so as it is played, and the hand then held decides whether the turn stays "
+        "(letsuno's reading)}.",
         house=True, enabled=False,
         reason="The rulebook plays one card a turn (PLAY-1). The house rule (\"several "
                "cards of one number at once\") is stated here one card at a time, so that "
@@ -935,7 +951,16 @@ CLASSIC = RuleTable(
                "follow is a value, then: \"same-number\" (the default: only the cards of "
                "that number, which is what the house rule names) or \"any-playable\" "
                "(letsuno's multiplePlaySameNumber: the turn stays while such a card is "
-               "held, and the next card is checked as on any turn).",
+               "held, and the next card is checked as on any turn). With SEVEN-O the "
+               "wording is silent on an exchange card, whose effect changes the very hand the "
+               "rule asks about; the matrix of pairs found it (a 7 swapped for a hand "
+               "holding another 7 keeps the turn, which refutes SEVEN-O's own property). "
+               "exchange: "
+               "\"after\" (the default: the hand held after the exchange decides, as "
+               "letsuno's multi-play rule reads the state after the card's effects; the "
+               "table has always played it so, and its records stay) or \"ends-turn\" (\"the "
+               "last card played takes effect\": an exchange card is an effect, so it is "
+               "the last card of the turn).",
         when_off="A player plays one card a turn (PLAY-1)."),
 )
 

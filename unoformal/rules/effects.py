@@ -47,7 +47,7 @@ from unoformal.language.effects import (
 )
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import CardEffect, JumpedDrawTwo, RuleTable
+from unoformal.rulebook.table import CardEffect, JumpedDrawTwo, RuleTable, SeveralExchange
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.state import MORE, PLAY, RESPOND
 
@@ -62,11 +62,12 @@ def victim_draws(effect: CardEffect) -> Label:
                  (effect.kind,))
 
 
-def card_effect(table: RuleTable, kind: Kind) -> tuple[Effect, ...]:
+def card_effect(table: RuleTable, kind: Kind, exchanges: bool = False) -> tuple[Effect, ...]:
     """The steps of a card of ``kind`` taking effect, then END-1: a player who went out
-    wins once every draw is resolved, or at once where the table's final draw is off."""
+    wins once every draw is resolved, or at once where the table's final draw is off.
+    ``exchanges``: SEVEN-O's 7 or 0, whose exchange SEVERAL may let end the turn."""
     effect = table.effect(kind)
-    steps = _turn(table, effect)
+    steps = _turn(table, effect, exchanges)
     if deflects(table, kind):
         return (When(PhaseIs(RESPOND), _deflected(table, kind), (NoteOut(), *steps),
                      ("deflects", "takes_effect"), part=".deflect"),)
@@ -186,12 +187,12 @@ def _more(table: RuleTable, moved: tuple[Effect, ...]) -> Effect:
                               "of its number is held: the turn stays", (Kind.NUMBER,)), None))
 
 
-def _turn(table: RuleTable, effect: CardEffect) -> tuple[Effect, ...]:
+def _turn(table: RuleTable, effect: CardEffect, exchanges: bool = False) -> tuple[Effect, ...]:
     """REV-1 and TWO-1: a Reverse flips the direction, or at the player counts the table
     names acts as a Skip (and TWO-1 is then the cause)."""
     cause = effect.id if effect.skips else None  # SKIP-1 (a draw card's below)
     if not effect.reverses:
-        return _moves(table, effect, effect.skips, cause)
+        return _moves(table, effect, effect.skips, cause, exchanges)
     return (When(ReverseSkips(),
                  _moves(table, effect, effect.skips + 1, table.two_players.id),
                  (FlipDirection(), *_moves(table, effect, effect.skips, cause)),
@@ -203,14 +204,16 @@ def _turn(table: RuleTable, effect: CardEffect) -> tuple[Effect, ...]:
 
 
 def _moves(table: RuleTable, effect: CardEffect, skips: int,
-           cause: str | None) -> tuple[Effect, ...]:
+           cause: str | None, exchanges: bool = False) -> tuple[Effect, ...]:
     """Where the turn goes: to the victim, who answers first (WD4-2, or NOSTACK-1's
     stacking), or past the victim's draw and ``skips`` more seats."""
     draws = effect.victim_draws
     if not draws:
         moved: tuple[Effect, ...] = (NoteEffect(cause), PassTurn(1 + skips), SetPhase(PLAY),
                                      EndIfOut())
-        if effect.kind is Kind.NUMBER and table.several.enabled:
+        several = table.several
+        if effect.kind is Kind.NUMBER and several.enabled and not (
+                exchanges and several.exchange is SeveralExchange.ENDS_TURN):
             moved = (_more(table, moved),)
         if skips and cause == effect.id:  # the card's own skip (not TWO-1's Reverse)
             return (Shows(Label(effect.id, "skip", "the next player loses the turn",

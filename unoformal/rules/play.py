@@ -189,7 +189,7 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
         steps += (OpenWindow(uno.cards_left), Sorts(WindowOf(Who.ACTOR), WINDOW_OPENS))
     if exchange is not None:
         steps.append(_exchanged(table, exchange))
-    steps += card_effect(table, kind)
+    steps += card_effect(table, kind, exchange is not None)
     steps += (Sorts(SaysUno(), SAID_WITH_CARD),
               Sorts(PhaseIs(OVER), LAST_DRAW_CARD if effect.victim_draws else LAST_CARD))
     choices = (Who.CARD, Who.COLOR) if effect.chooses_color else (Who.CARD,)

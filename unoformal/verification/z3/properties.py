@@ -28,6 +28,7 @@ from unoformal.rulebook.table import (
     OwnCondition,
     Partners,
     RuleTable,
+    SeveralExchange,
     SeveralThen,
     SwapWith,
 )
@@ -83,6 +84,10 @@ PLENTY = 12  # "enough cards left": the rulebook assumes a card is always there 
 
 WD4 = KINDS.index(Kind.WILD_DRAW_FOUR)
 D2 = KINDS.index(Kind.DRAW_TWO)
+
+
+# SEVEN-O's plays that exchange hands (the 7 and the 0)
+EXCHANGES = ("play_swap_hands", "play_pass_hands")
 
 
 TRUE = z3.BoolVal(True)
@@ -480,10 +485,14 @@ def _several(spec: Spec, s: Sym) -> Iterator[Query]:
                                            t.turn == spec.seat_after(me, s.direction, 1))))
             continue
         number = spec.play_kind(step.name) is Kind.NUMBER
+        # read ends-turn, SEVEN-O's exchange card is the last card played: it never keeps
+        # the turn; read after, the hand held after the exchange is the one asked
+        ends = rule.exchange is SeveralExchange.ENDS_TURN and step.name in EXCHANGES
         if number:
-            keeps = f_or([fand(f_or([step.face == g for g in faces]),
-                               f_or([t.seat_hand(me)[g] >= 1 for g in faces]))
-                          for faces in ranks.values()])
+            keeps = False if ends else f_or([
+                fand(f_or([step.face == g for g in faces]),
+                     f_or([t.seat_hand(me)[g] >= 1 for g in faces]))
+                for faces in ranks.values()])
             claim = z3.If(keeps, fand(t.phase == MORE, t.turn == me), t.phase != MORE)
             yield across(step, s.phase != RESPOND, z3.Not(claim))
         if rule.then is SeveralThen.SAME_NUMBER:
@@ -861,7 +870,7 @@ def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
     card."""
     me, d = s.turn, s.direction
     nxt = spec.seat_after(me, d, 1)
-    for step in spec.steps(s, ("play_swap_hands", "play_pass_hands")):
+    for step in spec.steps(s, EXCHANGES):
         t, faces = step.post, spec.play_faces(step.name)
         swap = step.name == "play_swap_hands"
         rank = spec.lookup(spec.frank, step.face, faces) == (SWAP_RANK if swap else PASS_RANK)
