@@ -667,7 +667,10 @@ class Game(Concrete):
 
     def _all_hold(self, parts: tuple[Conjunct, ...], p: int, face: int) -> bool:
         """Whether every one of ``parts`` holds of ``p`` playing ``face``."""
-        b = Binding(p, None, None, face)
+        return self._all_bound(parts, Binding(p, None, None, face))
+
+    def _all_bound(self, parts: tuple[Conjunct, ...], b: Binding) -> bool:
+        """Whether every one of ``parts`` holds of the move ``b`` binds."""
         for part in parts:  # noqa: SIM110 - compiled, a loop beats all()
             if not part.cond.holds(self, b):
                 return False
@@ -822,10 +825,21 @@ class Game(Concrete):
             row = self._match_row()
             rest = t.play_rest
             listed = 0
-            for face in sorted({face for face in hand if row[face]}):
-                more = rest[face]
-                if more is None or (more and not self._all_hold(more, p, face)):
+            faces = [face for face in hand if row[face]]
+            faces.sort()  # a list sorted and its repeats passed over: no set to build
+            b = Binding(p)  # one binding, its card set per face
+            last = -1
+            for face in faces:
+                if face == last:
                     continue
+                last = face
+                more = rest[face]
+                if more is None:
+                    continue
+                if more:
+                    b.card = face
+                    if not self._all_bound(more, b):
+                        continue
                 self._add_plays(out, p, face, with_uno)
                 listed = 1
             return 2 * p + listed
@@ -1302,7 +1316,7 @@ class Game(Concrete):
                names_color: bool) -> None:
         """The ``PlaceCard`` primitive: the card from the hand onto the discard."""
         hand = self.hands[p]
-        hand.remove(face)
+        _remove(hand, face)
         if judges:
             self.wd4_legal = self._wd4_is_legal(hand)
             self.prev_color = self.color
@@ -1737,6 +1751,17 @@ def _among(listed: tuple[Action, ...], action: object) -> bool:
         if a is action:
             return True
     return action in listed
+
+
+def _remove(hand: list[int], face: int) -> None:
+    """``hand.remove(face)``, compiled: the first copy, found by comparing C integers where
+    ``remove`` compares each card before it as an object (a hand of forty cards under
+    uniform play)."""
+    for i in range(len(hand)):
+        if hand[i] == face:
+            del hand[i]
+            return
+    raise ValueError(f"face {face} is not in the hand")  # as list.remove would
 
 
 def _holds(hand: list[int], face: int) -> bool:
