@@ -827,7 +827,7 @@ class Game(Concrete):
             listed = 0
             faces = [face for face in hand if row[face]]
             faces.sort()  # a list sorted and its repeats passed over: no set to build
-            b = Binding(p)  # one binding, its card set per face
+            b: Binding | None = None  # one binding, made when a conjunct is first asked
             last = -1
             for face in faces:
                 if face == last:
@@ -837,6 +837,8 @@ class Game(Concrete):
                 if more is None:
                     continue
                 if more:
+                    if b is None:
+                        b = Binding(p)
                     b.card = face
                     if not self._all_bound(more, b):
                         continue
