@@ -7,12 +7,14 @@ time. The arrays are read as the search stored them, 32-bit state numbers, a sli
 a time (:data:`SLICE`), and each CSR is built slice by slice, so that neither a copy of
 every edge nor a 64-bit sort order of them is ever held; one CSR by target serves both
 the reachability and the cycle search. At 70,918,328 edges (``every2-quiet``), 64-bit
-copies of every edge list had been most of the command's memory (docs/explorer.md). From the finished rounds backwards, every state that can still
-reach a round end is found; the rest are the *doomed* states (the explorer's ``analyse``:
-"no round end reachable"); their bottom components are the *traps* (listed with
-``networkx`` on the doomed states' own edges, as the explorer does, up to its limit); a
-cycle of two or more states, found by peeling (vectorised Kahn) and walked as the explorer
-walks it, means a round can go on forever. The numbers equal the explorer's on the small presets
+copies of every edge list had been most of the command's memory (docs/explorer.md).
+
+From the finished rounds backwards, every state that can still reach a round end is
+found; the rest are the *doomed* states (the explorer's ``analyse``: "no round end
+reachable"); their bottom components are the *traps* (listed with ``networkx`` on the
+doomed states' own edges, as the explorer does, up to its limit); a cycle of two or more
+states, found by peeling (vectorised Kahn) and walked as the explorer walks it, means a
+round can go on forever. The numbers equal the explorer's on the small presets
 (``tests/verification/test_packed.py``).
 """
 
