@@ -62,7 +62,7 @@ def victim_draws(effect: CardEffect) -> Label:
                  (effect.kind,))
 
 
-def card_effect(table: RuleTable, kind: Kind, exchanges: bool = False) -> tuple[Effect, ...]:
+def card_effect(table: RuleTable, kind: Kind, exchanges: bool) -> tuple[Effect, ...]:
     """The steps of a card of ``kind`` taking effect, then END-1: a player who went out
     wins once every draw is resolved, or at once where the table's final draw is off.
     ``exchanges``: SEVEN-O's 7 or 0, whose exchange SEVERAL may let end the turn."""
@@ -187,15 +187,15 @@ def _more(table: RuleTable, moved: tuple[Effect, ...]) -> Effect:
                               "of its number is held: the turn stays", (Kind.NUMBER,)), None))
 
 
-def _turn(table: RuleTable, effect: CardEffect, exchanges: bool = False) -> tuple[Effect, ...]:
+def _turn(table: RuleTable, effect: CardEffect, exchanges: bool) -> tuple[Effect, ...]:
     """REV-1 and TWO-1: a Reverse flips the direction, or at the player counts the table
     names acts as a Skip (and TWO-1 is then the cause)."""
     cause = effect.id if effect.skips else None  # SKIP-1 (a draw card's below)
     if not effect.reverses:
         return _moves(table, effect, effect.skips, cause, exchanges)
     return (When(ReverseSkips(),
-                 _moves(table, effect, effect.skips + 1, table.two_players.id),
-                 (FlipDirection(), *_moves(table, effect, effect.skips, cause)),
+                 _moves(table, effect, effect.skips + 1, table.two_players.id, exchanges),
+                 (FlipDirection(), *_moves(table, effect, effect.skips, cause, exchanges)),
                  ("reverse_skips", "reverse_flips"), part=".rev",
                  covers=(Label(table.two_players.id, "reverse-acts-as-skip",
                                "two players: a Reverse gives the turn back", (effect.kind,)),
@@ -204,7 +204,7 @@ def _turn(table: RuleTable, effect: CardEffect, exchanges: bool = False) -> tupl
 
 
 def _moves(table: RuleTable, effect: CardEffect, skips: int,
-           cause: str | None, exchanges: bool = False) -> tuple[Effect, ...]:
+           cause: str | None, exchanges: bool) -> tuple[Effect, ...]:
     """Where the turn goes: to the victim, who answers first (WD4-2, or NOSTACK-1's
     stacking), or past the victim's draw and ``skips`` more seats."""
     draws = effect.victim_draws
