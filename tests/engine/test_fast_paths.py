@@ -15,6 +15,7 @@ import dataclasses
 import hashlib
 import itertools
 import random
+from pathlib import Path
 from collections.abc import Callable, Iterator, MutableSequence
 from typing import Any
 
@@ -286,6 +287,9 @@ def _walk(game_type: type[Game], rules: str, players: int, seed: int, steps: int
         game.apply(rng.choice([a for a in listed if a.type is not ActionType.MISPLAY]))
 
 
+SKIP_SHORT = str(Path(__file__).resolve().parent.parent / "data" / "skip-when-short.toml")
+
+
 def _plays_listed_as_the_long_way(game_type: type[Game]) -> None:
     """PLAY-1, MISPLAY-1: on a turn, the plays a bot is offered (``penalties=False``, whose
     listing sorts only the cards that match) are those of the full listing, in its order,
@@ -293,8 +297,9 @@ def _plays_listed_as_the_long_way(game_type: type[Game]) -> None:
     phase a card is played in, under the tables whose listings take different ways:
     a card a play exactly when it matches (classic), the match then WD4-1 (rlcard) or
     progressive stacking's own conjunct (party), an answer asked of the kinds that may
-    answer (party, crazy)."""
-    for rules in ("classic", "rlcard", "jump-in", "party", "crazy"):
+    answer (party, crazy), and a rule file's conjunct that reads the card and refuses a
+    Skip in the middle of a hand's faces (``SKIP_SHORT``)."""
+    for rules in ("classic", "rlcard", "jump-in", "party", "crazy", SKIP_SHORT):
         for game, offered in _walk(game_type, rules, 6, 5, 2000, penalties=False):
             if game.phase in ("play", "drawn", "respond", "more"):
                 everything = game.copy().legal_actions()
