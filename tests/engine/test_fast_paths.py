@@ -15,8 +15,8 @@ import dataclasses
 import hashlib
 import itertools
 import random
-from pathlib import Path
 from collections.abc import Callable, Iterator, MutableSequence
+from pathlib import Path
 from typing import Any
 
 import pytest
