@@ -899,21 +899,7 @@ class Game(Concrete):
     def apply(self, action: Checked) -> None:
         """Play one action. Raises :class:`InvalidInputError` for malformed input and
         :class:`IllegalActionError` for a rule it breaks; either way the state is unchanged."""
-        # An action listed by legal_actions() is one of the lookups' own objects: found by
-        # its identity, where hashing the tuple and comparing it with every action listed
-        # before it cost a tenth of a step (party, 4 players, uniform play).
-        own = self.t.own.get(id(action))
-        resolved: tuple[int, int | None, int | None, int | None] | None = None
-        if own is not None and own[0] is action:
-            resolved = own[1]
-        else:
-            try:
-                resolved = self.t.resolved.get(action)
-            except TypeError:  # an unhashable field: _resolve names it
-                resolved = None
-        if resolved is None:
-            resolved = self._met(action)
-        p, face, color, target = resolved
+        p, face, color, target = self._indices_of(action)
         listed = self._legal
         if listed is None or not _among(listed, action):
             refusal = self.refusal(action, p, face)
@@ -929,23 +915,32 @@ class Game(Concrete):
         """Apply an action taken from :meth:`legal_actions` of this very state, without
         checking it again (like python-chess's ``Board.push``). Use :meth:`apply` for
         anything else: an illegal action pushed here corrupts the game."""
-        resolved = self.t.resolved.get(action)
-        if resolved is None:
-            resolved = self._met(action)
-        p, face, color, target = resolved
+        p, face, color, target = self._indices_of(action)
         self._legal = None
         self.reveal = None
         self._do(action.type, p, face, color, target, action.uno)
         self.history.append(action)
 
-    def _met(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
-        """An action's indices, met for the first time by this table and players; kept
-        (``_Lookups.resolved``). An action the lookups built (every one listed is: that
-        very object, ``_Lookups.own``) has them from its building, as ``_resolve`` would
-        find them; any other is checked and translated. Ten players meet thousands of
-        actions, and checking one from its text costs more than playing it."""
+    def _indices_of(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
+        """An action's seat, face, color and target. An action listed by legal_actions()
+        is one of the lookups' own objects (``_Lookups.own``), found by its identity, where
+        hashing the tuple cost a tenth of a step (party, 4 players, uniform play); one met
+        before is found by value (``_Lookups.resolved``); any other is checked and
+        translated once (:meth:`_met`)."""
         own = self.t.own.get(id(action))
-        resolved = own[1] if own is not None and own[0] is action else self._resolve(action)
+        if own is not None and own[0] is action:
+            return own[1]
+        try:
+            resolved = self.t.resolved.get(action)
+        except TypeError:  # an unhashable field: _resolve names it
+            resolved = None
+        return resolved if resolved is not None else self._met(action)
+
+    def _met(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
+        """An action's indices, met for the first time by this table and players: checked,
+        translated and kept (``_Lookups.resolved``). Ten players meet thousands of actions,
+        and checking one from its text costs more than playing it."""
+        resolved = self._resolve(action)
         self.t.resolved[action] = resolved
         return resolved
 
