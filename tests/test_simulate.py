@@ -126,7 +126,9 @@ def check_view(view: PlayerView, game: Game, player: str) -> None:
         assert last.type is ActionType.CHALLENGE and last.player == player
     card_fields = {"hand", "revealed", "top"}
     for name, value in dataclasses.asdict(view).items():
-        if name not in card_fields:
+        if name == "out":  # END-2's seats out: names, public
+            assert all(n in game.names for n in value)
+        elif name not in card_fields:
             assert not isinstance(value, tuple | list), name
 
 

@@ -355,7 +355,7 @@ COLORS = "not a color of this deck; expected red, yellow, green, blue or - (brea
 DIGITS = "expected a whole number in ASCII digits"
 KEYS = ("expected key=value for the keys rules players dealer round turn dir color phase hands "
         "pile discard scores uno drawn pending kind offender legal prev reveal winner points "
-        "seed shuffles, one space apart")
+        "seed shuffles, one space apart (out too under END-2's house rule)")
 
 
 @pytest.mark.parametrize(("edit", "line"), [

@@ -31,7 +31,7 @@ CODES = sorted({face.code for face in Deck.of(load_rules()).faces})
 COLORS = [c.value for c in Color]
 VARIANT_NAMES = ["classic", "classic", "seed004", "winner-deals", "stacking"]
 VIEW_FIELDS = {"player", "hand", "hand_sizes", "top", "color", "direction", "to_play", "phase",
-               "draw_pile", "scores", "uno_pending", "revealed", "shown"}
+               "draw_pile", "scores", "uno_pending", "revealed", "shown", "out"}
 
 
 class Tracking(Chance):
@@ -230,6 +230,7 @@ class EngineMachine(RuleBasedStateMachine):
             view = g.view(name)
             assert {f.name for f in dataclasses.fields(view)} == VIEW_FIELDS
             assert list(view.hand) == g.hand(name), self._where()
+            assert view.out == tuple(g.names[q] for q in g.out)  # END-2: public
             assert view.hand_sizes == {n: len(h) for n, h in zip(g.names, g.hands, strict=True)}
             below = g.rules.hidden.open_below  # HIDDEN-1's open hands (0 in every variant)
             assert set(view.shown) == {n for q, n in enumerate(g.names)

@@ -70,9 +70,14 @@ def _state_table(state: dict[str, Any]) -> Table:
     table.add_column("what", style="bold")
     table.add_column("value", overflow="fold")
     for key in ("to_play", "phase", "direction", "color", "top", "draw_pile", "round_over",
-                "winner", "round_points", "game_over"):
+                "winner", "round_points", "game_over", "game_winner", "out"):
+        if key not in state or (key == "game_winner" and state[key] is None):
+            continue  # "out" only under END-2's elimination; a winner once the game is over
         label = "draw pile (cards)" if key == "draw_pile" else key.replace("_", " ")
-        table.add_row(label, escape(_show(state[key])))
+        value = state[key]
+        if key == "out":  # in the order they left
+            label, value = "left the game", ", ".join(value) or None
+        table.add_row(label, escape(_show(value)))
     return table
 
 

@@ -206,4 +206,24 @@ def _ended(game: Game, rnd: Round, walk: Walk) -> bool:
         game.scores = [stated.get(n, s) for n, s in zip(game.names, game.scores, strict=True)]
         walk.resynchronised.append((None, f"{rnd.key('end.scores')}: the scores taken as the "
                                           "record states them"))
+    if any(e.key == rnd.key("end.leaves") for e in ends) and _leaves_as_stated(game, rnd):
+        walk.resynchronised.append((None, f"{rnd.key('end.leaves')}: who leaves the game "
+                                          "taken as the record states it"))
+    return True
+
+
+def _leaves_as_stated(game: Game, rnd: Round) -> bool:
+    """END-2's elimination: the player the record has leave the game (or nobody) in place
+    of the one the rules have leave, so the next round is judged with the record's seats.
+    False where the statement names the round's winner or a player already out."""
+    stated = rnd.data.get("end", {}).get("leaves")
+    ours = game.leaving
+    kept = [p for p in game.out if p != ours]
+    if stated is None:
+        game.out = tuple(kept)
+        return True
+    seat = game.names.index(stated)  # a known name: end_deviations checked it
+    if seat == game.winner or seat in kept:
+        return False
+    game.out = (*kept, seat)
     return True

@@ -263,7 +263,8 @@ class Referee:
             "revealed": None if view.revealed is None else
             {"player": view.revealed[0], "hand": list(view.revealed[1])},
             **({"shown": {name: list(hand) for name, hand in view.shown.items()}}
-               if game.rules.hidden.open_below else {})}}
+               if game.rules.hidden.open_below else {}),
+            **({"out": list(view.out)} if game.rules.seats_leave() else {})}}
 
     def _record(self, message: dict[str, Any]) -> dict[str, Any]:
         self._game()

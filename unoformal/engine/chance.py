@@ -79,9 +79,14 @@ class StatedChance(Chance):
             return
         game._deal_given(deal)
         rule = game.rules.deal
-        wrong = [f"{name} {len(hand)}" for name, hand in zip(game.names, game.hands,
-                                                              strict=True)
-                 if len(hand) != rule.hand_size]
+        gone = [f"{game.names[p]} {len(game.hands[p])}" for p in game.out if game.hands[p]]
+        if gone:  # END-2's elimination: a player who has left the game is dealt nothing
+            self._deviate(ChanceError(f"the stated deal gives {', '.join(gone)} card(s), "
+                                      "who left the game: a player out is dealt no card",
+                                      game.rules.next_round.id, key="deal"))
+            return
+        wrong = [f"{game.names[p]} {len(game.hands[p])}" for p in game.seated_from(-1)
+                 if len(game.hands[p]) != rule.hand_size]
         if wrong:
             self._deviate(ChanceError(f"the stated deal gives {', '.join(wrong)} card(s): "
                                       f"{rule.id} deals {rule.hand_size} to each player",

@@ -34,7 +34,15 @@ from unoformal.language.conditions import Cond, Conjunct, DrawnOnly, Matches, Un
 from unoformal.language.protocols import Binding, Concrete, Who
 from unoformal.rulebook.cards import Color, Kind
 from unoformal.rulebook.deck import Deck
-from unoformal.rulebook.table import CLASSIC, CardEffect, Partners, RuleTable, partner_of
+from unoformal.rulebook.table import (
+    CLASSIC,
+    CardEffect,
+    Leaves,
+    LeaveTies,
+    Partners,
+    RuleTable,
+    partner_of,
+)
 from unoformal.rulebook.words import KIND_NAMES
 from unoformal.rules.challenge import wd4_blocks, wd4_excuses
 from unoformal.rules.deal import dealing
@@ -219,6 +227,8 @@ class PlayerView:
     revealed: tuple[str, tuple[str, ...]] | None  # CHAL-1: (offender, hand) for the challenger
     # HIDDEN-1's open_below: the other hands shown to every player (a house rule)
     shown: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # END-2's elimination (a house rule): who has left the game, in the order they left
+    out: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -293,6 +303,7 @@ class Game(Concrete):
         self.shuffles = 0
         self._tables()
         self.scores = [0] * self.n
+        self.out: tuple[int, ...] = ()
         self.round = 1
         self.history: list[Action] = []
         self.dealer_draws: list[dict[str, str]] = []
@@ -383,13 +394,14 @@ class Game(Concrete):
     def _deal_shuffled(self, size: int) -> None:
         """DEAL-2: shuffle, ``size`` cards each, one at a time from the dealer's left."""
         cards = list(self.t.cards)
-        if len(cards) <= size * self.n:
-            raise InvalidInputError(f"{self.n} hands of {size} need more than the deck's "
-                                    f"{len(cards)} cards", "DEAL-2")
+        seats = self.seated_from(self.dealer)
+        if len(cards) <= size * len(seats):
+            raise InvalidInputError(f"{len(seats)} hands of {size} need more than the "
+                                    f"deck's {len(cards)} cards", "DEAL-2")
         self.chance.shuffle(self, cards, self.rules.deal.id)
         for _ in range(size):
-            for k in range(1, self.n + 1):
-                self.hands[(self.dealer + k) % self.n].append(cards.pop())
+            for p in seats:
+                self.hands[p].append(cards.pop())
         self.pile, self.pile_lower = cards, 0
 
     def _deal_given(self, deal: dict[str, Any]) -> None:
@@ -469,7 +481,7 @@ class Game(Concrete):
     def _start_at(self, seats: int, direction: int, face: int) -> None:
         """The ``StartAt`` primitive: who plays first, which way, on which color."""
         self.direction = direction
-        self.turn = (self.dealer + seats) % self.n
+        self.turn = self._around(self.dealer, seats)
         self.color = self.f_color[face]
         self.phase = PLAY
 
@@ -495,12 +507,17 @@ class Game(Concrete):
 
     @property
     def game_over(self) -> bool:
-        return self.phase == OVER and max(self.scores) >= self.rules.target.score
+        """SCORE-2: someone has reached the target; or (END-2's elimination) one player is
+        left in the game."""
+        return self.phase == OVER and (max(self.scores) >= self.rules.target.score
+                                       or len(self.out) == self.n - 1)
 
     @property
     def game_winner(self) -> str | None:
         if not self.game_over:
             return None
+        if max(self.scores) < self.rules.target.score:  # won by elimination (END-2)
+            return self.names[self.seated_from(0)[-1]]
         return self.names[max(range(self.n), key=lambda p: self.scores[p])]
 
     def hand(self, player: Checked) -> list[str]:
@@ -515,7 +532,25 @@ class Game(Concrete):
         return len(self.pile) + len(self.discard) - keep
 
     def _next(self, seat: int, steps: int = 1) -> int:
-        return (seat + steps * self.direction) % self.n
+        return self._around(seat, steps * self.direction)
+
+    def _around(self, seat: int, steps: int) -> int:
+        """The seat ``steps`` seats on from ``seat`` (to the left when positive), over the
+        players still in the game (END-2's elimination)."""
+        if not self.out:
+            return (seat + steps) % self.n
+        way = 1 if steps > 0 else -1
+        for _ in range(abs(steps)):
+            seat = (seat + way) % self.n
+            while seat in self.out:
+                seat = (seat + way) % self.n
+        return seat
+
+    def seated_from(self, seat: int) -> list[int]:
+        """The players still in the game (every seat but END-2's seats out), from the one
+        to ``seat``'s left round to ``seat``: the order of a deal."""
+        n = self.n
+        return [(seat + k) % n for k in range(1, n + 1) if (seat + k) % n not in self.out]
 
     # -------------------------------------------------------------- predicates
 
@@ -726,7 +761,10 @@ class Game(Concrete):
             turn, hands = self.turn, self.hands
             others = advise or target is not None  # else only a jump is asked of the others
             first, last = (0, self.n) if seat is None else (seat, seat + 1)
+            gone = self.out  # END-2's seats out have no move (empty but for elimination)
             for p in range(first, last):  # compiled, a range of ints is a C loop
+                if gone and p in gone:
+                    continue
                 if others:
                     self._out_of_turn(p, out, advise, moves)
                 if p == turn:
@@ -767,6 +805,8 @@ class Game(Concrete):
         said = [-1, -1]  # per UNO call (False, True): the shared conjuncts unknown/fail/hold
         for i in range(len(plays)):
             target, uno = binds[i]
+            if self.out and target in self.out:
+                continue  # END-2: a player who has left the game is nobody's target
             b = Binding(p, target, None, face, None, uno)
             if aimed is None:  # a guard with branches: asked whole, as refusal() asks it
                 if command.failing(self, b) is None:
@@ -1025,16 +1065,40 @@ class Game(Concrete):
         """Why a well-formed action is illegal now (None when it is legal)."""
         if self.phase == OVER:
             if self.game_over:
-                return Refusal(self.rules.target.id, f"the game is over: {self.game_winner} "
-                               f"reached the target score of {self.rules.target.score}")
+                return self._game_over_refusal()
             return Refusal(self.rules.end_of_round.id, "the round is over")
         if self.phase == START:
             return Refusal("START-WD4", "the start card is not settled (EXT-START is off)")
+        if self.out:
+            gone = self._gone(action, p)
+            if gone is not None:
+                return gone
         kind = action.type
         check = _CHECKS.get(kind)
         if check is not None:
             return check(self, action, p, face)
         return self._turn_check(action, p, face)
+
+    def _game_over_refusal(self) -> Refusal:
+        score = self.rules.target.score
+        if max(self.scores) < score:
+            return Refusal(self.rules.next_round.id, f"the game is over: {self.game_winner} "
+                           "is the last player left in it")
+        return Refusal(self.rules.target.id, f"the game is over: {self.game_winner} "
+                       f"reached the target score of {score}")
+
+    def _gone(self, action: Action, p: int) -> Refusal | None:
+        """END-2's elimination: a player who has left the game neither moves nor is
+        named by a move."""
+        rule = self.rules.next_round.id
+        if p in self.out:
+            return Refusal(rule, f"{self.names[p]} has left the game (the most cards at "
+                                 "a round's end) and has no move")
+        target = self.t.seats.get(action.target) if action.target is not None else None
+        if target is not None and target in self.out:
+            return Refusal(rule, f"{action.target} has left the game (the most cards at a "
+                                 "round's end) and cannot be named")
+        return None
 
     def command_of(self, action: Checked) -> Command | None:
         """The command ``action`` would run now, as :meth:`refusal` finds it (None when no
@@ -1325,7 +1389,7 @@ class Game(Concrete):
         """TWO-1: a Reverse acts as a Skip at this number of players. Asked of the table
         on each Reverse, not kept in the lookups: a mutant of the table's reading
         (tests/test_mutation.py) must reach the engine, whose lookups outlive a test."""
-        return self.rules.reverse_is_skip(self.n)
+        return self.rules.reverse_is_skip(self.n - len(self.out))
 
     def _do_draw(self, p: int) -> None:
         """DRAW-1: the ``draw`` command (unoformal.rules.turn)."""
@@ -1432,6 +1496,33 @@ class Game(Concrete):
         self.pending = 0
         self.pending_kind = None
         self.offender = None
+        if self.rules.next_round.leaves is Leaves.MOST_CARDS and not self.game_over:
+            self._leave(winner)
+
+    def _leave(self, winner: int) -> None:
+        """END-2's elimination (a house rule): the player holding the most cards, the
+        winner apart, leaves the game; on a tie the first of them in seat order, or from
+        the winner's left (``leave_ties``). Nobody leaves when nobody else holds a card.
+        The cards stay in the hand until the next deal gathers them (SCORE-1 has counted
+        them)."""
+        order = self.seated_from(-1 if self.rules.next_round.leave_ties
+                                 is LeaveTies.FIRST_SEAT else winner)
+        most, loser = 0, -1
+        for p in order:
+            if p != winner and len(self.hands[p]) > most:
+                most, loser = len(self.hands[p]), p
+        if loser >= 0:
+            self.out = (*self.out, loser)  # in the order they left: the game's last places
+
+    @property
+    def leaving(self) -> int | None:
+        """END-2's elimination: the player who left the game at the end of this round,
+        which is over (None: nobody did). Their cards stay in the hand until the next
+        deal, and a seat that left before is dealt none: so it is the one seat out that
+        still holds cards."""
+        if self.phase != OVER:
+            return None
+        return next((p for p in self.out if self.hands[p]), None)
 
     def partner(self, seat: int) -> int | None:
         """SCORE-1's teams: the seat opposite ``seat`` at an even count of 4 or more, where
@@ -1465,7 +1556,8 @@ class Game(Concrete):
             to_play=self.to_play, phase=self.phase, draw_pile=len(self.pile),
             scores=dict(zip(self.names, self.scores, strict=True)),
             uno_pending=self.names[self.uno_window] if self.uno_window is not None else None,
-            revealed=revealed, shown=self._shown(p))
+            revealed=revealed, shown=self._shown(p),
+            out=tuple(self.names[q] for q in self.out))
 
     def _shown(self, p: int) -> dict[str, tuple[str, ...]]:
         """HIDDEN-1's open hands: the others' hands of fewer cards than ``open_below``."""
@@ -1497,7 +1589,7 @@ class Game(Concrete):
             "scores": dict(zip(self.names, self.scores, strict=True)),
             "game_over": self.game_over, "game_winner": self.game_winner,
             "text": self.to_text(),
-        }
+        } | ({"out": [self.names[p] for p in self.out]} if self.rules.seats_leave() else {})
 
     # -------------------------------------------------------------- text form
 
@@ -1556,6 +1648,7 @@ class Game(Concrete):
                                                                self.pending, self.pending_kind)
         new.offender, new.reveal, new.uno_window = self.offender, self.reveal, self.uno_window
         new.pile_lower = self.pile_lower
+        new.out = self.out
         new.winner, new.round_points = self.winner, self.round_points
         new.cause = self.cause
         new.chance = self.chance.fork()

@@ -44,8 +44,11 @@ class _Noting(StatedChance):
         code = game.deck.code
         self.rounds.append({
             "dealer": game.names[game.dealer],
+            # a player who has left the game (END-2's elimination) is dealt no hand
             "deal": {"hands": {n: [code(c) for c in h]
-                               for n, h in zip(game.names, game.hands, strict=True)},
+                               for p, (n, h) in enumerate(zip(game.names, game.hands,
+                                                              strict=True))
+                               if p not in game.out},
                      "draw_pile": [code(c) for c in reversed(game.pile)]}})
 
     def turn_again(self, game: Game, pile: list[int], rule: str) -> None:
@@ -147,10 +150,13 @@ def _end(game: Game) -> dict[str, Any]:
     """A finished round's end: its winner, points (SCORE-1), cards left, scores after."""
     assert game.winner is not None
     code = game.deck.code
-    return {"winner": game.names[game.winner], "points": game.round_points,
-            "hands": {n: [code(c) for c in h]
-                      for n, h in zip(game.names, game.hands, strict=True) if h},
-            "scores": _scores(game)}
+    end = {"winner": game.names[game.winner], "points": game.round_points,
+           "hands": {n: [code(c) for c in h]
+                     for n, h in zip(game.names, game.hands, strict=True) if h},
+           "scores": _scores(game)}
+    if game.leaving is not None:
+        end["leaves"] = game.names[game.leaving]
+    return end
 
 
 def _scores(game: Game) -> dict[str, int]:

@@ -274,7 +274,29 @@ def end_deviations(game: Game, rnd: Round) -> list[IllegalActionError]:
     if "scores" in end:
         out += score_deviations(game, end["scores"], rnd.key("end.scores"),
                                 f"after round {rnd.number + 1}")
+    leaving = game.leaving
+    if end.get("leaves") != (None if leaving is None else game.names[leaving]) \
+            and ("leaves" in end or leaving is not None):
+        out.append(_leaves_deviation(game, rnd, end.get("leaves")))
     return out
+
+
+def _leaves_deviation(game: Game, rnd: Round, stated: str | None) -> IllegalActionError:
+    """END-2's elimination: who leaves the game at the round's end, as stated."""
+    rule = game.rules.next_round
+    leaving = game.leaving
+    said = f"{stated} leave the game" if stated is not None else "nobody leave the game"
+    if leaving is None:
+        why = ("nobody does: " + ("nobody leaves in these rules" if not
+                                  game.rules.seats_leave() else "the game is over"
+                                  if game.game_over else "nobody else holds a card"))
+    else:
+        held = ", ".join(f"{game.names[p]} {len(game.hands[p])}" for p in range(game.n)
+                         if p != game.winner and (p not in game.out or p == leaving))
+        why = (f"{game.names[leaving]} does, holding the most cards ({held}; ties: "
+               f"{rule.leave_ties.value})")
+    return _deviation(game, rnd.key("end.leaves"), rule.id,
+                      f"the record has {said} after round {rnd.number + 1}; {rule.id}: {why}")
 
 
 def _left_deviation(game: Game, rnd: Round, hands: dict[str, Any]) -> list[IllegalActionError]:
@@ -334,9 +356,13 @@ def game_end_deviations(game: Game, record: dict[str, Any]) -> list[IllegalActio
                            f"points ({scores}): {rules.next_round.id} deals again")]
     out: list[IllegalActionError] = []
     if "winner" in end and end["winner"] != game.game_winner:
-        out.append(_deviation(game, "end.winner", rules.target.id,
+        by_target = max(game.scores) >= target
+        out.append(_deviation(game, "end.winner", rules.target.id if by_target
+                              else rules.next_round.id,
                               f"the record has {end['winner']} win the game; "
-                              f"{game.game_winner} reached {target} points first"))
+                              f"{game.game_winner} " + (f"reached {target} points first"
+                                                        if by_target else
+                                                        "is the last player left in it")))
     if "scores" in end:
         out += score_deviations(game, end["scores"], "end.scores", "at the game's end")
     return out
@@ -345,7 +371,7 @@ def game_end_deviations(game: Game, record: dict[str, Any]) -> list[IllegalActio
 def _known(game: Game, end: dict[str, Any], key: str) -> None:
     """An end names only the game's players (DECK-2): a name it does not know is bad
     input, not a deviation."""
-    named = [("winner", end["winner"])] if "winner" in end else []
+    named: list[tuple[str, Any]] = [(k, end[k]) for k in ("winner", "leaves") if k in end]
     named += [(f"{field}.{name}", name) for field in ("hands", "scores")
               for name in end.get(field, {})]
     for where, name in named:

@@ -29,11 +29,11 @@ from unoformal.rules.state import (
     NOTHING_PENDING,
     PHASES,
     RESPOND,
-    TEXT_FIELDS,
     Domain,
     Field,
     check_names,
     phases_of,
+    text_fields,
 )
 
 T = TypeVar("T")
@@ -42,12 +42,13 @@ __all__ = ["KEYS", "decode", "encode", "read_state", "state_to_text"]
 
 def state_to_text(g: Any) -> str:
     """The text of anything that holds the schema's fields as attributes (a game)."""
-    return encode({f.name: getattr(g, f.name) for f in TEXT_FIELDS}, g.deck)
+    return encode({f.name: getattr(g, f.name) for f in text_fields(g.rules)}, g.deck)
 
 
 def encode(values: Mapping[str, Any], deck: Deck) -> str:
     """The canonical text of a state given field by field, each as the engine holds it
-    (seats, faces and colors as indices; the pile top last; the discard top last)."""
+    (seats, faces and colors as indices; the pile top last; the discard top last). A
+    house rule's field is written only under a table that has it (``out``, END-2)."""
     names: list[str] = values["names"]
     codes = deck.codes
 
@@ -74,8 +75,10 @@ def encode(values: Mapping[str, Any], deck: Deck) -> str:
         Domain.HANDS: lambda v: "/".join(cards(sorted(h)) for h in v),
         Domain.PILE: lambda v: cards(v[::-1]), Domain.DISCARD: cards,
         Domain.SCORES: lambda v: ",".join(map(str, v)), Domain.REVEAL: reveal,
+        Domain.SEATS: lambda v: ",".join(names[p] for p in v) or "-",
     }
-    return " ".join(f"{f.text}={writers[f.domain](values[f.name])}" for f in TEXT_FIELDS)
+    return " ".join(f"{f.text}={writers[f.domain](values[f.name])}"
+                    for f in text_fields(values["rules"]))
 
 
 def read_state(text: str, rules: RuleTable | None = None) -> tuple[RuleTable, dict[str, Any]]:
@@ -95,6 +98,7 @@ def decode(text: str, rules: RuleTable | None) -> tuple[RuleTable, dict[str, Any
         rules = _named_rules(fields["rules"])
     elif not isinstance(rules, RuleTable):
         raise InvalidInputError(f"rules {show(rules)}: expected a RuleTable")
+    _check_keys(fields, rules)
     deck = Deck.of(rules)
     names = _field("players", lambda v: check_readable(check_names(v.split(","), rules)),
                    fields)
@@ -104,7 +108,7 @@ def decode(text: str, rules: RuleTable | None) -> tuple[RuleTable, dict[str, Any
     order = sorted((f for f in FIELDS if f.domain not in (Domain.TABLE, Domain.NAMES)),
                    key=lambda f: f.domain not in _ZONES)
     for f in order:
-        values[f.name] = reader.read(f)
+        values[f.name] = reader.read(f) if f.text in fields else ()
         if f.domain is Domain.DISCARD:
             _check_deck(deck, values["hands"], values["pile"], values["discard"])
     _check_respond(values["phase"], rules, fields["kind"])
@@ -221,6 +225,19 @@ class _Reader:
             raise InvalidInputError(f"{show(v)}: expected 0 or 1", f.rule, key=key)
         return v == "1"
 
+    def _seats(self, v: str, key: str, f: Field) -> tuple[int, ...]:
+        """END-2's seats out, in the order they left: names, comma-separated, or ``-``;
+        at least one seat stays."""
+        if v == "-":
+            return ()
+        seats = [self._seat(name, key, f) for name in v.split(",")]  # in leaving order
+        if len(set(seats)) != len(seats):
+            raise InvalidInputError(f"{show(v)}: a player named twice", f.rule, key=key)
+        if len(seats) >= len(self.names):
+            raise InvalidInputError(f"{show(v)}: at least one player stays in the game",
+                                    f.rule, key=key)
+        return tuple(seats)
+
     def _reveal(self, v: str, key: str, f: Field) -> tuple[int, int, tuple[int, ...]] | None:
         """CHAL-1: ``challenger:offender:cards``."""
         if v == "-":
@@ -269,14 +286,35 @@ def _fields(text: str) -> dict[str, str]:
         key, sep, value = word.partition("=")
         if not sep or key not in KEYS:
             raise InvalidInputError(f"unexpected {show(word)}; expected key=value for "
-                                    f"the keys {' '.join(KEYS)}, one space apart")
+                                    f"the keys {' '.join(_BOOK_KEYS)}, one space apart"
+                                    f"{_HOUSE_KEYS}")
         if key in fields:
             raise InvalidInputError("given twice", key=key)
         fields[key] = value
-    missing = [k for k in KEYS if k not in fields]
+    missing = [k for k in _BOOK_KEYS if k not in fields]
     if missing:
         raise InvalidInputError(f"missing {', '.join(missing)}")
     return fields
+
+
+# The keys of every table's text, and those a house rule adds (named in a refusal).
+_BOOK_KEYS = tuple(f.text for f in FIELDS if f.text is not None and f.only is None)
+_HOUSE_KEYS = "".join(f" ({f.text} too under {f.rule}'s house rule)" for f in FIELDS
+                      if f.text is not None and f.only is not None)
+
+
+def _check_keys(fields: dict[str, str], rules: RuleTable) -> None:
+    """A house rule's key (``out``) is in the text exactly under a table that has the
+    rule (every other key is, :func:`_fields`)."""
+    wanted = [f.text for f in text_fields(rules) if f.text is not None]
+    missing = [k for k in wanted if k not in fields]
+    if missing:
+        raise InvalidInputError(f"missing {', '.join(missing)}")
+    extra = [f for f in FIELDS if f.text in fields and f.text not in wanted]
+    if extra:
+        f = extra[0]
+        raise InvalidInputError(f"{f.text}= is a key of {f.rule}'s house rule, which "
+                                f"{rules.name} does not have", f.rule, key=f.text)
 
 
 def _check_respond(phase: str, rules: RuleTable, kind: str) -> None:

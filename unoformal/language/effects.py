@@ -417,9 +417,14 @@ class PassHands(Effect):
         if self.swap:
             a, t = b.actor, b.target
             hands[a], hands[t] = hands[t], hands[a]
-        else:
+        elif not game.out:
             n, d = len(hands), game.direction
             hands[:] = [hands[(p - d) % n] for p in range(n)]
+        else:  # over the players still in the game (END-2's elimination)
+            before = list(hands)
+            for p in range(len(hands)):
+                if p not in game.out:
+                    hands[p] = before[game._around(p, -game.direction)]
         w = game.uno_window
         if w is not None and len(hands[w]) != 1:
             game.uno_window = None
@@ -695,13 +700,16 @@ class PassDeal(Effect):
     before_mover: int | None = None
 
     def run(self, game: Concrete, b: Binding) -> None:
+        # seats are counted over the players still in the game (END-2's elimination)
         winner, back = game.winner, self.before_mover
         if back is not None:
-            game.dealer = (game.turn - back) % game.n
+            # a player to move who has just left the game: the next one in, to the left
+            mover = game._around(game.turn, 1) if game.turn in game.out else game.turn
+            game.dealer = game._around(mover, -back)
         elif self.to_winner and winner is not None:
             game.dealer = winner
         else:
-            game.dealer = (game.dealer + 1) % game.n
+            game.dealer = game._around(game.dealer, 1)
 
     def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
         return spec.dealer_passed(s, self.to_winner, self.before_mover), []

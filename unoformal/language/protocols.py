@@ -111,6 +111,8 @@ class Concrete:
     pile: list[int]
     dealer: int
     n: int
+    # END-2's elimination (a house rule): the seats that have left the game, in order
+    out: tuple[int, ...] = ()
 
     @property
     def top(self) -> int | None:
@@ -131,6 +133,9 @@ class Concrete:
 
     def _next(self, seat: int, steps: int = 1) -> int:
         raise _unread(self, "_next", "the engine")
+
+    def _around(self, seat: int, steps: int) -> int:
+        raise _unread(self, "_around", "the engine")
 
     def _color_name(self, color: int | None) -> str | None:
         raise _unread(self, "_color_name", "the engine")

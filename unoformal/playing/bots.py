@@ -251,8 +251,8 @@ class GreedyBot:
 def _previous_player(view: PlayerView) -> str:
     """The seat before ``view.player`` in the direction of play (DEAL-3): who played
     the draw card this player is answering."""
-    names = list(view.hand_sizes)
-    step = 1 if view.direction == "left" else -1
+    names = [n for n in view.hand_sizes if n not in view.out or n == view.player]
+    step = 1 if view.direction == "left" else -1  # over the players in (END-2)
     return names[(names.index(view.player) - step) % len(names)]
 
 

@@ -170,6 +170,8 @@ def describe(view: PlayerView) -> str:
     if view.revealed is not None:  # CHAL-1: the challenger's look at the hand
         offender, hand = view.revealed
         lines.append(f"{offender} showed you: {' '.join(hand)}")
+    if view.out:  # END-2's elimination: in the order they left
+        lines.append(f"Left the game: {', '.join(view.out)}")
     return "\n".join(lines)
 
 
@@ -185,3 +187,6 @@ def _round_over(table: Table) -> None:
     if game.winner is not None:
         table.say(f"Round {game.round} over: {game.names[game.winner]} scores "
                   f"{game.round_points} (SCORE-1).")
+    if game.leaving is not None:
+        table.say(f"{game.names[game.leaving]} holds the most cards and leaves the game "
+                  f"(END-2).")

@@ -65,6 +65,21 @@ class NextDealer(Enum):
     MOVER = "mover"
 
 
+class Leaves(Enum):
+    """END-2 (a house rule, letsuno's elimination): who leaves the game when a round ends."""
+
+    NONE = "none"  # nobody: every player plays every round (the rulebook)
+    MOST_CARDS = "most-cards"  # the player, the round's winner apart, holding the most cards
+
+
+class LeaveTies(Enum):
+    """END-2 under ``leaves = most-cards``: which of the players tied for the most cards
+    leaves (the house rule does not say)."""
+
+    FIRST_SEAT = "first-seat"  # the first of them in seat order (letsuno: its players list)
+    WINNER_LEFT = "winner-left"  # the first of them from the round winner's left
+
+
 class SwapWith(Enum):
     """SEVEN-O: whose hand a 7 swaps with its player's (the house rule does not say)."""
 
@@ -362,6 +377,9 @@ class EndRule(Rule):
 @dataclass(frozen=True)
 class NextRound(Rule):
     next_dealer: NextDealer = NextDealer.LEFT
+    # A house rule (letsuno's elimination): a player leaves the game at a round's end
+    leaves: Leaves = Leaves.NONE
+    leave_ties: LeaveTies = LeaveTies.FIRST_SEAT
 
 
 @dataclass(frozen=True)
@@ -563,6 +581,11 @@ class RuleTable:
         """The kinds whose card makes its victim draw (D2-1, WD4-2): what a respond phase
         answers and what NOSTACK-1 may answer with."""
         return [k for k in Kind if self.effect(k).victim_draws]
+
+    def seats_leave(self) -> bool:
+        """END-2's elimination: whether a seat can leave the game (the state then has
+        ``out``)."""
+        return self.next_round.leaves is not Leaves.NONE
 
     def reverse_is_skip(self, players: int) -> bool:
         """TWO-1: whether, with this many players, a Reverse acts as a Skip."""
@@ -808,13 +831,26 @@ CLASSIC = RuleTable(
         "the dealer role {next_dealer=winner?goes to the round winner|}{next_dealer=left?"
         "passes to the left|}{next_dealer=mover?goes to whoever makes the player to move "
         "when the round ended (after its last card's effect on the turn) play first in the "
-        "next one|}.",
-        next_dealer=NextDealer.LEFT,
+        "next one|}.{leaves=most-cards? House rule (elimination): when a round ends and "
+        "nobody has reached the target, the player holding the most cards, the winner "
+        "apart, leaves the game{leave_ties=first-seat?, the first of them in seat order "
+        "on a tie|}{leave_ties=winner-left?, the first of them from the winner's left on "
+        "a tie|}; the players left play on, seat order and the deal skipping the seats "
+        "out, and the last one left wins the game.|}",
+        next_dealer=NextDealer.LEFT, leaves=Leaves.NONE, leave_ties=LeaveTies.FIRST_SEAT,
         reason="Who deals next is a value, next_dealer: \"left\" (the default: seed 000 "
                "§06), \"winner\" (seed 004: the round's winner) or \"mover\" (letsuno: "
                "the player to move when the round ended plays first in the next round; "
                "our reading takes the turn after the last card's effect, where letsuno "
-               "ends a round on a Wild before the turn moves on)."),
+               "ends a round on a Wild before the turn moves on). Elimination is a house "
+               "rule, off in the rulebook (leaves = none); \"most-cards\" is letsuno's "
+               "elimination. Its wording leaves two things open. Who leaves on a tie is "
+               "a value, leave_ties: \"first-seat\" (letsuno: the first in its players "
+               "list) or \"winner-left\". Whether the target still ends the game: "
+               "letsuno scores the round first and ends the game at the target before "
+               "anyone leaves, and so do we; a table that wants the game ended by "
+               "elimination alone sets SCORE-2's score to its maximum. A round is always "
+               "played by the seats left: seat for seat, a round of that many players."),
     points=Points(
         "SCORE-1", "000 §07",
         "The round winner scores the cards left in the other hands: numbers "
@@ -1172,6 +1208,17 @@ def _exchange_ranks_differ(table: RuleTable) -> Breach | None:
                   f"a rank other than swap_rank ({rule.swap_rank})")
 
 
+def _leaves_without_partners(table: RuleTable) -> Breach | None:
+    """END-2's elimination and SCORE-1's teams: a seat opposite one that left would have
+    no partner, and neither house rule says what becomes of a team then."""
+    rule = table.next_round
+    if rule.leaves is Leaves.NONE or table.points.partners is Partners.NONE:
+        return None
+    return Breach(("rules", rule.id, "leaves"), rule.id, rule.leaves.value,
+                  "\"none\" while SCORE-1's partners are on (teams say nothing of a "
+                  "partner who leaves the game)")
+
+
 CHECKS = (
     Check("switched-only-where-meant", "every entry", _switched_only_where_meant),
     Check("exchange-ranks-differ", "SEVEN-O", _exchange_ranks_differ),
@@ -1184,6 +1231,7 @@ CHECKS = (
     Check("answers-draw", "NOSTACK-1", _answers_draw),
     Check("deflection", "NOSTACK-1", _deflection),
     Check("expect-players", "DECK-2", _expect_players),
+    Check("leaves-without-partners", "END-2", _leaves_without_partners),
 )
 
 

@@ -68,6 +68,7 @@ class Domain(Enum):
     PILE = "the draw pile, in order"
     DISCARD = "the discard pile, in order, its top card last"
     SCORES = "a score per seat"
+    SEATS = "a set of seats"
     REVEAL = "who saw whose hand (CHAL-1)"
 
 
@@ -85,6 +86,14 @@ class Field:
     phases: tuple[str, ...] | None
     symbolic: bool
     doc: str
+    # a house rule's field: the text has its key only under a table that can change it
+    # (``only(table)``), so that every other table's text stays as it was
+    only: str | None = None
+
+    def in_text(self, table: RuleTable) -> bool:
+        """Whether the text of a state under ``table`` has this field's key."""
+        return self.text is not None and (self.only is None
+                                          or bool(getattr(table, self.only)()))
 
     def read_in(self, phase: str) -> bool:
         """Whether a rule reads this field in ``phase``."""
@@ -92,8 +101,9 @@ class Field:
 
 
 def _f(name: str, text: str | None, domain: Domain, rule: str | None,
-       phases: tuple[str, ...] | None, symbolic: bool, doc: str) -> Field:
-    return Field(name, text, domain, rule, phases, symbolic, doc)
+       phases: tuple[str, ...] | None, symbolic: bool, doc: str,
+       only: str | None = None) -> Field:
+    return Field(name, text, domain, rule, phases, symbolic, doc, only)
 
 
 _NEVER: tuple[str, ...] = ()
@@ -122,6 +132,12 @@ FIELDS: Final = (
        "the discard pile; its top card is the one to match"),
     _f("scores", "scores", Domain.SCORES, "SCORE-2", _NEVER, True,
        "the points each player has won in the rounds before"),
+    # Read by the engine's seat order, deal and game end. No rule of a round reads it
+    # otherwise, and the relation and the explorer cover one round of the seats left (a
+    # round of that many players), where it is empty: so no key or symbolic field holds it.
+    _f("out", "out", Domain.SEATS, "END-2", _NEVER, False,
+       "the players who have left the game (END-2's elimination, a house rule)",
+       only="seats_leave"),
     _f("uno_window", "uno", Domain.SEAT_OR_NONE, "UNO-1", None, True,
        "who went down to one card without saying UNO and can still be caught"),
     _f("drawn", "drawn", Domain.FACE_OR_NONE, "DRAW-1", (DRAWN,), True,
@@ -151,6 +167,11 @@ FIELDS: Final = (
 BY_NAME: Final = {f.name: f for f in FIELDS}
 TEXT_FIELDS: Final = tuple(f for f in FIELDS if f.text is not None)
 KEYS: Final = tuple(f.text for f in TEXT_FIELDS if f.text is not None)
+
+
+def text_fields(table: RuleTable) -> tuple[Field, ...]:
+    """The fields the text of a state under ``table`` has, in order."""
+    return tuple(f for f in TEXT_FIELDS if f.in_text(table))
 SYMBOLIC: Final = tuple(f for f in FIELDS if f.symbolic)
 
 # The fields a rule reads while a round is played: the explorer's key is built from
