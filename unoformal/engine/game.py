@@ -532,6 +532,8 @@ class Game(Concrete):
         return len(self.pile) + len(self.discard) - keep
 
     def _next(self, seat: int, steps: int = 1) -> int:
+        if not self.out:  # nobody has left (every table but END-2's elimination): no call
+            return (seat + steps * self.direction) % self.n
         return self._around(seat, steps * self.direction)
 
     def _around(self, seat: int, steps: int) -> int:
