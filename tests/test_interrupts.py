@@ -258,3 +258,34 @@ def test_the_packed_explorer_ends_on_ctrl_c_with_its_partial_report_and_no_file_
     assert "INCOMPLETE: interrupted" in out and "stuck states 0" in out, out
     _wait_for(lambda: _group_gone(proc.pid), GRACE)
     assert not list(tmp_path.iterdir())
+
+
+def test_an_interrupt_wrapped_by_python_is_still_an_interrupt(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C inside a dataclass's ``__set_name__`` while a module loads (CI caught one
+    importing distributed's tornado) reaches ``main`` as a RuntimeError caused by the
+    KeyboardInterrupt, possibly before the watcher thread has noted the signal: it still
+    ends with exit 130 and no traceback. A RuntimeError of its own is not taken for one."""
+    import argparse
+
+    from unoformal.commands import cli
+    from unoformal.runtime import interrupts
+
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as stop:
+            raise RuntimeError("Error calling __set_name__ on 'Field' instance") from stop
+
+    def plain(args: argparse.Namespace) -> int:
+        raise RuntimeError("a defect of its own")
+
+    monkeypatch.setattr(sys, "unraisablehook", sys.unraisablehook)  # _interrupted sets it
+    monkeypatch.setattr(interrupts, "received", lambda: False)
+    monkeypatch.setattr(signal, "signal", lambda *a: None)  # keep pytest's own handler
+    monkeypatch.setattr(cli, "_parse", lambda argv: argparse.Namespace(run=wrapped))
+    assert cli.main([]) == cli.EXIT_INTERRUPTED
+    assert "Traceback" not in capsys.readouterr().err
+    monkeypatch.setattr(cli, "_parse", lambda argv: argparse.Namespace(run=plain))
+    with pytest.raises(RuntimeError, match="of its own"):
+        cli.main([])

@@ -127,11 +127,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UnoError as err:  # a command that did not catch its own: still one line
         print(f"error: {err.line()}", file=sys.stderr)
         return 2 if isinstance(err, InvalidInputError) else 1
-    except Exception:
-        if interrupts.received():  # Ctrl-C surfaced as a library's error (Z3: "canceled")
+    except Exception as err:
+        # Ctrl-C surfaced as a library's error (Z3: "canceled"), or wrapped by Python (a
+        # KeyboardInterrupt in a dataclass's __set_name__ while a module loads becomes the
+        # cause of a RuntimeError) before the watcher thread has noted the signal
+        if interrupts.received() or _caused_by_interrupt(err):
             return _interrupted()
         raise
     return code
+
+
+def _caused_by_interrupt(err: BaseException) -> bool:
+    """Whether a ``KeyboardInterrupt`` is in ``err``'s chain of causes."""
+    seen: set[int] = set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace | int:
