@@ -304,7 +304,12 @@ def test_play_saves_a_game_under_the_rule_that_replay_reads_back(
     assert main(["play", "--seed", "2", "--players", "4", "--rules", RULE,
                  "--out", str(out)]) == 0
     game = tables[0].game
-    capsys.readouterr()
+    said = capsys.readouterr().out
+    for p in game.out:  # each player who left is told of, the game's end by its rule
+        assert f"{game.names[p]} holds the most cards and leaves the game (END-2)." in said
+    assert game.game_over and game.out
+    assert (f"Game over: {game.game_winner} wins, the last player left (END-2)." in said) \
+        == (max(game.scores) < game.rules.target.score)
     assert main(["replay", str(out), "--json"]) == 0
     state = json.loads(capsys.readouterr().out)
     assert state["text"] == game.to_text()

@@ -72,7 +72,10 @@ def play(table: Table) -> bool:
     except Stop:
         return False
     _round_over(table)
-    table.say(f"Game over: {game.game_winner} wins (SCORE-2).")
+    if max(game.scores) < game.rules.target.score:  # END-2's elimination: one player left
+        table.say(f"Game over: {game.game_winner} wins, the last player left (END-2).")
+    else:
+        table.say(f"Game over: {game.game_winner} wins (SCORE-2).")
     return True
 
 
