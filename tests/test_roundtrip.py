@@ -36,7 +36,8 @@ class _Stdin:
         self.buffer = io.BytesIO(text.encode())
 
 
-def _play(monkeypatch: pytest.MonkeyPatch, out: Path, rules: str) -> Game:
+def _play(monkeypatch: pytest.MonkeyPatch, out: Path, rules: str, seed: int = 3,
+          players: int = 3) -> Game:
     """``unoformal play`` fed "1" per move, through the command line's own entry; the
     game it played, kept as it was when the record was saved."""
     tables: list[Table] = []
@@ -48,7 +49,7 @@ def _play(monkeypatch: pytest.MonkeyPatch, out: Path, rules: str) -> Game:
 
     monkeypatch.setattr(play_command, "play", watched)
     monkeypatch.setattr(sys, "stdin", _Stdin("1\n" * MOVES))
-    code = main(["play", "--seed", "3", "--players", "3", "--rules", rules,
+    code = main(["play", "--seed", str(seed), "--players", str(players), "--rules", rules,
                  "--out", str(out)])
     assert code == 0
     return tables[0].game

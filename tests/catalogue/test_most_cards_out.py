@@ -12,18 +12,16 @@ by a plant)."""
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from unoformal.commands import play as play_command
+from tests.test_roundtrip import _play
 from unoformal.commands.cli import main
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
@@ -32,7 +30,6 @@ from unoformal.engine.games import replay_game
 from unoformal.engine.record import replay, to_record
 from unoformal.errors import IllegalActionError, InvalidInputError
 from unoformal.playing.bots import GreedyBot, RandomBot
-from unoformal.playing.session import Table
 from unoformal.playing.simulate import play_game
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
@@ -283,27 +280,11 @@ def test_the_referee_finds_a_wrong_leaver_a_deal_to_a_seat_out_and_a_wrong_winne
     assert crowned.key == "end.winner" and "last player left" in crowned.message
 
 
-class _Stdin:
-    def __init__(self, text: str) -> None:
-        self.buffer = io.BytesIO(text.encode())
-
-
 def test_play_saves_a_game_under_the_rule_that_replay_reads_back(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    tables: list[Table] = []
-    real = play_command.play
-
-    def watched(table: Table) -> bool:
-        tables.append(table)
-        return real(table)
-
-    monkeypatch.setattr(play_command, "play", watched)
-    monkeypatch.setattr(sys, "stdin", _Stdin("1\n" * 3000))
     out = tmp_path / "game.json"
-    assert main(["play", "--seed", "2", "--players", "4", "--rules", RULE,
-                 "--out", str(out)]) == 0
-    game = tables[0].game
+    game = _play(monkeypatch, out, RULE, seed=2, players=4)
     said = capsys.readouterr().out
     for p in game.out:  # each player who left is told of, the game's end by its rule
         assert f"{game.names[p]} holds the most cards and leaves the game (END-2)." in said

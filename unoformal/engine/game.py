@@ -513,10 +513,16 @@ class Game(Concrete):
                                        or len(self.out) == self.n - 1)
 
     @property
+    def won_by_elimination(self) -> bool:
+        """END-2's elimination: the game is over with one player left, nobody having
+        reached the target (SCORE-2)."""
+        return self.game_over and max(self.scores) < self.rules.target.score
+
+    @property
     def game_winner(self) -> str | None:
         if not self.game_over:
             return None
-        if max(self.scores) < self.rules.target.score:  # won by elimination (END-2)
+        if self.won_by_elimination:  # the one player left
             return self.names[self.seated_from(0)[-1]]
         return self.names[max(range(self.n), key=lambda p: self.scores[p])]
 
@@ -1082,12 +1088,11 @@ class Game(Concrete):
         return self._turn_check(action, p, face)
 
     def _game_over_refusal(self) -> Refusal:
-        score = self.rules.target.score
-        if max(self.scores) < score:
+        if self.won_by_elimination:
             return Refusal(self.rules.next_round.id, f"the game is over: {self.game_winner} "
                            "is the last player left in it")
         return Refusal(self.rules.target.id, f"the game is over: {self.game_winner} "
-                       f"reached the target score of {score}")
+                       f"reached the target score of {self.rules.target.score}")
 
     def _gone(self, action: Action, p: int) -> Refusal | None:
         """END-2's elimination: a player who has left the game neither moves nor is

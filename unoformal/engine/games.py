@@ -356,13 +356,13 @@ def game_end_deviations(game: Game, record: dict[str, Any]) -> list[IllegalActio
                            f"points ({scores}): {rules.next_round.id} deals again")]
     out: list[IllegalActionError] = []
     if "winner" in end and end["winner"] != game.game_winner:
-        by_target = max(game.scores) >= target
-        out.append(_deviation(game, "end.winner", rules.target.id if by_target
-                              else rules.next_round.id,
+        last = game.won_by_elimination
+        out.append(_deviation(game, "end.winner", rules.next_round.id if last
+                              else rules.target.id,
                               f"the record has {end['winner']} win the game; "
-                              f"{game.game_winner} " + (f"reached {target} points first"
-                                                        if by_target else
-                                                        "is the last player left in it")))
+                              f"{game.game_winner} " + ("is the last player left in it"
+                                                        if last else
+                                                        f"reached {target} points first")))
     if "scores" in end:
         out += score_deviations(game, end["scores"], "end.scores", "at the game's end")
     return out

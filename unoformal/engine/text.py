@@ -108,6 +108,7 @@ def decode(text: str, rules: RuleTable | None) -> tuple[RuleTable, dict[str, Any
     order = sorted((f for f in FIELDS if f.domain not in (Domain.TABLE, Domain.NAMES)),
                    key=lambda f: f.domain not in _ZONES)
     for f in order:
+        # a house rule's field its table does not have: empty (only ``out`` can be)
         values[f.name] = reader.read(f) if f.text in fields else ()
         if f.domain is Domain.DISCARD:
             _check_deck(deck, values["hands"], values["pile"], values["discard"])
@@ -306,15 +307,14 @@ _HOUSE_KEYS = "".join(f" ({f.text} too under {f.rule}'s house rule)" for f in FI
 def _check_keys(fields: dict[str, str], rules: RuleTable) -> None:
     """A house rule's key (``out``) is in the text exactly under a table that has the
     rule (every other key is, :func:`_fields`)."""
-    wanted = [f.text for f in text_fields(rules) if f.text is not None]
-    missing = [k for k in wanted if k not in fields]
-    if missing:
-        raise InvalidInputError(f"missing {', '.join(missing)}")
-    extra = [f for f in FIELDS if f.text in fields and f.text not in wanted]
-    if extra:
-        f = extra[0]
-        raise InvalidInputError(f"{f.text}= is a key of {f.rule}'s house rule, which "
-                                f"{rules.name} does not have", f.rule, key=f.text)
+    for f in FIELDS:
+        if f.only is None or f.text is None:
+            continue
+        if f.in_text(rules) and f.text not in fields:
+            raise InvalidInputError(f"missing {f.text}")
+        if f.text in fields and not f.in_text(rules):
+            raise InvalidInputError(f"{f.text}= is a key of {f.rule}'s house rule, which "
+                                    f"{rules.name} does not have", f.rule, key=f.text)
 
 
 def _check_respond(phase: str, rules: RuleTable, kind: str) -> None:

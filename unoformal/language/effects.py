@@ -417,14 +417,10 @@ class PassHands(Effect):
         if self.swap:
             a, t = b.actor, b.target
             hands[a], hands[t] = hands[t], hands[a]
-        elif not game.out:
-            n, d = len(hands), game.direction
-            hands[:] = [hands[(p - d) % n] for p in range(n)]
-        else:  # over the players still in the game (END-2's elimination)
-            before = list(hands)
-            for p in range(len(hands)):
-                if p not in game.out:
-                    hands[p] = before[game._around(p, -game.direction)]
+        else:  # from the seat before, over the players in (END-2: a seat out keeps none)
+            d, out = game.direction, game.out
+            hands[:] = [hands[p] if p in out else hands[game._around(p, -d)]
+                        for p in range(len(hands))]
         w = game.uno_window
         if w is not None and len(hands[w]) != 1:
             game.uno_window = None

@@ -72,7 +72,7 @@ def play(table: Table) -> bool:
     except Stop:
         return False
     _round_over(table)
-    if max(game.scores) < game.rules.target.score:  # END-2's elimination: one player left
+    if game.won_by_elimination:  # END-2: one player left
         table.say(f"Game over: {game.game_winner} wins, the last player left (END-2).")
     else:
         table.say(f"Game over: {game.game_winner} wins (SCORE-2).")

@@ -24,9 +24,10 @@ fields are checked against it (``tests/verification/test_state_schema.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 from typing import Final
 
 from unoformal.inputs import check_players
@@ -88,12 +89,11 @@ class Field:
     doc: str
     # a house rule's field: the text has its key only under a table that can change it
     # (``only(table)``), so that every other table's text stays as it was
-    only: str | None = None
+    only: Callable[[RuleTable], bool] | None = None
 
     def in_text(self, table: RuleTable) -> bool:
         """Whether the text of a state under ``table`` has this field's key."""
-        return self.text is not None and (self.only is None
-                                          or bool(getattr(table, self.only)()))
+        return self.text is not None and (self.only is None or self.only(table))
 
     def read_in(self, phase: str) -> bool:
         """Whether a rule reads this field in ``phase``."""
@@ -102,7 +102,7 @@ class Field:
 
 def _f(name: str, text: str | None, domain: Domain, rule: str | None,
        phases: tuple[str, ...] | None, symbolic: bool, doc: str,
-       only: str | None = None) -> Field:
+       only: Callable[[RuleTable], bool] | None = None) -> Field:
     return Field(name, text, domain, rule, phases, symbolic, doc, only)
 
 
@@ -137,7 +137,7 @@ FIELDS: Final = (
     # round of that many players), where it is empty: so no key or symbolic field holds it.
     _f("out", "out", Domain.SEATS, "END-2", _NEVER, False,
        "the players who have left the game (END-2's elimination, a house rule)",
-       only="seats_leave"),
+       only=RuleTable.seats_leave),
     _f("uno_window", "uno", Domain.SEAT_OR_NONE, "UNO-1", None, True,
        "who went down to one card without saying UNO and can still be caught"),
     _f("drawn", "drawn", Domain.FACE_OR_NONE, "DRAW-1", (DRAWN,), True,
@@ -167,11 +167,6 @@ FIELDS: Final = (
 BY_NAME: Final = {f.name: f for f in FIELDS}
 TEXT_FIELDS: Final = tuple(f for f in FIELDS if f.text is not None)
 KEYS: Final = tuple(f.text for f in TEXT_FIELDS if f.text is not None)
-
-
-def text_fields(table: RuleTable) -> tuple[Field, ...]:
-    """The fields the text of a state under ``table`` has, in order."""
-    return tuple(f for f in TEXT_FIELDS if f.in_text(table))
 SYMBOLIC: Final = tuple(f for f in FIELDS if f.symbolic)
 
 # The fields a rule reads while a round is played: the explorer's key is built from
@@ -182,6 +177,13 @@ ROUND: Final = tuple(f for f in FIELDS if f.phases != _NEVER)
 # The fields a rule reads only in some phases of a round (the pending draw, the drawn
 # card, the winner): comparisons and keys hold them only there.
 PHASED: Final = tuple(f for f in ROUND if f.phases is not None)
+
+
+@cache
+def text_fields(table: RuleTable) -> tuple[Field, ...]:
+    """The fields the text of a state under ``table`` has, in order (found once per
+    table: every state's text asks)."""
+    return tuple(f for f in TEXT_FIELDS if f.in_text(table))
 
 
 def read_in(phase: str) -> tuple[Field, ...]:
