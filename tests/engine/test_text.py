@@ -26,7 +26,7 @@ RULE_IDS = (
     "SKIP-1", "REV-1", "D2-1", "NOSTACK-1", "WILD-1", "TWO-1", "MISPLAY-1", "ADVICE-1",
     "WD4-1", "WD4-2", "CHAL-1", "CHAL-2", "CHAL-3", "CHAL-4", "UNO-1", "END-1", "END-2",
     "SCORE-1", "SCORE-2", "EXT-PASS", "EXT-SHORT", "EXT-START", "EXT-LAST", "SEVEN-O", "SEVERAL",
-    "JUMP-IN",
+    "JUMP-IN", "MERCY",
 )
 
 

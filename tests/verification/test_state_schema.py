@@ -30,7 +30,9 @@ BOOKKEEPING = {"deck", "n", "t", "f_kind", "f_color", "f_rank", "f_effect", "cha
                "_plays_listed", "_drawn_listed", "_match_key", "_match", "_block_key",
                "_block",
                # RESHUFFLE-1 read split: stated chance's split pile, no field of a state
-               "pile_lower"}
+               "pile_lower",
+               # MERCY's limit, looked up once per table (0 when off)
+               "_mercy_at"}
 
 
 def _played(seed: int = 11, steps: int = 60) -> Game:
@@ -72,7 +74,8 @@ def test_the_z3_state_holds_the_symbolic_fields_by_their_names() -> None:
     expected = [f.name for f in SYMBOLIC if f.domain is not Domain.DISCARD]
     assert set(STATE_FIELDS) == set(expected) | {"top", "disc"}
     unsymbolic = {f.name for f in FIELDS if not f.symbolic}
-    assert unsymbolic == {"rules", "names", "round", "reveal", "seed", "shuffles", "out"}
+    # out: MERCY's flags (Sym.out), empty under a table that knocks nobody out
+    assert unsymbolic == {"rules", "names", "round", "reveal", "seed", "shuffles"}
     sym = to_sym(_played())
     assert {f.name for f in dataclasses.fields(sym)} >= set(STATE_FIELDS)
 

@@ -61,11 +61,11 @@ def _print_text(result: Replay) -> None:
         print(f"{i:4d}  {action}")
     state = result.game.state_json()
     console = Console(highlight=False)
-    console.print(_state_table(state))
+    console.print(_state_table(state, result.game.rules.mercy.enabled))
     console.print(_players_table(state))
 
 
-def _state_table(state: dict[str, Any]) -> Table:
+def _state_table(state: dict[str, Any], knocked: bool = False) -> Table:
     table = Table(title="state", show_header=False)
     table.add_column("what", style="bold")
     table.add_column("value", overflow="fold")
@@ -75,8 +75,9 @@ def _state_table(state: dict[str, Any]) -> Table:
             continue  # "out" only under END-2's elimination; a winner once the game is over
         label = "draw pile (cards)" if key == "draw_pile" else key.replace("_", " ")
         value = state[key]
-        if key == "out":  # in the order they left
-            label, value = "left the game", ", ".join(value) or None
+        if key == "out":  # in the order they left (the game, or under MERCY the round)
+            label = "knocked out of the round" if knocked else "left the game"
+            value = ", ".join(value) or None
         table.add_row(label, escape(_show(value)))
     return table
 

@@ -168,17 +168,18 @@ def _number(term: Expr) -> int:
 def to_sym(game: Game) -> Sym:
     """The engine state as a concrete Z3 state (every field a Z3 value)."""
     nf = len(game.deck.faces)
-    return concrete_state({f.name: getattr(game, f.name) for f in SYMBOLIC}, game.n, nf)
+    return concrete_state({f.name: getattr(game, f.name) for f in SYMBOLIC}, game.n, nf,
+                          knocks=game.rules.knocks_out())
 
 
 def dealt_sym(hands: Sequence[tuple[int, ...]], deck: Deck, dealer: int,
-              scores: Sequence[int]) -> Sym:
+              scores: Sequence[int], knocks: bool = False) -> Sym:
     """Z3's ``dealt`` state (DEAL-2, before the start card), as ``next_deal`` leaves it."""
     iv = z3.IntVal
     held = [sum(h[f] for h in hands) for f in range(len(deck.faces))]
     return dealt([[iv(k) for k in h] for h in hands],
                  [iv(deck.copies[f] - k) for f, k in enumerate(held)], iv(dealer),
-                 [iv(x) for x in scores])
+                 [iv(x) for x in scores], knocks=knocks)
 
 
 def engine_successors(game: ExploreGame, penalties: bool) -> dict[Projection, list[str]]:
@@ -251,8 +252,10 @@ class Successors:
         turn, direction = _value_of(s.turn), _value_of(s.direction)
         built = self._built.get((turn, direction))
         if built is None:
-            pre = fresh(self.n, self.spec.deck, "p", turn=turn, direction=direction)
-            t = fresh(self.n, self.spec.deck, "x")
+            knocks = self.spec.knocks
+            pre = fresh(self.n, self.spec.deck, "p", turn=turn, direction=direction,
+                        knocks=knocks)
+            t = fresh(self.n, self.spec.deck, "x", knocks=knocks)
             solver = z3.Solver()
             solver.add(relation(self.spec, pre, t, self.penalties))
             built = self._built[(turn, direction)] = (pre, t, solver)
@@ -279,7 +282,7 @@ def _value_of(x: Expr) -> int:
 def z3_steps_to(rules: RuleTable, s: Sym, target: Projection) -> list[str]:
     """The Z3 steps (with variants) that lead from ``s`` to ``target`` (diagnosis)."""
     spec = Spec(rules, s.n)
-    t = fresh(s.n, spec.deck, "y")
+    t = fresh(s.n, spec.deck, "y", knocks=spec.knocks)
     want = z3.And([x == v for x, v in zip(_fields(t, target.phase), _flat(target),
                                           strict=True)])
     names = []
@@ -416,7 +419,7 @@ def _deals(preset: str, by_hands: dict[tuple[tuple[int, ...], ...], list[Explore
         if progress is not None:
             progress("deals", done, len(by_hands))
         g0 = games[0]
-        s = dealt_sym(hands, g0.deck, g0.dealer, g0.scores)
+        s = dealt_sym(hands, g0.deck, g0.dealer, g0.scores, g0.rules.knocks_out())
         engine: dict[Projection, list[str]] = {}
         for game in games:
             engine.setdefault(project(game), []).append("deal")

@@ -39,6 +39,7 @@ from unoformal.rulebook.table import (
     CardEffect,
     Leaves,
     LeaveTies,
+    MercyCards,
     Partners,
     RuleTable,
     partner_of,
@@ -52,6 +53,7 @@ from unoformal.rules.play import plays as card_plays
 from unoformal.rules.respond import Responses, responses
 from unoformal.rules.start import starts
 from unoformal.rules.state import (
+    COLOR,
     DRAWN,
     MORE,
     OVER,
@@ -227,7 +229,8 @@ class PlayerView:
     revealed: tuple[str, tuple[str, ...]] | None  # CHAL-1: (offender, hand) for the challenger
     # HIDDEN-1's open_below: the other hands shown to every player (a house rule)
     shown: dict[str, tuple[str, ...]] = field(default_factory=dict)
-    # END-2's elimination (a house rule): who has left the game, in the order they left
+    # END-2's elimination, MERCY (house rules): who has left the game, or is knocked out
+    # of the round, in the order they left
     out: tuple[str, ...] = ()
 
 
@@ -275,6 +278,7 @@ class Game(Concrete):
     # draw). The explorer and the step-by-step page set it.
     # Coverage of this round's deal: what turning the start card ran (START-*, DEAL-3 ...).
     started: tuple[tuple[str, str], ...] = ()
+    _mercy_at: int = 0
 
     def __init__(self, players: Sequence[str], seed: Checked = 0, rules: Checked = CLASSIC,
                  dealer: Checked = None, deal: Checked = None, chance: Checked = None) -> None:
@@ -323,6 +327,8 @@ class Game(Concrete):
         self.t = t
         self.f_kind, self.f_color, self.f_rank = t.kind, t.color, t.rank
         self.f_effect = t.effect
+        # MERCY's limit, 0 when off: every move asks it
+        self._mercy_at = self.rules.mercy.at if self.rules.mercy.enabled else 0
 
     def seat(self, name: Checked, what: str = "player", key: str | None = None) -> int:
         try:
@@ -416,6 +422,12 @@ class Game(Concrete):
             self.seat(name)
         for p, name in enumerate(self.names):
             self.hands[p] = self._codes(hands.get(name, []), f"deal.hands.{name}")
+        mercy = self.rules.mercy
+        for p, name in enumerate(self.names):
+            if mercy.enabled and len(self.hands[p]) >= mercy.at:
+                raise InvalidInputError(f"deal.hands.{name}: {len(self.hands[p])} cards; "
+                                        f"MERCY knocks out a hand of {mercy.at} or more, so "
+                                        "no deal gives one", mercy.id)
         pile = self._codes(deal.get("draw_pile", []), "deal.draw_pile")
         if not pile:
             raise InvalidInputError("deal.draw_pile is empty: no start card to turn", "DEAL-2")
@@ -458,6 +470,8 @@ class Game(Concrete):
         if ran is not None:
             ran.extend(started)
         self.chance.close(self, self.rules.deal.id)
+        if self._mercy_at:  # a position given with a hand at the limit
+            self._mercy()
 
     def _start_card(self) -> None:
         """DEAL-2/3, START-* and EXT-START: the start command of the kind on top of the
@@ -510,7 +524,9 @@ class Game(Concrete):
         """SCORE-2: someone has reached the target; or (END-2's elimination) one player is
         left in the game."""
         return self.phase == OVER and (max(self.scores) >= self.rules.target.score
-                                       or len(self.out) == self.n - 1)
+                                       or (len(self.out) == self.n - 1
+                                           and self.rules.next_round.leaves
+                                           is not Leaves.NONE))
 
     @property
     def won_by_elimination(self) -> bool:
@@ -538,13 +554,13 @@ class Game(Concrete):
         return len(self.pile) + len(self.discard) - keep
 
     def _next(self, seat: int, steps: int = 1) -> int:
-        if not self.out:  # nobody has left (every table but END-2's elimination): no call
+        if not self.out:  # nobody is out (every table but END-2's and MERCY's): no call
             return (seat + steps * self.direction) % self.n
         return self._around(seat, steps * self.direction)
 
     def _around(self, seat: int, steps: int) -> int:
         """The seat ``steps`` seats on from ``seat`` (to the left when positive), over the
-        players still in the game (END-2's elimination)."""
+        players still in (END-2's elimination, MERCY)."""
         if not self.out:
             return (seat + steps) % self.n
         way = 1 if steps > 0 else -1
@@ -957,6 +973,8 @@ class Game(Concrete):
         self._legal = None
         self.reveal = None
         self._do(action.type, p, face, color, target, action.uno)
+        if self._mercy_at:
+            self._mercy()
         self.history.append(action)
 
     def push(self, action: Action) -> None:
@@ -967,6 +985,8 @@ class Game(Concrete):
         self._legal = None
         self.reveal = None
         self._do(action.type, p, face, color, target, action.uno)
+        if self._mercy_at:
+            self._mercy()
         self.history.append(action)
 
     def _indices_of(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
@@ -1095,16 +1115,19 @@ class Game(Concrete):
                        f"reached the target score of {self.rules.target.score}")
 
     def _gone(self, action: Action, p: int) -> Refusal | None:
-        """END-2's elimination: a player who has left the game neither moves nor is
-        named by a move."""
-        rule = self.rules.next_round.id
+        """END-2's elimination and MERCY: a player who is out neither moves nor is named
+        by a move."""
+        if self.rules.mercy.enabled:
+            rule, why = self.rules.mercy.id, (f"is knocked out of the round (MERCY: "
+                                             f"{self.rules.mercy.at} cards or more)")
+        else:
+            rule, why = self.rules.next_round.id, ("has left the game (the most cards at a "
+                                                  "round's end)")
         if p in self.out:
-            return Refusal(rule, f"{self.names[p]} has left the game (the most cards at "
-                                 "a round's end) and has no move")
+            return Refusal(rule, f"{self.names[p]} {why} and has no move")
         target = self.t.seats.get(action.target) if action.target is not None else None
         if target is not None and target in self.out:
-            return Refusal(rule, f"{action.target} has left the game (the most cards at a "
-                                 "round's end) and cannot be named")
+            return Refusal(rule, f"{action.target} {why} and cannot be named")
         return None
 
     def command_of(self, action: Checked) -> Command | None:
@@ -1485,14 +1508,58 @@ class Game(Concrete):
             return
         self._end_round(w)
 
+    def _mercy(self) -> None:
+        """MERCY (a house rule): every player in the round holding ``at`` cards or more is
+        knocked out at once, in seat order; a player to move knocked out passes the turn
+        on; one player left wins the round. Nothing is checked once the round is over.
+        A card a player already out is made to take (a Wild Draw Four of theirs
+        challenged after they were knocked out) follows their hand."""
+        if self.phase in (OVER, START):
+            return
+        at, hands, out = self._mercy_at, self.hands, self.out
+        knocked = [p for p in range(self.n) if len(hands[p]) >= at or (hands[p] and p in out)]
+        if not knocked:
+            return
+        for p in knocked:
+            self._knock_out(p)
+        if self.uno_window in self.out:
+            self.uno_window = None
+        if self.turn in self.out:  # their turn ends: the next player in plays
+            self.turn = self._around(self.turn, self.direction)
+            if self.phase != COLOR:  # or names the start card's color (START-WILD)
+                self.phase = PLAY
+            self.drawn = None
+            self.pending = 0  # a draw card waiting for them is drawn by nobody
+            self.pending_kind = None
+            self.offender = None
+            self._round_end_check()  # END-1: its player, if they went out with it, wins
+        if self.phase != OVER and len(self.out) == self.n - 1:  # the last one in wins
+            self.drawn = None  # a card the player to move drew is no longer theirs to play
+            self._end_round(self.seated_from(0)[-1])
+
+    def _knock_out(self, p: int) -> None:
+        """MERCY: ``p``'s cards go under the discard pile (or the draw pile), and ``p`` is
+        out of the round."""
+        hand = self.hands[p]
+        self.hands[p] = []
+        if self.rules.mercy.cards is MercyCards.PILE:
+            self.pile[0:0] = hand  # the pile's bottom is its first card
+            if self.pile_lower:  # under a split pile, the bottom half grows
+                self.pile_lower += len(hand)
+        else:
+            self.discard[0:0] = hand  # under the pile: the top card stays the last
+        if p not in self.out:
+            self.out = (*self.out, p)
+
     def _end_round(self, winner: int) -> None:
         """SCORE-1/2: the winner scores the cards left in the other hands (with partners,
-        the opponents' alone under ``opponents``), and a partner as much."""
+        the opponents' alone under ``opponents``), and a partner as much. (The winner's
+        own hand is empty, but for MERCY's last player in, whose cards are not counted.)"""
         points = self.deck.points
         partner = self.partner(winner)
         mate = partner if self.rules.points.partners is Partners.OPPONENTS else -1
-        self.round_points = sum(points[c] for i, h in enumerate(self.hands) if i != mate
-                                for c in h)
+        self.round_points = sum(points[c] for i, h in enumerate(self.hands)
+                                if i != mate and i != winner for c in h)
         self.winner = winner
         self.scores[winner] += self.round_points
         if partner is not None:
@@ -1656,6 +1723,7 @@ class Game(Concrete):
         new.offender, new.reveal, new.uno_window = self.offender, self.reveal, self.uno_window
         new.pile_lower = self.pile_lower
         new.out = self.out
+        new._mercy_at = self._mercy_at
         new.winner, new.round_points = self.winner, self.round_points
         new.cause = self.cause
         new.chance = self.chance.fork()

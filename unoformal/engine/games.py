@@ -47,7 +47,7 @@ from unoformal.engine.rounds import (
 )
 from unoformal.errors import IllegalActionError, InvalidInputError, UnoError
 from unoformal.inputs import show
-from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.table import Leaves, RuleTable
 
 GAME_VERSION = 3
 # What a round states of its set-up, as a version-2 record states a deal's.
@@ -287,8 +287,8 @@ def _leaves_deviation(game: Game, rnd: Round, stated: str | None) -> IllegalActi
     leaving = game.leaving
     said = f"{stated} leave the game" if stated is not None else "nobody leave the game"
     if leaving is None:
-        why = ("nobody does: " + ("nobody leaves in these rules" if not
-                                  game.rules.seats_leave() else "the game is over"
+        why = ("nobody does: " + ("nobody leaves in these rules" if
+                                  rule.leaves is Leaves.NONE else "the game is over"
                                   if game.game_over else "nobody else holds a card"))
     else:
         held = ", ".join(f"{game.names[p]} {len(game.hands[p])}" for p in range(game.n)

@@ -27,8 +27,10 @@ from unoformal.rules.state import (
     FIELDS,
     KEYS,
     NOTHING_PENDING,
+    OVER,
     PHASES,
     RESPOND,
+    START,
     Domain,
     Field,
     check_names,
@@ -117,7 +119,25 @@ def decode(text: str, rules: RuleTable | None) -> tuple[RuleTable, dict[str, Any
         raise InvalidInputError("-: a respond phase names who played the draw card", "WD4-2",
                                 key="offender")
     _check_nothing_pending(values["phase"], fields)
+    if rules.mercy.enabled:
+        _check_mercy(rules, values)
     return rules, values
+
+
+def _check_mercy(rules: RuleTable, values: dict[str, Any]) -> None:
+    """MERCY: a player out holds no card, and in a round every player in holds fewer
+    than the limit (they would have been knocked out)."""
+    names, out = values["names"], values["out"]
+    for p, hand in enumerate(values["hands"]):
+        if p in out and hand:
+            raise InvalidInputError(f"{names[p]} holds {len(hand)} card(s) but is out: a "
+                                    "player knocked out holds none", rules.mercy.id,
+                                    key="hands")
+        if p not in out and len(hand) >= rules.mercy.at \
+                and values["phase"] not in (OVER, START):
+            raise InvalidInputError(f"{names[p]} holds {len(hand)} cards in a round: MERCY "
+                                    f"knocks out a player at {rules.mercy.at}", rules.mercy.id,
+                                    key="hands")
 
 
 _ZONES = (Domain.HANDS, Domain.PILE, Domain.DISCARD)

@@ -617,7 +617,7 @@ class ReverseSkips(Cond):
         return game._reverse_is_skip()
 
     def encode(self, spec: Symbolic, s: Any, b: Binding) -> Term:
-        return spec.reverse_skips()
+        return spec.reverse_skips(s)
 
     def text(self) -> str:
         return "a Reverse acts as a Skip at this number of players (TWO-1)"

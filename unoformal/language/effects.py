@@ -687,6 +687,22 @@ class PassOn(Effect):
 
 
 @dataclass(frozen=True)
+class DealtIn(Effect):
+    """MERCY: the players knocked out of the round are back for the next one (before the
+    deal passes, so every seat counts)."""
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game.out = ()
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.dealt_in(s), []
+
+    def text(self) -> str:
+        return "every player knocked out of the round is back in (MERCY)"
+
+
+
+@dataclass(frozen=True)
 class PassDeal(Effect):
     """END-2: the deal passes to the round's winner (``to_winner``), or to the dealer's
     left; or, ``before_mover`` set, to the player that many seats before the one to move

@@ -108,13 +108,19 @@ def _options(table: Table, player: str) -> list[Action]:
 
 
 def _apply(table: Table, action: Action) -> None:
-    table.game.apply(action)
+    game = table.game
+    before = game.out
+    game.apply(action)
     table.say(f"  {action}")
+    if game.rules.mercy.enabled:
+        for p in game.out[len(before):]:  # MERCY: in the order they were knocked out
+            table.say(f"{game.names[p]} holds {game.rules.mercy.at} cards or more and is "
+                      "knocked out of the round (MERCY).")
 
 
 def _human(table: Table, in_turn: bool) -> None:
     """Ask until the human makes a move the engine accepts (or, out of turn, passes)."""
-    table.say(describe(table.seat.view(table.human)))
+    table.say(describe(table.seat.view(table.human), table.game.rules.mercy.enabled))
     while True:
         options = _options(table, table.human)
         table.say(menu(options, in_turn))
@@ -159,8 +165,9 @@ def explain(err: UnoError) -> str:
     return f"not allowed: {message}{rule}; play goes on"
 
 
-def describe(view: PlayerView) -> str:
-    """The seat's view (HIDDEN-1): the table, hand sizes, scores and the own hand."""
+def describe(view: PlayerView, knocked: bool = False) -> str:
+    """The seat's view (HIDDEN-1): the table, hand sizes, scores and the own hand;
+    ``knocked``: a player out is knocked out of the round (MERCY), not out of the game."""
     others = ", ".join(f"{name} {size}" for name, size in view.hand_sizes.items()
                        if name != view.player)
     scores = ", ".join(f"{name} {score}" for name, score in view.scores.items())
@@ -173,8 +180,9 @@ def describe(view: PlayerView) -> str:
     if view.revealed is not None:  # CHAL-1: the challenger's look at the hand
         offender, hand = view.revealed
         lines.append(f"{offender} showed you: {' '.join(hand)}")
-    if view.out:  # END-2's elimination: in the order they left
-        lines.append(f"Left the game: {', '.join(view.out)}")
+    if view.out:  # END-2's elimination, MERCY's knock-outs: in the order they left
+        what = "Knocked out of the round" if knocked else "Left the game"
+        lines.append(f"{what}: {', '.join(view.out)}")
     return "\n".join(lines)
 
 

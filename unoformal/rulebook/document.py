@@ -242,7 +242,7 @@ def _z3(table: RuleTable, sites: dict[str, Sites], properties: bool = True) -> N
     low = table.players.minimum
     for players in sorted({low, min(low + 1, table.players.maximum)}):
         spec = Spec(table, players)  # two counts: TWO-1 is read at 2 only
-        for step in spec.steps(fresh(players, spec.deck, prefix="doc")):
+        for step in spec.steps(fresh(players, spec.deck, prefix="doc", knocks=spec.knocks)):
             for rid in step.rule_ids:
                 if rid in sites:
                     sites[rid].steps.add(step.name)

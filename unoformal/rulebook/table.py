@@ -80,6 +80,13 @@ class LeaveTies(Enum):
     WINNER_LEFT = "winner-left"  # the first of them from the round winner's left
 
 
+class MercyCards(Enum):
+    """MERCY (a house rule, No Mercy's): where the hand of a player knocked out goes."""
+
+    DISCARD = "discard"  # under the discard pile (its top card stays on top)
+    PILE = "pile"  # under the draw pile
+
+
 class SwapWith(Enum):
     """SEVEN-O: whose hand a 7 swaps with its player's (the house rule does not say)."""
 
@@ -491,6 +498,12 @@ class OwnCondition:
 
 
 @dataclass(frozen=True)
+class Mercy(Rule):
+    at: Annotated[int, Range(2, 200)] = 25
+    cards: MercyCards = MercyCards.DISCARD
+
+
+@dataclass(frozen=True)
 class RuleTable:
     """The whole rulebook as data. ``name`` is the variant's name; ``expect`` the expected
     verdicts a variant file states for itself (none for the shipped variants, whose
@@ -539,6 +552,7 @@ class RuleTable:
     seven_o: SevenO
     jump_in: JumpIn
     several: Several
+    mercy: Mercy
     overrides: tuple[tuple[str, str, Any], ...] = field(default=())
     expect: Annotated[tuple[Expect, ...], Items(0, 200)] = field(default=())
     # the house rules a user's rule file adds, after the rulebook's entries
@@ -585,7 +599,12 @@ class RuleTable:
     def seats_leave(self) -> bool:
         """END-2's elimination: whether a seat can leave the game (the state then has
         ``out``)."""
-        return self.next_round.leaves is not Leaves.NONE
+        return self.next_round.leaves is not Leaves.NONE or self.mercy.enabled
+
+    def knocks_out(self) -> bool:
+        """MERCY: whether a player can be knocked out of a round (the relation, the
+        explorer's key and the packed record then hold ``out``)."""
+        return self.mercy.enabled
 
     def reverse_is_skip(self, players: int) -> bool:
         """TWO-1: whether, with this many players, a Reverse acts as a Skip."""
@@ -998,6 +1017,35 @@ CLASSIC = RuleTable(
                "last card played takes effect\": an exchange card is an effect, so it is "
                "the last card of the turn).",
         when_off="A player plays one card a turn (PLAY-1)."),
+    mercy=Mercy(
+        "MERCY", "house rule",
+        "A player who holds {at} cards or more, at any moment of a round (after drawing, "
+        "being made to draw, or being handed a hand), is knocked out of the round at once: "
+        "{cards=pile?their cards go under the draw pile|their cards go under the discard "
+        "pile, its top card staying on top}, play passes them by, and if it was their "
+        "turn, the next player in plays, or names the start card's color (a draw card "
+        "waiting for them is drawn by nobody, and if its player went out with it, that "
+        "player wins); a card they still owe (a Wild Draw Four of theirs found illegal) "
+        "follows their hand. When one player is left in the round, they win it (END-1); "
+        "the players knocked out hold no cards, so the round scores nothing (SCORE-1). "
+        "Everyone is dealt in again at the next deal. A round that ends when a player goes "
+        "out checks nobody's hand after that card.",
+        house=True, enabled=False,
+        reason="The rulebook has no limit on a hand. UNO Show 'Em No Mercy's mercy rule "
+               "knocks out a player who ever holds 25 cards or more, and the last one left "
+               "wins; its game is one round, so here a player is out for the round and "
+               "dealt in again at the next one (a table that wants one round sets "
+               "SCORE-2's score to 1). Where the cards go is a value, because the "
+               "accounts differ: \"discard\" (the default: under the discard pile, as "
+               "the box's rule is usually told) or \"pile\" (under the draw pile, where "
+               "they come back without a reshuffle). A third account sets them aside, out "
+               "of play; that is no value, because the state has no such pile and the "
+               "deck would not stay whole (DECK-1). An account that checks only at the end "
+               "of a player's turn is no value either: the box says \"ever\", so the "
+               "check is at once. What the players knocked out held is gone from the "
+               "score: the wording is silent, and those cards are no longer in a hand.",
+        when_off="A hand has no limit.",
+        at=25, cards=MercyCards.DISCARD),
 )
 
 
@@ -1219,6 +1267,34 @@ def _leaves_without_partners(table: RuleTable) -> Breach | None:
                   "partner who leaves the game)")
 
 
+def _mercy_alone(table: RuleTable) -> Breach | None:
+    """MERCY with END-2's elimination or SCORE-1's teams: a player knocked out of a round
+    comes back at the next deal, one who leaves the game does not, and a team with a
+    partner knocked out is a case neither house rule states."""
+    if not table.mercy.enabled:
+        return None
+    if table.next_round.leaves is not Leaves.NONE:
+        return Breach(("rules", table.mercy.id, "enabled"), table.mercy.id, True,
+                      "false while END-2's leaves is on (the two say different things of "
+                      "a player who is out)")
+    if table.points.partners is not Partners.NONE:
+        return Breach(("rules", table.mercy.id, "enabled"), table.mercy.id, True,
+                      "false while SCORE-1's partners are on (teams say nothing of a "
+                      "partner knocked out)")
+    return None
+
+
+def _mercy_above_deal(table: RuleTable) -> Breach | None:
+    """MERCY's limit above DEAL-2's hand: a limit a deal reaches would knock every player
+    out before anyone moves."""
+    rule = table.mercy
+    if not rule.enabled or rule.at > table.deal.hand_size:
+        return None
+    return Breach(("rules", rule.id, "at"), rule.id, rule.at,
+                  f"more than DEAL-2's hand_size ({table.deal.hand_size}): a deal would "
+                  "knock every player out")
+
+
 CHECKS = (
     Check("switched-only-where-meant", "every entry", _switched_only_where_meant),
     Check("exchange-ranks-differ", "SEVEN-O", _exchange_ranks_differ),
@@ -1232,6 +1308,8 @@ CHECKS = (
     Check("deflection", "NOSTACK-1", _deflection),
     Check("expect-players", "DECK-2", _expect_players),
     Check("leaves-without-partners", "END-2", _leaves_without_partners),
+    Check("mercy-alone", "MERCY", _mercy_alone),
+    Check("mercy-above-deal", "MERCY", _mercy_above_deal),
 )
 
 

@@ -14,7 +14,7 @@ from functools import cache
 
 from unoformal.language.commands import Command
 from unoformal.language.conditions import Conjunct, GameOver, PhaseIs, Unless
-from unoformal.language.effects import Deal, PassDeal
+from unoformal.language.effects import Deal, DealtIn, Effect, PassDeal
 from unoformal.language.protocols import Actor
 from unoformal.rulebook.table import NextDealer, RuleTable
 from unoformal.rules.state import OVER
@@ -24,11 +24,12 @@ def next_deal(table: RuleTable) -> Command:
     """END-2 and DEAL-2: the round is over and the game goes on; the deal passes and
     everything is dealt again."""
     rule, deal = table.next_round, table.deal
+    back: tuple[Effect, ...] = (DealtIn(),) if table.knocks_out() else ()
     return Command(
-        "next_deal", (rule.id, deal.id), Actor.DEALER, (),
+        "next_deal", (rule.id, deal.id) + ((table.mercy.id,) if back else ()), Actor.DEALER, (),
         (Conjunct(PhaseIs(OVER), rule.id, "the round is not over"),
          Conjunct(Unless(GameOver()), table.target.id, "the game is over")),
-        (PassDeal(rule.next_dealer is NextDealer.WINNER,
+        (*back, PassDeal(rule.next_dealer is NextDealer.WINNER,
                   table.first_turn.first_seat if rule.next_dealer is NextDealer.MOVER
                   else None), Deal(deal.hand_size)),
         "the round is over and nobody has reached the target: the next dealer shuffles "

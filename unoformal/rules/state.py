@@ -132,11 +132,15 @@ FIELDS: Final = (
        "the discard pile; its top card is the one to match"),
     _f("scores", "scores", Domain.SCORES, "SCORE-2", _NEVER, True,
        "the points each player has won in the rounds before"),
-    # Read by the engine's seat order, deal and game end. No rule of a round reads it
-    # otherwise, and the relation and the explorer cover one round of the seats left (a
-    # round of that many players), where it is empty: so no key or symbolic field holds it.
-    _f("out", "out", Domain.SEATS, "END-2", _NEVER, False,
-       "the players who have left the game (END-2's elimination, a house rule)",
+    # Read by the engine's seat order, deal and game end. Under END-2's elimination no
+    # rule of a round reads it otherwise, and the relation and the explorer cover one
+    # round of the seats left (a round of that many players), where it is empty. Under
+    # MERCY a player is knocked out during a round: the relation holds it then (a flag
+    # per seat, none under any other table: ``Sym.out``), and the explorer refuses a deck
+    # on which a hand can reach MERCY's limit, so its key need not.
+    _f("out", "out", Domain.SEATS, "END-2", _NEVER, True,
+       "the players who are out: who have left the game (END-2's elimination) or are "
+       "knocked out of the round (MERCY), house rules both",
        only=RuleTable.seats_leave),
     _f("uno_window", "uno", Domain.SEAT_OR_NONE, "UNO-1", None, True,
        "who went down to one card without saying UNO and can still be caught"),

@@ -67,6 +67,7 @@ class Checker:
     def __init__(self, model: Model) -> None:
         self.model = model
         self.n, self.nf = model.n, model.nfaces
+        self.outs = len(model.pre.out)  # MERCY's flags in a state's values
         self._universe: dict[int, list[tuple[Action, int, int | None]]] = {}
 
     # ------------------------------------------------------------ legal set
@@ -130,12 +131,15 @@ class Checker:
         """The relation's successors of the action taken, with the engine's draws."""
         takes = [counts(e[3], self.nf) for e in game.events if e[0] == "take" and e[2] != 0]
         drawn = game.drawn if game.phase == "drawn" else None
+        if drawn is None and self.outs:  # MERCY cleared the card a player knocked out kept
+            cards = [e[3] for e in game.events if e[0] == "take" and e[3]]
+            drawn = cards[-1][-1] if cards else None
         return self._match(env, choices, takes, {"face": _n(drawn)}, post)
 
     def _match(self, env: Env, choices: list[tuple[Family, dict[str, int]]],
                takes: list[list[int]], chance: dict[str, int], post: list[int]) -> Outcome:
         result = Outcome()
-        want = projection_of(post, self.n, self.nf)
+        want = projection_of(post, self.n, self.nf, self.outs)
         allowed: list[tuple[Family, Variant, tuple[int, ...]]] = []
         for fam, choice in choices:
             for variant in fam.variants:
@@ -157,7 +161,7 @@ class Checker:
         for fam, variant, got in allowed:
             label = fam.name + (f" [{variant.modes}]" if variant.modes else "")
             result.hits += [label] if label == fam.name else [fam.name, label]
-            if projection_of(got, self.n, self.nf) != want:
+            if projection_of(got, self.n, self.nf, self.outs) != want:
                 result.findings.append(Finding(
                     "successor", label, "the relation's successor differs from the engine's",
                     engine=describe(post, self.n, self.model.deck),
@@ -196,7 +200,9 @@ class Checker:
         for card in returned:  # START-WD4: the card goes back, the dealt state again
             self._merge(result, self._match(env, [(f, {}) for f in mine], [],
                                             {"face": card, "color": NONE}, start), "start")
-        first = game.discard[0] if game.discard else NONE
+        # the start card: the pile's only card, or its top under MERCY (a hand knocked
+        # out at the start goes under it)
+        first = (game.discard[-1] if self.outs else game.discard[0]) if game.discard else NONE
         # the color too: chance where the start rule draws it (color_at_random)
         chance = {"face": first, "color": _n(game.color)}
         self._merge(result, self._match(env, [(f, {}) for f in mine], takes, chance,
@@ -272,8 +278,30 @@ def branches(pre: list[int], post: list[int], action: Action, model: Model,
                 out.append(went_out_with(effect))
     if post_phase == OVER and phase != OVER:
         out.append("round over (END-1)")
+    if model.pre.out:
+        out += knocked_out(pre, post, model)
     return out
 
 
-__all__ = ["WD4_ALONE", "WD4_WITH_WD4", "Checker", "Enabled", "Finding", "Outcome", "branches",
-           "pre_branches", "went_out_with"]
+KNOCKED_OUT = ("a player knocked out (MERCY)", "the player to move knocked out (MERCY)",
+               "a round won by the last player in (MERCY)")
+
+
+def knocked_out(pre: list[int], post: list[int], model: Model) -> list[str]:
+    """MERCY's branches of a step: somebody knocked out; the player to move; the last
+    player in winning."""
+    n = model.n
+    at = 7 + (n + 2) * model.nfaces + n  # the flags follow the scores
+    before, after = pre[at:at + n], post[at:at + n]
+    if after == before:
+        return []
+    out = [KNOCKED_OUT[0]]
+    if after[pre[1]] and not before[pre[1]]:
+        out.append(KNOCKED_OUT[1])
+    if post[0] == OVER and sum(after) == n - 1:
+        out.append(KNOCKED_OUT[2])
+    return out
+
+
+__all__ = ["KNOCKED_OUT", "WD4_ALONE", "WD4_WITH_WD4", "Checker", "Enabled", "Finding",
+           "Outcome", "branches", "pre_branches", "went_out_with"]

@@ -81,6 +81,8 @@ def values(game: Game) -> list[int]:
     out += counts(game.discard[:-1], nf)
     out += counts(game.pile, nf)
     out += game.scores
+    if game.rules.knocks_out():  # MERCY: who is knocked out, a flag per seat
+        out += [int(p in game.out) for p in range(game.n)]
     kind = game.pending_kind
     out += [_n(game.drawn), game.pending, NONE if kind is None else KINDS.index(kind),
             _n(game.offender), int(game.wd4_legal), _n(game.prev_color), _n(game.winner),
@@ -98,5 +100,7 @@ def dealt_values(game: Game, dealt: Dealt, dealer: int, scores: Sequence[int]) -
     out += [0] * nf
     out += counts(pile, nf)
     out += list(scores)
+    if game.rules.knocks_out():  # nobody is out of a round dealt
+        out += [0] * game.n
     out += [NONE, 0, NONE, NONE, 1, NONE, NONE, 0]
     return out

@@ -170,7 +170,7 @@ def post_terms(t: Sym) -> list[Any]:
     head = [t.phase, t.turn, t.direction, t.color, t.top, t.dealer, t.uno_window]
     cards = [x for h in t.hands for x in h] + list(t.disc) + list(t.pile)
     tail = [as_number(getattr(t, f.name)) for f in PHASED]
-    return head + cards + list(t.scores) + tail
+    return head + cards + list(t.scores) + [as_number(x) for x in t.out] + tail
 
 
 
@@ -182,12 +182,14 @@ class Model:
         self.spec = Spec(rules, n)
         self.deck: Deck = self.spec.deck
         self.nfaces = len(self.deck.faces)
-        self.pre = fresh(n, self.deck, "v")
+        self.pre = fresh(n, self.deck, "v", knocks=self.spec.knocks)
         self.families: list[Family] = []
         self.deals: list[Family] = []
         self.starts: list[Family] = []
         self._group(self.spec.steps(self.pre))
-        self._var_names = [str(x) for x in post_terms(self.pre)[:-len(PHASED)]]
+        outs = len(self.pre.out)  # MERCY's flags: none under any other table
+        self._var_names = [str(x) for x in post_terms(self.pre)[:-len(PHASED) - outs]]
+        self._outs = [str(x) for x in self.pre.out]
         # The phase's own fields: (constant's name, whether a flag), in schema order.
         self._tail = [(str(getattr(self.pre, f.name)), f.domain is Domain.FLAG)
                       for f in PHASED]
@@ -240,8 +242,11 @@ class Model:
 
     def env(self, values: Sequence[int]) -> Env:
         """The environment of a pre-state given in :func:`post_terms` order."""
-        env = dict(zip(self._var_names, values[:len(self._var_names)], strict=True))
-        rest = values[len(self._var_names):]
+        k = len(self._var_names)
+        env = dict(zip(self._var_names, values[:k], strict=True))
+        for name, v in zip(self._outs, values[k:k + len(self._outs)], strict=True):
+            env[name] = bool(v)
+        rest = values[k + len(self._outs):]
         for (name, flag), v in zip(self._tail, rest, strict=True):
             env[name] = bool(v) if flag else v
         return env
@@ -284,7 +289,8 @@ def _fixed(x: Any) -> int | None:
     return int(x.as_long()) if z3.is_int_value(x) else None
 
 
-def projection_of(values: Sequence[int], n: int, nfaces: int) -> tuple[Any, ...]:
+def projection_of(values: Sequence[int], n: int, nfaces: int, outs: int = 0
+                  ) -> tuple[Any, ...]:
     """A state as both sides define it: the fields every phase reads, and those the state
     schema reads only in some phases only there (``Field.phases``: the drawn card in
     ``drawn``; the pending draw in ``respond``; the winner and points in ``over``). A
@@ -292,8 +298,8 @@ def projection_of(values: Sequence[int], n: int, nfaces: int) -> tuple[Any, ...]
     head = tuple(values[:7])
     ncards = (n + 2) * nfaces
     cards = tuple(values[7:7 + ncards])
-    scores = tuple(values[7 + ncards:7 + ncards + n])
-    tail = values[7 + ncards + n:]
+    scores = tuple(values[7 + ncards:7 + ncards + n + outs])  # MERCY's flags after them
+    tail = values[7 + ncards + n + outs:]
     phase = PHASE_NAMES[head[0]]
     extra = tuple(int(v) for f, v in zip(PHASED, tail, strict=True) if f.read_in(phase))
     return head + cards + scores + extra

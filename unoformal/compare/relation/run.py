@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from unoformal.compare.relation.check import (
+    KNOCKED_OUT,
     WD4_ALONE,
     WD4_WITH_WD4,
     Checker,
@@ -40,7 +41,7 @@ from unoformal.compare.relation.model import Model
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.record import to_record
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.table import Leaves, RuleTable
 from unoformal.runtime import campaign
 
 UNREACHABLE = Path(__file__).with_name("unreachable.toml")
@@ -136,6 +137,13 @@ def required(model: Model) -> list[str]:
     labels += _wd4_branches(model)
     if model.rules.no_stacking.victim_may_answer:
         labels.append("play answering a draw card (NOSTACK-1)")
+    mercy = model.rules.mercy
+    if mercy.enabled:
+        labels += KNOCKED_OUT
+        if model.n * (mercy.at - 1) < model.deck.size - 1:
+            # EXT-PASS needs every card but the top in the hands, which n hands under
+            # MERCY's limit cannot hold (verify finds its step enabled in no state)
+            labels = [label for label in labels if label != "pass_nothing_to_draw"]
     return labels
 
 
@@ -248,6 +256,23 @@ def _hoard(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Ra
     return _greedy(game, labels, legal, rng, hits)
 
 
+def _hunt(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
+          hits: Counter[str]) -> Action:
+    """MERCY: the player in holding the most cards draws and keeps (until knocked out);
+    the others play as :func:`_greedy` but draw rather than go down to one card, so that
+    nobody goes out and the round ends with the last player in."""
+    mine = [a for a in legal if a.player == game.to_play]
+    hands = game.hands
+    biggest = max((p for p in range(game.n) if p not in game.out),
+                  key=lambda p: len(hands[p]))
+    if game.turn == biggest or len(hands[game.turn]) <= 2:
+        for kind in (ActionType.DRAW, ActionType.PASS):
+            options = [a for a in mine if a.type is kind]
+            if options:
+                return options[0]
+    return _greedy(game, labels, legal, rng, hits)
+
+
 def _wilds_last(game: TracedGame, labels: Labels, legal: list[Action], rng: random.Random,
                 hits: Counter[str]) -> Action:
     """As :func:`_greedy`, but a wild card is played only when nothing else can be (so
@@ -258,8 +283,12 @@ def _wilds_last(game: TracedGame, labels: Labels, legal: list[Action], rng: rand
     return _greedy(game, labels, legal, rng, hits)
 
 
+# MERCY: the steps of one validation game before the next begins
+MERCY_GAME = 2_500
+MERCY_THINNED = 60
+
 POLICIES: dict[str, Policy] = {"greedy": _greedy, "curious": _curious, "hoard": _hoard,
-                               "wilds-last": _wilds_last}
+                               "wilds-last": _wilds_last, "hunt": _hunt}
 
 
 def _variant_label(game: TracedGame, action: Action, name: str) -> str:
@@ -293,6 +322,11 @@ class _Run:
 
     def game(self, index: int, budget: int) -> None:
         style = STYLES[index % len(STYLES)]
+        if self.rules.knocks_out():
+            # MERCY: hoarding at many players drains the deck before 25; and a short pile
+            # is rare (the hands hold no more than 24 each), so crowded positions, thinned,
+            # come twice as often
+            style = {"hoard": "hunt", "curious": "crowded"}.get(style, style)
         rng = random.Random(f"{self.seed}/{self.n}/{index}")
         seed = self.seed * 100_000 + index
         if style == "crowded":
@@ -305,9 +339,17 @@ class _Run:
         self.games += 1
         if not self._deal(game, None):
             return
+        if self.rules.knocks_out():
+            # MERCY: a round won by the last player in scores nothing, so a game can go on
+            # for a long time; a new game (another style, another position) covers more.
+            # A crowded position's part is its start: its pile thinned, a short game
+            budget = min(budget, self.steps + (MERCY_THINNED if self.opening else MERCY_GAME))
+            if self.opening:
+                self._thinned(game, rng)
+                self.opening = rng.random() < 0.5  # half the time no Wild Draw Four first
         while self.steps < budget:
             if game.round_over:
-                if game.out:
+                if game.out and game.rules.next_round.leaves is not Leaves.NONE:
                     # END-2's elimination: a player has left, and the next round would be
                     # one of the seats left (or none: one left wins), seat for seat a round
                     # of fewer players, which the relation at this count does not state.
@@ -361,7 +403,24 @@ class _Run:
         others = rest[first:]
         for i, name in enumerate(self.names[1:]):
             hands[name] = others[i::self.n - 1]
+        mercy = self.rules.mercy
+        if mercy.enabled:  # hands well under MERCY's limit (room for a penalty or two):
+            room = max(2, mercy.at - 8)  # what does not fit is the pile's (_thinned)
+            for name, hand in hands.items():
+                pile += hand[room:]
+                hands[name] = hand[:room]
         return {"hands": hands, "draw_pile": pile}
+
+    @staticmethod
+    def _thinned(game: TracedGame, rng: random.Random) -> None:
+        """MERCY: a crowded position's hands are under the limit, so its pile is long;
+        all but 0 to 2 of its cards go under the discard pile (the position of a long
+        round, which random play reaches once in thousands of steps): RESHUFFLE-1 then
+        meets catches and challenges at every player count."""
+        keep = rng.choice((0, 1, 2))
+        if len(game.pile) > keep:
+            game.discard[0:0] = game.pile[:-keep]  # the pile's top is its last card
+            game.pile = game.pile[-keep:]
 
     def deals(self, need: Sequence[str], limit: int) -> None:
         """Deals only (each checked against the start steps) until every start card kind
@@ -456,7 +515,9 @@ def validate_count(job: tuple[RuleTable, int, int | None, int, bool, bool]) -> R
     skip = unreachable(rules)
     run = _Run(rules, n, seed, refusals)
     need = [b for b in required(run.model) if b not in skip]
-    budget = steps if steps is not None else DEFAULT_CAP
+    # MERCY: a short pile is rare (no hand holds 25 cards), so what meets RESHUFFLE-1 takes
+    # longer to reach
+    budget = steps if steps is not None else DEFAULT_CAP * (2 if rules.knocks_out() else 1)
     index = 0
     while run.steps < budget and not (steps is None and run.covered(need) and index >= 4):
         before = run.steps

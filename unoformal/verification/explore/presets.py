@@ -11,6 +11,7 @@ from typing import Any
 
 from unoformal.errors import InvalidInputError
 from unoformal.rulebook.cards import Color
+from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
 from unoformal.rulebook.variants import VariantError, derive, load_rules
 
@@ -146,7 +147,7 @@ def small_rules(size: Size, base: str | RuleTable | None = None,
     full_name = f"{table.name}-{name}"
     description = f"{table.description} Small deck: {size.describe()}."
     try:
-        return derive(table, full_name, description, overrides)
+        return _unknocked(derive(table, full_name, description, overrides))
     except VariantError as err:
         if err.rule_id != table.dealer_draw.id or table.dealer_draw.id in (extra or {}):
             raise
@@ -154,7 +155,22 @@ def small_rules(size: Size, base: str | RuleTable | None = None,
     # dealer draw could tie for ever (one rank, symbols valued alike) lets the first
     # contender deal, so the table stays one a game can start from.
     overrides[table.dealer_draw.id] = {"ties_draw_again": False}
-    return derive(table, full_name, description, overrides)
+    return _unknocked(derive(table, full_name, description, overrides))
+
+
+def _unknocked(table: RuleTable) -> RuleTable:
+    """``table``, refused where MERCY can knock a player out on its deck: the explorer's
+    key, the packed record and the Promela model do not hold who is out of a round. A
+    deck of no more cards than the limit can never put that many in one hand (the
+    discard pile keeps one)."""
+    rule = table.mercy
+    size = Deck.of(table).size
+    if rule.enabled and size > rule.at:
+        raise InvalidInputError(
+            f"MERCY: at = {rule.at} can be reached on this deck of {size} cards, and the "
+            "explorer does not yet hold who is knocked out of a round; explore a deck of "
+            f"at most {rule.at} cards, or set at above {size - 1}", rule.id)
+    return table
 
 
 def color_names(n: int) -> list[Color]:

@@ -34,6 +34,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import (
     CardEffect,
+    MercyCards,
     Partners,
     Rule,
     RuleTable,
@@ -48,6 +49,7 @@ from unoformal.rules import uno as out_of_turn
 from unoformal.rules.challenge import wd4_blocks, wd4_excuses
 from unoformal.rules.effects import waits
 from unoformal.verification.z3.state import (
+    COLOR,
     DEALT,
     KINDS,
     NONE,
@@ -72,6 +74,7 @@ from unoformal.verification.z3.state import (
     fle,
     flt,
     fne,
+    fnot,
     fresh_tag,
     fsub,
     fsum,
@@ -188,6 +191,9 @@ class Spec:
         self.fkind = [KINDS.index(f.kind) for f in faces]
         self.frank = [f.rank if f.rank is not None else NONE for f in faces]
         self.kinds = [k for k in KINDS if self.faces_of(k)]
+        # MERCY: players are knocked out during a round (read off the table, not noted:
+        # only the steps of a table with it on cite it)
+        self.knocks = rules.mercy.enabled
         self._modes: list[bool] = []  # which draws of the action being built reshuffle
         self._takes = 0
         self._take_log: list[tuple[tuple[Expr, ...], tuple[Expr, ...]]] = []
@@ -259,6 +265,61 @@ class Spec:
         if move >= 0:
             return fite(fge(x, self.count), fsub(x, self.count), x)
         return fite(flt(x, 0), fsum(x, self.count), x)
+
+    def is_out(self, s: Sym, seat: Expr | int) -> Expr:
+        """MERCY: ``seat`` is knocked out of the round (false outright under a table that
+        knocks nobody out)."""
+        if not s.out:
+            return z3.BoolVal(False)
+        p = concrete(seat)
+        if p is not None:
+            return s.out[p]
+        return ite_chain(seat, [(q, s.out[q]) for q in range(self.n - 1)], s.out[self.n - 1])
+
+    def seat_on(self, s: Sym, seat: Expr, direction: Expr, steps: int) -> Expr:
+        """``seat_after`` over the players in the round (engine ``_next``): under MERCY,
+        each step passes the seats knocked out by, at most every other seat."""
+        if not s.out:
+            return self.seat_after(seat, direction, steps)
+        x = seat
+        for _ in range(steps):
+            x = self._next_in(s, x, direction)
+        return x
+
+    def _next_in(self, s: Sym, seat: Expr, direction: Expr) -> Expr:
+        """The first seat in after ``seat``: the seats after it in turn, each taken unless
+        it is out (``seat`` itself when every other one is). Built from a known seat and
+        direction, each a choice of the cases, so a term is a list of candidates rather
+        than a nest of ite-chains over ite-chains (which left 10-player queries
+        undecided)."""
+        d = concrete(direction)
+        if d is None:
+            return fite(feq(direction, 1), self._next_in(s, seat, ival(1)),
+                        self._next_in(s, seat, ival(-1)))
+        p = concrete(seat)
+        if p is None:
+            return ite_chain(seat, [(q, self._next_in(s, ival(q), direction))
+                                    for q in range(self.n - 1)],
+                             self._next_in(s, ival(self.n - 1), direction))
+        # the seats in turn from p, as numbers: a seat with no player (several counts at
+        # once: seats from the count on) is passed by like a seat out
+        out: Expr = ival(p)
+        for i in reversed(range(1, self.n)):
+            q = (p + d * i) % self.n
+            here, gone = self.seated(q), s.out[q]
+            if z3.is_false(here) or z3.is_true(gone):
+                continue  # decided here (a state given seat by seat): passed by
+            if z3.is_true(here) and z3.is_false(gone):
+                out = ival(q)
+            else:
+                out = fite(fand(here, fnot(gone)), ival(q), out)
+        return out
+
+    def players_in(self, s: Sym) -> Expr:
+        """How many players are in the round (MERCY's knocked out apart)."""
+        if not s.out:
+            return self.count
+        return fsub(self.count, fsum([one_if(x) for x in s.out]))
 
     def seated(self, p: Expr | int) -> Expr:
         """Seat ``p`` has a player (true outright for a seat below every count)."""
@@ -488,7 +549,7 @@ class Spec:
         return s.evolve(phase=ival(PHASE_CODE[phase]))
 
     def turn_passed(self, s: Sym, seat: Expr, steps: int) -> Sym:
-        return s.evolve(turn=self.seat_after(seat, s.direction, steps))
+        return s.evolve(turn=self.seat_on(s, seat, s.direction, steps))
 
     def colored(self, s: Sym, color: Expr) -> Sym:
         return s.evolve(color=color)
@@ -549,7 +610,7 @@ class Spec:
 
     def next_seat(self, s: Sym, seat: Expr) -> Expr:
         """The seat after ``seat`` in the direction of play (``Who.NEXT``)."""
-        return self.seat_after(seat, s.direction, 1)
+        return self.seat_on(s, seat, s.direction, 1)
 
     def decided(self, cond: Expr) -> bool | None:
         """Whether a branch's condition is settled by the table or the counts asked."""
@@ -563,9 +624,12 @@ class Spec:
     def picked(self, cond: Expr, then: Expr, otherwise: Expr) -> Expr:
         return fite(cond, then, otherwise)
 
-    def reverse_skips(self) -> Expr:
-        """``ReverseSkips`` (TWO-1)."""
-        return self.reverse_as_skip()
+    def reverse_skips(self, s: Sym) -> Expr:
+        """``ReverseSkips`` (TWO-1), over the players in the round (MERCY)."""
+        if not s.out:
+            return self.reverse_as_skip()
+        counts = [c for c in range(2, self.n + 1) if self.rules.reverse_is_skip(c)]
+        return f_or([feq(self.players_in(s), c) for c in counts])
 
     def goes_out(self, s: Sym, seat: Expr) -> Expr:
         """``GoesOut`` (END-1): ``seat`` holds no card and every other seat does (the
@@ -590,6 +654,14 @@ class Spec:
                                      fite(feq(target, p), s.seat_total(actor),
                                           s.hand_total(p))))
                      for p, own in enumerate(s.hands)]
+        elif s.out:  # MERCY: from the seat before over the players in; a seat out keeps none
+            before = [self.seat_on(s, ival(p), -s.direction, 1) for p in range(self.n)]
+            hands = [with_total([cast(Expr, self.when_seated(p, fite(s.out[p], x, y), x))
+                                 for x, y in zip(h, s.seat_hand(before[p]), strict=True)],
+                                self.when_seated(p, fite(s.out[p], s.hand_total(p),
+                                                         s.seat_total(before[p])),
+                                                 s.hand_total(p)))
+                     for p, h in enumerate(s.hands)]
         else:
             hands = [with_total(h, self.when_seated(p, self._total_before(s, p),
                                                     s.hand_total(p)))
@@ -601,6 +673,8 @@ class Spec:
             held = fite(feq(w, actor), s.seat_total(target),
                         fite(feq(w, target), s.seat_total(actor), s.seat_total(w)))
             keeps = fand(w != NONE, held == 1)
+        elif s.out:
+            keeps = f_or([fand(feq(w, q), per_list(hands[q]) == 1) for q in range(self.n)])
         else:  # seat by seat, from the totals before: no ite-chain over a symbolic seat
             keeps = f_or([fand(feq(w, q), self._total_before(s, q) == 1)
                           for q in range(self.n)])
@@ -682,7 +756,9 @@ class Spec:
     def round_end_check(self, s: Sym) -> Sym:
         """Engine ``_round_end_check`` and ``_end_round`` (END-1, SCORE-1): the first seat
         with no cards wins and scores every card left in the hands."""
-        empty = [self.if_seated(p, feq(s.hand_total(p), 0)) for p in range(self.n)]
+        empty = [self.if_seated(p, feq(s.hand_total(p), 0) if not s.out
+                                else fand(feq(s.hand_total(p), 0), z3.Not(s.out[p])))
+                 for p in range(self.n)]
         over = f_or(empty)
         winner: Expr = ival(NONE)
         for p in reversed(range(self.n)):
@@ -728,7 +804,7 @@ class Spec:
 
     def resolved(self, s: Sym, victim: Expr, keeps_turn: bool) -> Sym:
         """Engine ``_resolved``: the draw card is settled; END-1 is checked after it."""
-        turn = victim if keeps_turn else self.seat_after(victim, s.direction, 1)
+        turn = victim if keeps_turn else self.seat_on(s, victim, s.direction, 1)
         return self.round_end_check(s.evolve(
             pending=ival(0), pending_kind=ival(NONE), offender=ival(NONE),
             phase=ival(PLAY), turn=turn))
@@ -1033,7 +1109,12 @@ class Spec:
             *[x >= 0 for h in hands for x in h],
             *[fsum(h) == self.when_seated(p, cards, 0) for p, h in enumerate(hands)],
             *[held[g] <= copies[g] for g in faces])
-        return dealt(hands, [copies[g] - held[g] for g in faces], s.dealer, s.scores), cons
+        return dealt(hands, [copies[g] - held[g] for g in faces], s.dealer, s.scores,
+                     knocks=bool(s.out)), cons
+
+    def dealt_in(self, s: Sym) -> Sym:
+        """The ``DealtIn`` primitive (MERCY): nobody is out of the next round."""
+        return s.evolve(out=[z3.BoolVal(False)] * self.n) if s.out else s
 
     # --------------------------------------------------------------- next
 
@@ -1081,9 +1162,73 @@ class Spec:
                 step.variant = _join(step.variant, step.drawn_from)
         self._modes = []
         reads = frozenset(self._reads.seen)
+        if self.knocks:
+            reads |= {self.table.mercy.id}
+            for step in out:
+                self._mercy(step)
         for step in out:
             step.reads = reads
         return [step for step in out if not step.off]
+
+    def _mercy(self, step: Step) -> None:
+        """MERCY on a step (engine ``_gone`` and ``_mercy``): in a round, a player out
+        neither moves nor is named; after the move, every player holding ``at`` cards or
+        more is knocked out."""
+        s = step.pre
+        named = [fnot(self.is_out(s, step.mover))]
+        target = step.choices.get("target")
+        if target is not None:
+            named.append(fnot(self.is_out(s, target)))
+        step.guard = fand(step.guard, fimplies(self._in_round(s), fand(*named)))
+        step.post = self.knocked_out(step.post, s)
+
+    def knocked_out(self, t: Sym, pre: Sym) -> Sym:
+        """Engine ``_mercy``: unless the round is over, every seat holding ``at`` cards or
+        more is out, and every seat out gives its cards to the discard (or draw) pile; a
+        player to move knocked out passes the turn on (nothing waits for them); the last
+        player in wins, and the round scores nothing. Only a seat whose hand the step
+        changed is asked: in a round every other one is under the limit, or out with no
+        card (the state text refuses anything else, and so does a deal)."""
+        mercy = self.table.mercy
+        live = self._in_round(t)
+        asked = [t.hands[p] is not pre.hands[p] for p in range(self.n)]
+        out = [f_or(x, cast(Expr, self.if_seated(p, fand(live, fge(t.hand_total(p), mercy.at)))))
+               if asked[p] else x for p, x in enumerate(t.out)]
+        # what each seat gives up: its hand, where it goes out (a difference and a sum, so
+        # the deck's count of each face is kept term for term)
+        moved = [[fite(fand(live, x), y, ival(0)) for y in h] if asked[p] else []
+                 for p, (x, h) in enumerate(zip(out, t.hands, strict=True))]
+        hands = [[fsub(y, m) for y, m in zip(h, moved[p], strict=True)] if moved[p] else h
+                 for p, h in enumerate(t.hands)]
+        zones: dict[str, list[Expr]] = {}
+        if any(asked):
+            given = [fsum([m[g] for m in moved if m]) for g in range(self.nfaces)]
+            zone = "pile" if mercy.cards is MercyCards.PILE else "disc"
+            zones[zone] = [fsum(x, y) for x, y in zip(getattr(t, zone), given, strict=True)]
+        u = t.evolve(out=out, hands=hands, **zones)
+        w = t.uno_window
+        gone = fand(live, self.is_out(u, t.turn))
+        u = u.evolve(
+            uno_window=fite(fand(w != NONE, self.is_out(u, w)), ival(NONE), w),
+            turn=fite(gone, self.seat_on(u, t.turn, t.direction, 1), t.turn),
+            phase=fite(fand(gone, t.phase != COLOR), PLAY, t.phase),
+            drawn=fite(gone, NONE, t.drawn),
+            pending=fite(gone, 0, t.pending), pending_kind=fite(gone, NONE, t.pending_kind),
+            offender=fite(gone, NONE, t.offender))
+        # END-1: a draw card left waiting by the player to move, knocked out, is settled;
+        # its player, if they went out with it, wins
+        u = choose(gone, self.round_end_check(u), u)
+        last = fand(self._in_round(u), feq(self.players_in(u), 1))
+        winner: Expr = ival(NONE)
+        for p in reversed(range(self.n)):
+            winner = fite(fand(self.seated(p), fnot(out[p])), p, winner)
+        return u.evolve(
+            phase=fite(last, OVER, u.phase), winner=fite(last, winner, u.winner),
+            round_points=fite(last, 0, u.round_points),
+            uno_window=fite(last, NONE, u.uno_window), pending=fite(last, 0, u.pending),
+            drawn=fite(last, NONE, u.drawn),
+            pending_kind=fite(last, NONE, u.pending_kind),
+            offender=fite(last, NONE, u.offender))
 
     def _logged(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
         """``build(s)``, each step noting the draws it makes (``Step.takes``)."""

@@ -24,6 +24,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import (
     CatchUntil,
     HouseProperty,
+    MercyCards,
     NextDealer,
     OwnCondition,
     Partners,
@@ -55,6 +56,7 @@ from unoformal.verification.z3.state import (
     fite,
     flt,
     fne,
+    fnot,
     fsum,
     ival,
     per_list,
@@ -153,7 +155,7 @@ def aimed_well(spec: Spec, step: Step) -> Expr:
     if target is None:
         return TRUE
     if spec.table.seven_o.swap_with is SwapWith.NEXT:
-        return target == spec.seat_after(step.mover, step.pre.direction, 1)
+        return target == spec.seat_on(step.pre, step.mover, step.pre.direction, 1)
     return fand(target != step.mover, target >= 0, spec.seated(target))
 
 
@@ -249,6 +251,10 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
     def phase(*ps: int) -> Expr:
         return f_or([feq(s.phase, p) for p in ps])
 
+    def won() -> Expr:  # the winner went out, or (MERCY) is the last player in
+        out = feq(s.seat_total(s.winner), 0)
+        return out if not s.out else f_or(out, feq(spec.players_in(s), 1))
+
     ncolors = len(spec.deck.colors)
     more = (MORE,) if spec.table.several.enabled else ()  # SEVERAL's phase, where it is on
     parts: list[tuple[str, Callable[[], Expr | list[Expr]]]] = []
@@ -276,14 +282,14 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
             feq(s.drawn, NONE))),
         ("phase offender turn direction pending pending_kind", lambda: fite(
             feq(s.phase, RESPOND),
-            fand(seat(s.offender), feq(s.turn, spec.seat_after(s.offender, s.direction, 1)),
+            fand(seat(s.offender), feq(s.turn, spec.seat_on(s, s.offender, s.direction, 1)),
                  fge(s.pending, 0), fge(s.pending_kind, 0), flt(s.pending_kind, len(KINDS))),
             fand(feq(s.pending, 0), feq(s.offender, NONE), feq(s.pending_kind, NONE)))),
         ("uno_window", lambda: fand(fge(s.uno_window, NONE), flt(s.uno_window, spec.count))),
         ("phase uno_window", lambda: fimplies(phase(DEALT, OVER, STUCK), feq(s.uno_window, NONE))),
         ("phase winner hands round_points", lambda: fite(
             feq(s.phase, OVER),
-            fand(seat(s.winner), feq(s.seat_total(s.winner), 0), fge(s.round_points, 0)),
+            fand(seat(s.winner), won(), fge(s.round_points, 0)),
             fand(feq(s.winner, NONE), feq(s.round_points, 0)))),
         ("scores", lambda: fand([fge(x, 0) for x in s.scores])),
         ("prev_color", lambda: f_or(fge(s.prev_color, NONE), flt(s.prev_color, ncolors))),
@@ -297,20 +303,51 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
     if strengthen:
         # END-1: a hand is empty only when the round is over or its player's draw card is
         # still to be resolved.
-        parts += [("phase hands offender", lambda p=p: spec.for_seated(  # type: ignore[misc]
-                      p, fimplies(fand(fne(s.phase, OVER), feq(s.hand_total(p), 0)),
+        parts += [("phase hands offender out", lambda p=p: spec.for_seated(  # type: ignore[misc]
+                      p, fimplies(fand(fne(s.phase, OVER), feq(s.hand_total(p), 0),
+                                       *([fnot(s.out[p])] if s.out else [])),
                                   fand(feq(s.phase, RESPOND), feq(s.offender, p)))))
                   for p in range(n)]
         # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
-        parts.append(("phase pending_kind hands offender wd4_legal", lambda: fimplies(
-            fand(feq(s.phase, RESPOND), feq(s.pending_kind, WD4), feq(s.seat_total(s.offender), 0)),
+        # (MERCY: an offender knocked out since holds no cards either, but did not go out)
+        gone = [fnot(spec.is_out(s, s.offender))] if s.out else []
+        parts.append(("phase pending_kind hands offender wd4_legal out", lambda: fimplies(
+            fand(feq(s.phase, RESPOND), feq(s.pending_kind, WD4), feq(s.seat_total(s.offender), 0),
+                 *gone),
             s.wd4_legal)))
+    if s.out:
+        parts += _knocked_out(spec, s)
     out: list[Expr] = []
     for names, build in parts:
         if since is None or any(getattr(s, f) is not getattr(since, f) for f in names.split()):
             built = build()
             out += built if isinstance(built, list) else [built]
     return out
+
+
+def _knocked_out(spec: Spec, s: Sym) -> list[tuple[str, Callable[[], Expr | list[Expr]]]]:
+    """MERCY's part of the invariant: a player out holds no cards; in a round, every
+    player in holds fewer than the limit, the player to move and an open UNO window are
+    in, and two players at least are; nobody is out of a round not yet started."""
+    at = spec.table.mercy.at
+    in_round = fand(fne(s.phase, OVER), fne(s.phase, DEALT), fne(s.phase, STUCK))
+    w = s.uno_window
+    parts: list[tuple[str, Callable[[], Expr | list[Expr]]]] = [
+        ("out hands", lambda: [fimplies(x, feq(s.hand_total(p), 0))
+                               for p, x in enumerate(s.out)]),
+        ("out", lambda: [fimplies(fnot(spec.seated(p)), fnot(x)) for p, x in enumerate(s.out)]),
+        ("phase out hands", lambda: [spec.for_seated(p, fimplies(
+            fand(in_round, fnot(x)), flt(s.hand_total(p), at))) for p, x in enumerate(s.out)]),
+        ("phase out turn", lambda: fimplies(in_round, fnot(spec.is_out(s, s.turn)))),
+        ("phase out", lambda: fimplies(in_round, fge(spec.players_in(s), 2))),
+        ("phase out ", lambda: fimplies(f_or(feq(s.phase, DEALT), feq(s.phase, STUCK)),
+                                        fand([fnot(x) for x in s.out]))),
+        ("phase hands", lambda: [spec.for_seated(p, fimplies(
+            f_or(feq(s.phase, DEALT), feq(s.phase, STUCK)), flt(s.hand_total(p), at)))
+            for p in range(spec.n)]),
+        ("uno_window out", lambda: fimplies(fne(w, NONE), fnot(spec.is_out(s, w)))),
+    ]
+    return parts
 
 
 def _inductive(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -398,7 +435,7 @@ def _challenge(spec: Spec, s: Sym) -> Iterator[Query]:
             return t.seat_total(p) == s.seat_total(p) + k
 
         legal = fand(grew(me, CHALLENGER_DRAWS), grew(off, 0),
-                       t.turn == spec.seat_after(me, s.direction, 1))
+                       t.turn == spec.seat_on(s, me, s.direction, 1))
         bluff = fand(grew(off, OFFENDER_DRAWS), grew(me, 0), t.turn == me)
         claim = fand(s.pending_kind == WD4, z3.If(s.wd4_legal, legal, bluff), t.color == s.color)
         yield across(step, enough(spec, s), z3.Not(claim))
@@ -431,7 +468,7 @@ def _no_stacking(spec: Spec, s: Sym) -> Iterator[Query]:
     for step in spec.steps(s, spec.play_names()):
         yield across(step, s.phase == RESPOND)
         if step.name == "play_draw_two":
-            victim = spec.seat_after(s.turn, s.direction, 1)
+            victim = spec.seat_on(s, s.turn, s.direction, 1)
             claim = f_or(step.post.phase == OVER, step.post.turn != victim)
             yield across(step, z3.Not(claim), label=step.label + " (victim)")
 
@@ -450,12 +487,12 @@ def _deflect(spec: Spec, s: Sym) -> Iterator[Query]:
         for step in spec.steps(s, (f"play_{kind.name.lower()}",)):
             t, me, d = step.post, s.turn, s.direction
             no, yes = z3.BoolVal(False), z3.BoolVal(True)
-            flips = two_or_more(spec, no, yes) if kind is Kind.REVERSE else no
+            flips = two_or_more(spec, no, yes, s) if kind is Kind.REVERSE else no
             way = z3.If(flips, -d, d)
             nobody_draws = [t.hand_total(p) <= s.hand_total(p) for p in range(spec.n)]
             passed = fand(t.phase == RESPOND, t.pending == s.pending,
                           t.pending_kind == s.pending_kind, t.offender == me,
-                          t.direction == way, t.turn == spec.seat_after(me, way, 1))
+                          t.direction == way, t.turn == spec.seat_on(s, me, way, 1))
             out = fand(t.phase == OVER, t.winner == me, t.pending == 0)
             claim = fand(z3.If(s.seat_total(me) == 1, out, passed), *nobody_draws)
             yield across(step, s.phase == RESPOND, z3.Not(claim))
@@ -482,7 +519,7 @@ def _several(spec: Spec, s: Sym) -> Iterator[Query]:
         t, me = step.post, s.turn
         if step.name == "stop":
             yield across(step, z3.Not(fand(t.phase == PLAY,
-                                           t.turn == spec.seat_after(me, s.direction, 1))))
+                                           t.turn == spec.seat_on(s, me, s.direction, 1))))
             continue
         number = spec.play_kind(step.name) is Kind.NUMBER
         # read ends-turn, SEVEN-O's exchange card is the last card played: it never keeps
@@ -581,12 +618,12 @@ def _penalties(spec: Spec, s: Sym) -> Iterator[Query]:
 
         path = [step]
         if step.name == "play_draw_two":
-            claim = grew(spec.seat_after(s.turn, s.direction, 1), DRAW_TWO_VICTIM)
+            claim = grew(spec.seat_on(s, s.turn, s.direction, 1), DRAW_TWO_VICTIM)
         elif step.name == "catch":
             claim = grew(s.uno_window, UNO_PENALTY)
         elif step.name == "misplay":
             claim = fand(grew(s.turn, MISPLAY_PENALTY), t.phase == PLAY,
-                           t.turn == spec.seat_after(s.turn, s.direction, 1))
+                           t.turn == spec.seat_on(s, s.turn, s.direction, 1))
         elif step.name == "advise":
             claim = grew(step.mover, ADVICE_PENALTY)
         else:  # WD4-2: accepting a Wild Draw Four draws 4 and loses the turn
@@ -596,7 +633,7 @@ def _penalties(spec: Spec, s: Sym) -> Iterator[Query]:
             claim = z3.Implies(fand(s.phase == PLAY, accept.relation),
                                fand(u.seat_total(victim) == t.seat_total(victim) + WD4_VICTIM,
                                       f_or(u.phase == OVER,
-                                            u.turn == spec.seat_after(victim, t.direction,
+                                            u.turn == spec.seat_on(s, victim, t.direction,
                                                                       1))))
             path = [step, accept]
         yield across(step, enough(spec, s), z3.Not(claim), path=path)
@@ -710,6 +747,39 @@ def _next_deal_mover(spec: Spec, s: Sym) -> Iterator[Query]:
         yield across(step, z3.Not(left(spec, step.post.dealer, first) == s.turn))
 
 
+def _mercy(spec: Spec, s: Sym) -> Iterator[Query]:
+    """MERCY in its own numbers, after every move of a round: a player out stays out and
+    holds no card; every player in holds fewer than ``at`` cards; the player to move is
+    in; a move that leaves one player in ends the round, which that player wins and which
+    scores nothing; and (the discard reading, no reshuffle in the move) a player knocked
+    out put ``at`` cards or more under the discard pile."""
+    rule = spec.table.mercy
+    if not rule.enabled:
+        return  # switched off: nothing to ask, a vacuous verdict (Property.needs)
+    at = rule.at
+    for step in spec.steps(s):
+        # EXT-PASS changes no hand, and at 2-4 players MERCY leaves no state where it is
+        # enabled (every card but the top in hands of 24): asked, it would make every
+        # verdict vacuous
+        if not (step.in_next and in_turn(step)) or step.name == "pass_nothing_to_draw":
+            continue
+        t = step.post
+        live = fand(t.phase != OVER, t.phase != DEALT, t.phase != STUCK)
+        new = f_or([fand(fnot(x), y) for x, y in zip(s.out, t.out, strict=True)])
+        parts = [fimplies(live, fnot(spec.is_out(t, t.turn))),
+                 fimplies(fand(new, feq(spec.players_in(t), 1)),
+                          fand(t.phase == OVER, fnot(spec.is_out(t, t.winner)),
+                               t.round_points == 0))]
+        for p in range(spec.n):
+            parts += [spec.for_seated(p, fimplies(s.out[p], t.out[p])),
+                      fimplies(t.out[p], feq(t.hand_total(p), 0)),
+                      spec.for_seated(p, fimplies(fand(live, fnot(t.out[p])),
+                                                  flt(t.hand_total(p), at)))]
+        if rule.cards is MercyCards.DISCARD and "reshuffle" not in step.drawn_from:
+            parts.append(fimplies(new, fge(t.disc_total() - s.disc_total(), at)))
+        yield across(step, z3.Not(fand(parts)))
+
+
 def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
     """END-1: a last card ends the round once its draw is resolved (a last Draw Two's
     victim has drawn its 2 cards when the round is scored), and a draw card its player
@@ -719,16 +789,19 @@ def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
     plays = spec.play_names()
     for step in spec.steps(s, (*plays, "challenge_upheld", "accept")):
         t = step.post
-        if step.name == "challenge_upheld":
+        if step.name == "challenge_upheld":  # (MERCY: or the offender is knocked out)
             claim = s.seat_total(s.offender) >= 1
-        elif step.name == "accept":
-            claim = z3.Implies(s.seat_total(s.offender) == 0,
-                               fand(t.phase == OVER, t.winner == s.offender))
+            if s.out:
+                claim = f_or(claim, spec.is_out(s, s.offender))
+        elif step.name == "accept":  # (MERCY: an offender knocked out since did not go out)
+            went = fand(s.seat_total(s.offender) == 0, fnot(spec.is_out(s, s.offender))) \
+                if s.out else s.seat_total(s.offender) == 0
+            claim = z3.Implies(went, fand(t.phase == OVER, t.winner == s.offender))
         else:
             out = fand(s.seat_total(s.turn) == 1, s.phase != RESPOND)
             over = t.phase == OVER
             if step.name == "play_draw_two":  # its victim draws before the round is scored
-                victim = spec.seat_after(s.turn, s.direction, 1)
+                victim = spec.seat_on(s, s.turn, s.direction, 1)
                 over = fand(over, t.seat_total(victim) == s.seat_total(victim)
                             + DRAW_TWO_VICTIM)
             claim = z3.Implies(out, f_or(over, t.phase == RESPOND))
@@ -746,24 +819,24 @@ def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
         t, me, d = step.post, s.turn, s.direction
         kind = spec.play_kind(step.name)
         faces = spec.faces_of(kind)
-        nxt = spec.seat_after(me, d, 1)
+        nxt = spec.seat_on(s, me, d, 1)
         own = spec.lookup(spec.fcolor, step.face, faces)
         nobody_draws = [t.hand_total(p) <= s.hand_total(p) for p in range(spec.n)]
         if kind is Kind.NUMBER:
             claim = fand(t.turn == nxt, t.direction == d, t.color == own, *nobody_draws)
         elif kind is Kind.SKIP:
-            claim = fand(t.turn == spec.seat_after(me, d, 2), t.direction == d,
+            claim = fand(t.turn == spec.seat_on(s, me, d, 2), t.direction == d,
                            t.color == own, *nobody_draws)
         elif kind is Kind.REVERSE:  # with two players it acts as a Skip (TWO-1)
             claim = two_or_more(spec, fand(t.turn == me, t.color == own, *nobody_draws),
-                                fand(t.direction == -d, t.turn == spec.seat_after(me, -d, 1),
-                                     t.color == own, *nobody_draws))
+                                fand(t.direction == -d, t.turn == spec.seat_on(s, me, -d, 1),
+                                     t.color == own, *nobody_draws), s)
         elif kind is Kind.DRAW_TWO:
             victim = concrete(nxt)  # a number under the symmetry reduction
             others = [t.hand_total(p) <= s.hand_total(p) if victim is not None
                       else f_or(nxt == p, t.hand_total(p) <= s.hand_total(p))
                       for p in range(spec.n) if p != victim]
-            claim = fand(t.turn == spec.seat_after(me, d, 2), t.direction == d,
+            claim = fand(t.turn == spec.seat_on(s, me, d, 2), t.direction == d,
                            t.color == own, *others)
         elif kind is Kind.WILD:
             claim = fand(t.turn == nxt, t.direction == d, t.color == step.choices["color"],
@@ -775,8 +848,11 @@ def _card_effects(spec: Spec, s: Sym) -> Iterator[Query]:
         yield across(step, normal, z3.Not(claim))
 
 
-def two_or_more(spec: Spec, two: Expr, more: Expr) -> Expr:
-    """``two`` with two players (TWO-1), ``more`` with more."""
+def two_or_more(spec: Spec, two: Expr, more: Expr, s: Sym | None = None) -> Expr:
+    """``two`` with two players (TWO-1), ``more`` with more (in the round ``s``: under
+    MERCY, the players in)."""
+    if s is not None and s.out:
+        return fite(feq(spec.players_in(s), TWO_PLAYERS), two, more)
     if TWO_PLAYERS not in spec.counts:
         return more
     if spec.counts == (TWO_PLAYERS,):
@@ -808,10 +884,11 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
         elif step.name == "catch":
             target = step.pre.uno_window
             yield across(step, s.seat_total(target) != 1)
-        else:
+        else:  # (MERCY: a player in)
+            here = fand(live, fnot(spec.is_out(s, step.mover))) if s.out else live
             yield Query(step.label + " (allowed)",
-                        spec.if_seated(step.mover, fand(live, z3.Not(step.guard))), [step],
-                        assume=spec.if_seated(step.mover, live))
+                        spec.if_seated(step.mover, fand(here, z3.Not(step.guard))), [step],
+                        assume=spec.if_seated(step.mover, here))
 
 
 def _uno_catch_later(spec: Spec, s: Sym) -> Iterator[Query]:
@@ -869,7 +946,7 @@ def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
     and exchanges nothing. After an exchange a UNO window is open only on a hand of one
     card."""
     me, d = s.turn, s.direction
-    nxt = spec.seat_after(me, d, 1)
+    nxt = spec.seat_on(s, me, d, 1)
     for step in spec.steps(s, EXCHANGES):
         t, faces = step.post, spec.play_faces(step.name)
         swap = step.name == "play_swap_hands"
@@ -887,7 +964,7 @@ def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
                                       t.hand_total(p) == s.hand_total(p))
                            for p in range(spec.n)])
         else:
-            hands = fand(*[spec.for_seated(p, t.seat_total(spec.seat_after(ival(p), d, 1))
+            hands = fand(*[spec.for_seated(p, t.seat_total(spec.seat_on(s, ival(p), d, 1))
                                            == s.hand_total(p) - when(me, p, ival(1), ival(0)))
                            for p in range(spec.n)])
         normal = fand(s.phase != RESPOND, s.seat_total(me) >= 2, enough(spec, s))
@@ -909,7 +986,7 @@ def _swapped_with(spec: Spec, s: Sym, step: Step, faces: list[int],
     (``next``). Each is stated apart from the table's value, so a table that plays the
     other reading refutes it."""
     me = s.turn
-    nxt = spec.seat_after(me, s.direction, 1)
+    nxt = spec.seat_on(s, me, s.direction, 1)
     target = step.choices["target"]
     if nearest:
         yield across(step, z3.Not(target == nxt), label=step.label + " (the next player)")
@@ -942,7 +1019,7 @@ def _jump_in(spec: Spec, s: Sym) -> Iterator[Query]:
         me, t = step.mover, step.post
         yield across(step, z3.Not(fand(step.face == s.top, s.phase == PLAY, me != s.turn)))
         if step.name == "jump_number":
-            claim = fand(t.turn == spec.seat_after(me, d, 1), t.direction == d,
+            claim = fand(t.turn == spec.seat_on(s, me, d, 1), t.direction == d,
                          t.seat_total(me) == s.seat_total(me) - 1)
             yield across(step, s.seat_total(me) >= 2, enough(spec, s), z3.Not(claim),
                          label=step.label + " (goes on from the jumper)")
@@ -987,7 +1064,7 @@ def _jumped_draw_two(spec: Spec, s: Sym, step: Step, adds: bool) -> Query:
     more cards wait, for the player after the jumper to accept (the first victim, who was
     to move, draws none of them)."""
     me, t, d = step.mover, step.post, s.direction
-    victim = spec.seat_after(me, d, 1)
+    victim = spec.seat_on(s, me, d, 1)
     hypothesis = (s.seat_total(me) >= 2, enough(spec, s))
     if adds:
         before = fite(s.phase == RESPOND, s.pending, ival(0))
@@ -996,7 +1073,7 @@ def _jumped_draw_two(spec: Spec, s: Sym, step: Step, adds: bool) -> Query:
         claim = fand(t.phase == RESPOND, t.turn == victim, t.offender == me,
                      t.pending == before + DRAW_TWO_VICTIM, *others)
         return across(step, *hypothesis, z3.Not(claim), label=step.label + " (adds)")
-    claim = fand(t.phase == PLAY, t.turn == spec.seat_after(me, d, 2),
+    claim = fand(t.phase == PLAY, t.turn == spec.seat_on(s, me, d, 2),
                  t.seat_total(victim) == s.seat_total(victim) + DRAW_TWO_VICTIM)
     return across(step, s.phase == PLAY, *hypothesis, z3.Not(claim),
                   label=step.label + " (each)")
@@ -1107,6 +1184,9 @@ PROPERTIES: tuple[Property, ...] = (
     Property("teams", "partners seated opposite score a round won alike, from every other "
              "hand or the opponents' (SCORE-1 partners)", ("SCORE-1", "SCORE-2"),
              _teams_queries, needs=("SCORE-1.partners",)),
+    Property("mercy", "a player holding the limit (25) or more is out of the round with none; "
+             "the player to move is in; the last player in wins a round scoring nothing "
+             "(MERCY)", ("MERCY",), _mercy, needs=("MERCY",)),
     Property("next-deal-mover", "the player to move when the round ended plays first in "
              "the next (END-2 read next_dealer mover)", ("END-2", "DEAL-3"), _next_deal_mover,
              needs=("END-2.next_dealer=" + NextDealer.MOVER.value,)),

@@ -144,7 +144,7 @@ def first_deal(spec: Spec) -> tuple[Sym, Any]:
     7 players and more no longer times out at the first action (the TWO-1 witness at
     7-10 players: a time-out of 10 s each with any dealer, 1.2-3.0 s with one,
     measured)."""
-    before = fresh(spec.n, spec.deck, "undealt").evolve(dealer=ival(spec.n - 1),
+    before = fresh(spec.n, spec.deck, "undealt", knocks=spec.knocks).evolve(dealer=ival(spec.n - 1),
                                                         winner=ival(spec.n - 1))
     step = spec.next_deal(before)
     return step.post, z3.And(step.draws, *[x == 0 for x in before.scores])
@@ -186,7 +186,7 @@ def _search_at(rules: RuleTable, prop: Property, n: int, depth: int, budget_s: f
     why = None
     for k in range(depth + 1):
         if k:
-            states.append(fresh(spec.n, spec.deck, f"reach{k}"))
+            states.append(fresh(spec.n, spec.deck, f"reach{k}", knocks=spec.knocks))
             solver.add(_next(spec, states[k - 1], states[k], first=k == 1))
         found, why = _at_depth(spec, prop, solver, states, refused, (start, budget_s))
         if found is not None:
@@ -399,14 +399,15 @@ def _deal_of(spec: Spec, record: dict[str, Any], game: Game) -> Sym:
     held = [sum(list(h).count(c) for h in record["deal"]["hands"].values()) for c in codes]
     pile = [ival(k - held[f]) for f, k in enumerate(spec.deck.copies)]
     return dealt(hands, pile, ival(list(game.names).index(record["dealer"])),
-                 [ival(0)] * game.n)
+                 [ival(0)] * game.n, knocks=spec.knocks)
 
 
 def to_sym(game: Game) -> Sym:
     """The engine's state as Z3 values. (``compare.successors`` has the same, but loads the
     explorer and networkx, which ``verify`` would then load for every run.)"""
     nfaces = len(game.deck.faces)
-    return concrete_state({f.name: getattr(game, f.name) for f in SYMBOLIC}, game.n, nfaces)
+    return concrete_state({f.name: getattr(game, f.name) for f in SYMBOLIC}, game.n, nfaces,
+                          knocks=game.rules.knocks_out())
 
 
 def _chosen(spec: Spec, step: Step, game: Game, action: dict[str, Any]) -> Iterator[Any]:

@@ -273,6 +273,9 @@ class Sym:
     round_points: Expr
     scores: list[Expr]
     anchor: str | None = None  # which seat the symmetry reduction fixed to 0 (prover)
+    # MERCY: per seat, whether it is knocked out of the round (Bools); empty under a table
+    # that knocks nobody out, so every other table's terms are as they were
+    out: list[Expr] = field(default_factory=list)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def evolve(self, **changes: Any) -> Sym:
@@ -335,10 +338,12 @@ def choose(c: Expr, a: Sym, b: Sym) -> Sym:
 
 
 def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
-          direction: int | None = None, anchor: str | None = None) -> Sym:
+          direction: int | None = None, anchor: str | None = None,
+          knocks: bool = False) -> Sym:
     """A state of fresh constants: the universally quantified state of a proof
     (with the player to move fixed to ``turn`` under the symmetry reduction, and the
-    seat the reduction fixed named by ``anchor``)."""
+    seat the reduction fixed named by ``anchor``); ``knocks``: the table knocks players
+    out of a round (MERCY), so the state says who is out."""
     t = fresh_tag(prefix)
     faces = range(len(deck.faces))
 
@@ -359,7 +364,8 @@ def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
         wd4_legal=z3.Bool(f"{t}.legal"), prev_color=z3.Int(f"{t}.prev"),
         uno_window=z3.Int(f"{t}.uno"), winner=z3.Int(f"{t}.winner"),
         round_points=z3.Int(f"{t}.points"),
-        scores=[z3.Int(f"{t}.score{p}") for p in range(n)], anchor=anchor)
+        scores=[z3.Int(f"{t}.score{p}") for p in range(n)], anchor=anchor,
+        out=[z3.Bool(f"{t}.out{p}") for p in range(n)] if knocks else [])
 
 
 def _counts(cards: Iterable[int], nfaces: int) -> list[Expr]:
@@ -391,13 +397,17 @@ def as_number(term: Expr) -> Expr:
     return z3.If(term, 1, 0) if z3.is_bool(term) else term
 
 
-def concrete_state(values: Mapping[str, Any], n: int, nfaces: int) -> Sym:
+def concrete_state(values: Mapping[str, Any], n: int, nfaces: int,
+                   knocks: bool = False) -> Sym:
     """The symbolic state of a concrete one, given field by field as the engine holds
-    them (the state schema's symbolic fields: :data:`unoformal.rules.state.SYMBOLIC`)."""
+    them (the state schema's symbolic fields: :data:`unoformal.rules.state.SYMBOLIC`);
+    ``knocks`` as for :func:`fresh`."""
     terms: dict[str, Any] = {}
     for f in SYMBOLIC:
         value = values[f.name]
-        if f.domain is Domain.DISCARD:
+        if f.domain is Domain.SEATS:
+            terms[f.name] = [z3.BoolVal(p in value) for p in range(n)] if knocks else []
+        elif f.domain is Domain.DISCARD:
             terms["disc"] = _counts(value[:-1], nfaces)
             terms["top"] = ival(value[-1] if value else NONE)
         else:
@@ -414,12 +424,15 @@ def equal(a: Sym, b: Sym) -> Expr:
                                  strict=True)])
 
 
-def dealt(hands: list[list[Expr]], pile: list[Expr], dealer: Expr, scores: list[Expr]) -> Sym:
+def dealt(hands: list[list[Expr]], pile: list[Expr], dealer: Expr, scores: list[Expr],
+          knocks: bool = False) -> Sym:
     """DEAL-2's state: the hands dealt, the rest the pile, the start card not yet turned
-    (phase ``DEALT``), the scores kept from the rounds before."""
+    (phase ``DEALT``), the scores kept from the rounds before; nobody out (MERCY's
+    ``knocks``)."""
     none, zero = ival(NONE), ival(0)
     return Sym(
         n=len(hands), hands=hands, pile=pile, disc=[zero] * len(pile), top=none,
         turn=zero, direction=ival(1), color=none, phase=ival(DEALT), dealer=dealer,
         drawn=none, pending=zero, pending_kind=none, offender=none, wd4_legal=z3.BoolVal(True),
-        prev_color=none, uno_window=none, winner=none, round_points=zero, scores=scores)
+        prev_color=none, uno_window=none, winner=none, round_points=zero, scores=scores,
+        out=[z3.BoolVal(False)] * len(hands) if knocks else [])

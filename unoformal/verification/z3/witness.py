@@ -82,7 +82,9 @@ def state_text(spec: Spec, m: z3.ModelRef, s: Sym, rules: RuleTable) -> str:
         "pending_kind": KINDS[kind] if 0 <= kind < len(KINDS) else None,
         "offender": seat(s.offender), "wd4_legal": bool(val(m, s.wd4_legal)),
         "prev_color": color(s.prev_color), "reveal": None, "winner": seat(s.winner),
-        "round_points": val(m, s.round_points), "seed": 0, "shuffles": 0}
+        "round_points": val(m, s.round_points), "seed": 0, "shuffles": 0,
+        # MERCY's seats out, in seat order (the model does not say in which order they left)
+        "out": tuple(p for p, x in enumerate(s.out[:len(who)]) if val(m, x))}
     return encode(values, spec.deck)
 
 
@@ -147,7 +149,7 @@ def find_record(rules: RuleTable, prop: Property, n: int, label: str,
     """A record from a deal to the violation of ``prop`` at ``label``, if one is found."""
     start = time.perf_counter()
     spec = Spec(rules, n)
-    s0 = fresh(n, spec.deck, "deal")
+    s0 = fresh(n, spec.deck, "deal", knocks=spec.knocks)
     base = _dealt(spec, s0)
     for path in _paths(spec, s0):
         if time.perf_counter() - start > budget_s:

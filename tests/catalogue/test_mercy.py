@@ -1,0 +1,307 @@
+"""mercy (MERCY, UNO Show 'Em No Mercy's mercy rule), checked against worked examples from
+its own words and against its property over whole games, in the rule's numbers: "a player
+who holds 25 cards or more, at any moment of a round, is knocked out of the round at once:
+their cards go under the discard pile, play passes them by, and if it was their turn the
+next player in plays. When one player is left in the round, they win it; the round scores
+nothing. Everyone is dealt in again at the next deal."
+
+The engine (``Game._mercy``) and the relation (``Spec.knocked_out``) each state the rule
+once, apart, so ``validate`` compares two readings of it; the checks below read neither:
+worked examples for the engine, the ``mercy`` property (stated from a step's pre- and
+post-state alone) for the relation. Each is shown able to fail by a plant."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.test_roundtrip import _play
+from unoformal.commands.cli import main
+from unoformal.engine.actions import Action
+from unoformal.engine.game import Game
+from unoformal.errors import IllegalActionError, InvalidInputError, VariantError
+from unoformal.rulebook.cards import Kind
+from unoformal.rulebook.deck import Deck
+from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.variants import derive, load_rules
+from unoformal.verification.z3 import actions as z3_actions
+from unoformal.verification.z3 import prover
+from unoformal.verification.z3.properties import property_named
+from unoformal.verification.z3.prover import check
+
+RULE = "mercy"
+TWENTY_FOUR = ("R1,R1,R2,R2,R3,R3,R4,R4,R5,R5,R6,R6,R7,R7,R8,R8,R9,R9,Y1,Y1,Y2,Y2,Y3,Y3")
+
+
+def _position(rules: RuleTable, hands: list[str], *, turn: str = "A", out: str = "-",
+              discard: str = "G3", pile: list[str] | None = None, color: str = "green",
+              phase: str = "play", extra: str = "drawn=- pending=0 kind=- offender=-") -> Game:
+    """A round under way: the given hands (seat by seat, A first), ``pile`` the draw pile
+    from its bottom (the rest of the deck, in code order, when not given)."""
+    names = "ABCDEF"[:len(hands)]
+    deck = Deck.of(rules)
+    rest = Counter(deck.code(f) for f in deck.cards())
+    rest.subtract(c for part in (*hands, discard) for c in part.split(",") if c)
+    if pile is None:
+        pile = sorted(rest.elements())
+    return Game.from_text(
+        f"rules={rules.name} players={','.join(names)} dealer={names[-1]} round=1 "
+        f"turn={turn} dir=left color={color} phase={phase} hands={'/'.join(hands)} "
+        f"pile={','.join(pile)} discard={discard} scores={','.join('0' * len(names))} "
+        f"out={out} uno=- {extra} legal=1 prev=- reveal=- winner=- points=0 seed=0 "
+        "shuffles=0", rules)
+
+
+def _pile_ending(rules: RuleTable, hands: list[str], top: list[str], discard: str = "G3"
+                 ) -> list[str]:
+    """The draw pile, as the text lists it (its top first): ``top``, then the rest of the
+    deck."""
+    deck = Deck.of(rules)
+    rest = Counter(deck.code(f) for f in deck.cards())
+    rest.subtract(c for part in (*hands, discard, *top) for c in part.split(",") if c)
+    return top + sorted(rest.elements())
+
+
+def _apply(game: Game, text: str) -> Game:
+    game.apply(Action.parse(text))
+    return game
+
+
+# --------------------------------------------------------------- knocked out
+
+
+def test_a_draw_to_the_limit_knocks_the_drawer_out_and_play_passes_them_by() -> None:
+    """A holds 24 and draws the 25th: A is out at once, the 25 cards under the discard pile
+    (its top, G3, stays), and B, the next player in, plays."""
+    rules = load_rules(RULE)
+    hands = [TWENTY_FOUR, "B1,B2", "B3,B4"]
+    g = _position(rules, hands, pile=_pile_ending(rules, hands, ["R0"]))
+    _apply(g, "A draw")
+    assert g.out == (0,) and g.hands[0] == [] and g.turn == 1 and g.phase == "play"
+    assert g.drawn is None and not g.round_over
+    assert len(g.discard) == 26 and g.deck.code(g.discard[-1]) == "G3"
+    assert " out=A " in g.to_text()
+    assert Game.from_text(g.to_text(), rules).to_text() == g.to_text()
+    _apply(g, "B draw")  # B keeps a card that cannot be played: C is next, A passed by
+    _apply(g, "B pass")
+    assert g.turn == 2
+    _apply(g, "C draw")
+    _apply(g, "C pass")
+    assert g.turn == 1  # from C, over A, to B
+
+
+def test_twenty_four_cards_are_not_yet_the_limit() -> None:
+    rules = load_rules(RULE)
+    hands = ["R1,R1,R2,R2,R3,R3,R4,R4,R5,R5,R6,R6,R7,R7,R8,R8,R9,R9,Y1,Y1,Y2,Y2,Y3",
+             "B1,B2", "B3,B4"]
+    g = _position(rules, hands, pile=_pile_ending(rules, hands, ["R0"]))
+    _apply(g, "A draw")
+    assert g.out == () and len(g.hands[0]) == 24 and g.phase == "drawn"
+
+
+def test_a_draw_two_that_takes_its_victim_to_the_limit_knocks_them_out() -> None:
+    """A plays G+2 on B, who holds 23: B draws 2, holds 25, is out; C plays next (B lost
+    the turn anyway)."""
+    rules = load_rules(RULE)
+    hands = ["G+2,B9", TWENTY_FOUR[:-3], "B3,B4"]
+    g = _position(rules, hands, pile=_pile_ending(rules, hands, ["R0", "Y0"]))
+    _apply(g, "A play G+2")
+    assert g.out == (1,) and g.hands[1] == [] and g.turn == 2
+
+
+def test_the_last_player_in_wins_the_round_and_it_scores_nothing() -> None:
+    """Two players: A is knocked out, so B wins the round holding cards, which score
+    nothing; the next deal brings A back, and the deal passes to the dealer's left."""
+    rules = load_rules(RULE)
+    hands = [TWENTY_FOUR, "B1,B2,Y9"]
+    g = _position(rules, hands, pile=_pile_ending(rules, hands, ["R0"]))
+    _apply(g, "A draw")
+    assert g.round_over and g.winner == 1 and g.round_points == 0 and g.scores == [0, 0]
+    assert g.out == (0,) and not g.game_over and g.drawn is None
+    with pytest.raises(IllegalActionError):
+        _apply(g, "B draw")
+    g.next_round()
+    assert g.out == () and [len(h) for h in g.hands] == [7, 7] and g.dealer == 0
+
+
+def test_a_player_out_has_no_move_and_is_named_by_none() -> None:
+    rules = load_rules("mercy+seven-o")
+    g = _position(rules, ["B7,B1", "", "B3,B4"], out="B", discard="B5", color="blue")
+    with pytest.raises(IllegalActionError, match=r"B is knocked out of the round \(MERCY: "
+                                                 r"25 cards or more\) and cannot be named"):
+        _apply(g, "A play B7 B")
+    with pytest.raises(IllegalActionError, match="has no move"):
+        _apply(g, "B draw")
+    assert all(a.player != "B" and a.target != "B" for a in g.legal_actions())
+    before = g.to_text()
+    with pytest.raises(IllegalActionError):
+        _apply(g, "A play B7 B")
+    assert g.to_text() == before  # a refused move leaves the state as it was
+
+
+def test_seven_o_passes_hands_over_the_players_in() -> None:
+    """A plays the 0: every hand in moves one seat on, over B, who is out."""
+    rules = load_rules("mercy+seven-o")
+    g = _position(rules, ["B0,B1", "", "B3,B4", "R5"], out="B", discard="B5", color="blue")
+    _apply(g, "A play B0")
+    codes = [[g.deck.code(c) for c in h] for h in g.hands]
+    assert codes == [["R5"], [], ["B1"], ["B3", "B4"]]
+
+
+def test_the_pile_reading_puts_the_hand_under_the_draw_pile() -> None:
+    rules = load_rules(f"{RULE}@pile")
+    hands = [TWENTY_FOUR, "B1,B2", "B3,B4"]
+    pile = _pile_ending(rules, hands, ["R0"])
+    g = _position(rules, hands, pile=pile)
+    _apply(g, "A draw")
+    assert g.out == (0,) and len(g.discard) == 1
+    assert [g.deck.code(c) for c in g.pile[:25]] == [*TWENTY_FOUR.split(","), "R0"]
+
+
+def test_a_waiting_draw_card_dies_with_a_victim_knocked_out_meanwhile() -> None:
+    """B, the victim of A's Wild Draw Four, holds 23 and is caught advising badly (ADVICE-1:
+    2 cards): B is out; nobody draws the 4; C plays."""
+    rules = load_rules(RULE)
+    hands = ["B9", TWENTY_FOUR[:-3], "B3,B4"]
+    g = _position(rules, hands, turn="B", phase="respond", color="blue", discard="W+4",
+                  pile=_pile_ending(rules, hands, ["R0", "Y0"], discard="W+4"),
+                  extra="drawn=- pending=4 kind=W+4 offender=A")
+    _apply(g, "B advise")
+    assert g.out == (1,) and g.turn == 2 and g.phase == "play" and g.pending == 0
+
+
+def test_a_deal_with_a_hand_at_the_limit_is_refused() -> None:
+    rules = load_rules(RULE)
+    deck = Deck.of(rules)
+    cards = [deck.code(c) for c in deck.cards()]
+    with pytest.raises(InvalidInputError, match=r"deal.hands.A: 25 cards; MERCY"):
+        Game(["A", "B"], rules=rules, dealer="B",
+             deal={"hands": {"A": cards[:25], "B": cards[25:32]}, "draw_pile": cards[32:]})
+
+
+@pytest.mark.parametrize(("combined", "check"), [
+    ("mercy+most-cards-out", "leaves is on"), ("mercy+teams", "partners are on")])
+def test_mercy_with_leaving_or_teams_is_refused(combined: str, check: str) -> None:
+    with pytest.raises(VariantError, match=check):
+        load_rules(combined)
+
+
+def test_a_limit_a_deal_reaches_is_refused() -> None:
+    with pytest.raises(VariantError, match="DEAL-2's hand_size"):
+        derive(load_rules(RULE), "low", "", {"MERCY": {"at": 7}})
+
+
+# --------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_whole_games_keep_the_rule_at_every_step(players: int) -> None:
+    """Seeded random games with a limit of 12: at every step a player out holds nothing,
+    every player in holds fewer than 12 in a round, the player to move is in, the deck is
+    whole, and the text reads back; a round that leaves one player in is theirs."""
+    rules = derive(load_rules(RULE), "mercy-12", "", {"MERCY": {"at": 12}})
+    rng = random.Random(players)
+    knocked = won = 0
+    for seed in range(3):
+        g = Game([f"P{i}" for i in range(players)], seed=seed, rules=rules)
+        for _ in range(1500):
+            if g.round_over:
+                if len(g.out) == players - 1:
+                    won += 1
+                    assert g.winner not in g.out and g.round_points == 0
+                g.next_round()
+                assert g.out == ()
+                continue
+            before = len(g.out)
+            g.apply(rng.choice(g.legal_actions()))
+            knocked += len(g.out) > before
+            assert all(not g.hands[p] for p in g.out)
+            assert sum(map(len, g.hands)) + len(g.pile) + len(g.discard) == 108
+            if not g.round_over:
+                assert g.turn not in g.out and len(g.out) < players - 1
+                assert all(len(g.hands[p]) < 12 for p in range(players) if p not in g.out)
+            assert Game.from_text(g.to_text(), rules).to_text() == g.to_text()
+    assert knocked and won
+
+
+def test_play_saves_a_game_under_the_preset_that_replay_reads_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "game.json"
+    game = _play(monkeypatch, out, "no-mercy", seed=2, players=4)
+    said = capsys.readouterr().out
+    assert said.count("knocked out of the round (MERCY).") >= 1
+    assert main(["replay", str(out), "--json"]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["text"] == game.to_text()
+    assert state["out"] == [game.names[p] for p in game.out]
+
+
+# --------------------------------------------------------------- the relation
+
+
+def test_the_mercy_property_is_proved() -> None:
+    result = check(load_rules(RULE), property_named("mercy"), 2)
+    assert result.verdict == "proved"
+
+
+def test_a_limit_read_one_too_low_in_the_relation_is_refuted_by_the_property(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plant in the relation's reading of the rule (knocked out at 24): the ``mercy``
+    property, stated from the step's states alone, refutes it; ``validate`` would find it
+    only against the engine."""
+    real = z3_actions.Spec.knocked_out
+
+    def planted(self: Any, t: Any, pre: Any) -> Any:
+        table = self.table
+        self.table = dataclasses.replace(
+            table, mercy=dataclasses.replace(table.mercy, at=table.mercy.at - 1))
+        try:
+            return real(self, t, pre)
+        finally:
+            self.table = table
+
+    monkeypatch.setattr(z3_actions.Spec, "knocked_out", planted)
+    prover._setup.cache_clear()  # the compiled relation, built once per table and count
+    try:
+        result = check(load_rules(RULE), property_named("mercy"), 2)
+    finally:
+        prover._setup.cache_clear()  # no planted relation for the tests after this one
+    assert result.verdict == "refuted"
+
+
+# --------------------------------------------------------------- the tools
+
+
+def test_the_explorer_refuses_a_deck_on_which_the_limit_can_be_reached(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    low = tmp_path / "low.toml"
+    low.write_text('name = "low"\nbase = "classic"\n[rules.MERCY]\nenabled = true\nat = 3\n'
+                   '[rules."DEAL-2"]\nhand_size = 1\n')
+    assert main(["explore", "--preset", "tiny", "--rules", str(low), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "MERCY: at = 3 can be reached on this deck of 6 cards" in err
+    assert err.count("\n") == 1
+    assert main(["explore", "--preset", "tiny", "--rules", RULE, "--no-progress"]) == 0
+
+
+def test_the_rule_reads_in_the_rules_document(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "--rules", RULE]) == 0
+    out = capsys.readouterr().out
+    assert "knocked out" in out and "MERCY" in out and "25 cards or more" in out
+
+
+def test_the_no_mercy_preset_is_the_box_rules_the_classic_deck_can_play() -> None:
+    """Stacking up (+2 on +2, +4 on +2 or +4), draw until you can play and play it, 7-0,
+    no challenge, and the mercy rule."""
+    table = load_rules("no-mercy")
+    assert table.mercy.enabled and table.seven_o.enabled and table.draw.must_play_drawn
+    assert not table.effect(Kind.WILD_DRAW_FOUR).victim_may_challenge
+    assert set(table.no_stacking.answers) == {Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR}
+    assert {r.id for r in table.house} == {"HOUSE-DRAW-UNTIL", "HOUSE-STACK-UP"}
