@@ -61,7 +61,7 @@ def test_the_default_is_one_unwrapped_row_per_property(default: tuple[int, str])
     assert list(rows) == [p.name for p in PROPERTIES]  # every name whole, in order
     assert rows[WITNESS].split()[1:5] == ["proved", "2,", "refuted", "3"]
     assert all("as expected" in row for row in rows.values())
-    assert len(out.splitlines()) < len(PROPERTIES) + 29, out
+    assert len(out.splitlines()) < len(PROPERTIES) + 31, out
 
 
 def test_the_default_says_why_a_refutation_is_expected_and_shows_no_state(
@@ -76,13 +76,13 @@ def test_the_default_says_why_a_refutation_is_expected_and_shows_no_state(
 
 def test_the_default_ends_with_the_verdict_line(default: tuple[int, str]) -> None:
     _, out = default
-    assert out.endswith("\n63 verdicts as in the manifest\n")
+    assert out.endswith("\n65 verdicts as in the manifest\n")
 
 
 def test_details_show_every_verdict_and_the_counterexamples(
         details: tuple[int, str]) -> None:
     code, out = details
-    assert code == 0 and out.endswith("\n63 verdicts as in the manifest\n")
+    assert code == 0 and out.endswith("\n65 verdicts as in the manifest\n")
     rows = [line.split() for line in out.splitlines() if line.startswith(WITNESS + " ")]
     assert [row[:5] for row in rows if row[1] == "TWO-1"] == [
         [WITNESS, "TWO-1", "2", "proved", "proved"], [WITNESS, "TWO-1", "3", "refuted",
@@ -97,7 +97,7 @@ def test_details_show_every_verdict_and_the_counterexamples(
 def test_json_keeps_its_keys() -> None:
     code, out = _run("--json")
     rows: list[dict[str, Any]] = json.loads(out)
-    assert code == 0 and len(rows) == 63
+    assert code == 0 and len(rows) == 65
     for row in rows:
         assert set(row) == (REFUTED_KEYS if row["verdict"] == "refuted" else ROW_KEYS), row
         if row["verdict"] == "refuted":  # the TWO-1 witness: a game breaks it

@@ -203,7 +203,7 @@ def test_only_switchable_entries_can_be_switched_off(attr: str) -> None:
 def test_the_rulebook_entries_that_can_be_switched_off_say_what_off_means() -> None:
     off = {rule.id for _, rule in CLASSIC.entries() if rule.switchable and not rule.extension}
     assert off == {"TWO-1", "ADVICE-1", "UNO-1", "START-D2", "START-SKIP", "START-REV", "SEVEN-O",
-                   "JUMP-IN", "SEVERAL"}
+                   "JUMP-IN", "SEVERAL", "MERCY"}
     assert all(rule.when_off for _, rule in CLASSIC.entries() if rule.house)
 
 
@@ -465,7 +465,7 @@ def _changed(entry: str, **values: Any) -> RuleTable:
 
 
 SWITCHABLE = ("START-D2, START-SKIP, START-REV, TWO-1, ADVICE-1, UNO-1, EXT-PASS, EXT-SHORT, "
-              "EXT-START, EXT-LAST, SEVEN-O, JUMP-IN, SEVERAL")
+              "EXT-START, EXT-LAST, SEVEN-O, JUMP-IN, SEVERAL, MERCY")
 BREACHES = [
     (_changed("players", minimum=6, maximum=4), "players-ordered",
      table.Breach(("rules", "DECK-2", "minimum"), "DECK-2", 6, "at most the maximum, 4")),

@@ -102,4 +102,4 @@ def test_deck_1_switching_off_a_rule_that_cannot_be_names_those_that_can(
     assert message(str(path)) == (
         f"{path}: rules.PLAY-1.enabled: PLAY-1 cannot be switched off (only START-D2, "
         "START-SKIP, START-REV, TWO-1, ADVICE-1, UNO-1, EXT-PASS, EXT-SHORT, EXT-START, "
-        "EXT-LAST, SEVEN-O, JUMP-IN, SEVERAL can)")
+        "EXT-LAST, SEVEN-O, JUMP-IN, SEVERAL, MERCY can)")

@@ -119,7 +119,7 @@ def test_a_house_rules_property_is_vacuous_wherever_the_rule_is_off() -> None:
     assert {p.name for p in needing} == {"seven-o", "jump-in", "seven-o-next", "jump-in-adds",
                                          "jump-in-window-open",  # and their other readings
                                          "uno-catch-later", "next-deal-mover", "deflect",
-                                         "several", "teams"}
+                                         "several", "teams", "mercy"}
     mine = derive(CLASSIC, "mine", "a user's table", {"UNO-1": {"penalty": 4}})
     house = ("deflect", "several-of-a-number", "teams")  # rules their properties need
     for rules in [load_rules(name) for name in (*VARIANTS, *house)] + [mine]:

@@ -91,6 +91,8 @@ OUTSIDE: dict[str, str] = {
               "to renaming seats)",
     "END-2": "between rounds: the explorer's graph is one round",
     "SCORE-2": "between rounds: the explorer's graph is one round",
+    "MERCY": "never on a deck explored: the explorer refuses one on which a hand can reach "
+             "the limit (its key does not hold who is knocked out)",
 }
 
 

@@ -636,8 +636,10 @@ class Spec:
         relation's reading of "nobody went out before": its winner is found at the
         round's end, from the hands)."""
         seat = ival(seat) if isinstance(seat, int) else seat  # a seat given as a number
+        out = s.out  # MERCY: a seat out holds no card either, and never went out
         return fand(feq(self.hand_size(s, seat), 0),
-                    *[self.for_seated(q, f_or(feq(seat, q), z3.Not(feq(s.hand_total(q), 0))))
+                    *[self.for_seated(q, f_or(feq(seat, q), z3.Not(feq(s.hand_total(q), 0)),
+                                              *out[q:q + 1]))
                       for q in range(self.n)])
 
     def hands_passed(self, s: Sym, actor: Expr, target: Expr | None) -> Sym:

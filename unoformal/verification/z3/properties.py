@@ -156,7 +156,14 @@ def aimed_well(spec: Spec, step: Step) -> Expr:
         return TRUE
     if spec.table.seven_o.swap_with is SwapWith.NEXT:
         return target == spec.seat_on(step.pre, step.mover, step.pre.direction, 1)
-    return fand(target != step.mover, target >= 0, spec.seated(target))
+    return fand(target != step.mover, target >= 0, spec.seated(target),
+                *in_round(spec, step.pre, target))
+
+
+def in_round(spec: Spec, s: Sym, seat: Expr) -> list[Expr]:
+    """MERCY: ``seat`` is not knocked out, as a conjunct list (none under any other
+    table, whose terms stay as they were)."""
+    return [fnot(spec.is_out(s, seat))] if s.out else []
 
 
 @dataclass(frozen=True)
@@ -963,10 +970,14 @@ def _seven_o(spec: Spec, s: Sym) -> Iterator[Query]:
                          *[z3.Implies(fand(me != p, target != p),
                                       t.hand_total(p) == s.hand_total(p))
                            for p in range(spec.n)])
-        else:
-            hands = fand(*[spec.for_seated(p, t.seat_total(spec.seat_on(s, ival(p), d, 1))
-                                           == s.hand_total(p) - when(me, p, ival(1), ival(0)))
-                           for p in range(spec.n)])
+        else:  # (MERCY: the hands of the players in)
+            hands = fand(*[spec.for_seated(p, z3.Implies(
+                fand(*in_round(spec, s, ival(p))),
+                t.seat_total(spec.seat_on(s, ival(p), d, 1))
+                == s.hand_total(p) - when(me, p, ival(1), ival(0)))) if s.out else
+                spec.for_seated(p, t.seat_total(spec.seat_on(s, ival(p), d, 1))
+                                == s.hand_total(p) - when(me, p, ival(1), ival(0)))
+                for p in range(spec.n)])
         normal = fand(s.phase != RESPOND, s.seat_total(me) >= 2, enough(spec, s))
         yield across(step, normal, z3.Not(fand(rank, hands, window, t.turn == nxt,
                                                t.phase == PLAY)))
@@ -992,7 +1003,7 @@ def _swapped_with(spec: Spec, s: Sym, step: Step, faces: list[int],
         yield across(step, z3.Not(target == nxt), label=step.label + " (the next player)")
         aim = target == nxt
     else:
-        aim = fand(target != me, target >= 0, spec.seated(target))
+        aim = fand(target != me, target >= 0, spec.seated(target), *in_round(spec, s, target))
     matching = f_or([fand(step.face == g, _matching(spec, g, s)) for g in faces])
     yield enabled(step.label + (" (the next player)" if nearest else " (any other player)"),
                   step, s.phase == PLAY, s.seat_total(me) >= 2, matching, enough(spec, s),
