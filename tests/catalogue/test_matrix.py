@@ -72,3 +72,14 @@ def test_a_table_the_explorer_cannot_hold_is_a_finding_not_the_matrix_s_end() ->
     run = run_table(("double-score", (2,), (2,), ("three",)))
     (line,) = run.found["three"].lines()
     assert line.startswith("not explored: a state reached holds round_points")
+
+
+def test_the_page_says_when_nothing_is_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index lists no wanted rule (mercy was the last): the page says so in a
+    sentence, not as an empty table; a wanted rule is a row again."""
+    from unoformal.catalogue import Wanted
+    from unoformal.show import matrix as page
+
+    assert page._wanted().endswith("lists no house rule that a rule file cannot state yet.")
+    monkeypatch.setattr(page, "wanted", lambda: (Wanted("seats", "end", "A rule", "why"),))
+    assert page._wanted().splitlines()[-1] == "| end | A rule | why |"

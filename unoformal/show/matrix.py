@@ -193,6 +193,10 @@ def _presets() -> str:
 
 
 def _wanted() -> str:
+    if not wanted():  # the catalogue's index lists none
+        return ("## Not in the catalogue yet\n\nNone: the catalogue's index "
+                "(`unoformal/catalogue/index.toml`) lists no house rule that a rule file "
+                "cannot state yet.")
     rows = ["## Not in the catalogue yet", "",
             "House rules people play that need more than a rule file can say today (a rule "
             "file changes the moves' guards and the table's values; an effect or a move of "
