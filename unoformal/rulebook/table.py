@@ -597,8 +597,8 @@ class RuleTable:
         return [k for k in Kind if self.effect(k).victim_draws]
 
     def seats_leave(self) -> bool:
-        """END-2's elimination: whether a seat can leave the game (the state then has
-        ``out``)."""
+        """END-2's elimination or MERCY: whether a seat can be out, of the game or of a
+        round (the state then has ``out``)."""
         return self.next_round.leaves is not Leaves.NONE or self.mercy.enabled
 
     def knocks_out(self) -> bool:

@@ -312,12 +312,12 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
         # still to be resolved.
         parts += [("phase hands offender out", lambda p=p: spec.for_seated(  # type: ignore[misc]
                       p, fimplies(fand(fne(s.phase, OVER), feq(s.hand_total(p), 0),
-                                       *([fnot(s.out[p])] if s.out else [])),
+                                       *in_round(spec, s, ival(p))),
                                   fand(feq(s.phase, RESPOND), feq(s.offender, p)))))
                   for p in range(n)]
         # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
         # (MERCY: an offender knocked out since holds no cards either, but did not go out)
-        gone = [fnot(spec.is_out(s, s.offender))] if s.out else []
+        gone = in_round(spec, s, s.offender)
         parts.append(("phase pending_kind hands offender wd4_legal out", lambda: fimplies(
             fand(feq(s.phase, RESPOND), feq(s.pending_kind, WD4), feq(s.seat_total(s.offender), 0),
                  *gone),
@@ -337,16 +337,16 @@ def _knocked_out(spec: Spec, s: Sym) -> list[tuple[str, Callable[[], Expr | list
     player in holds fewer than the limit, the player to move and an open UNO window are
     in, and two players at least are; nobody is out of a round not yet started."""
     at = spec.table.mercy.at
-    in_round = fand(fne(s.phase, OVER), fne(s.phase, DEALT), fne(s.phase, STUCK))
+    live = fand(fne(s.phase, OVER), fne(s.phase, DEALT), fne(s.phase, STUCK))
     w = s.uno_window
     parts: list[tuple[str, Callable[[], Expr | list[Expr]]]] = [
         ("out hands", lambda: [fimplies(x, feq(s.hand_total(p), 0))
                                for p, x in enumerate(s.out)]),
         ("out", lambda: [fimplies(fnot(spec.seated(p)), fnot(x)) for p, x in enumerate(s.out)]),
         ("phase out hands", lambda: [spec.for_seated(p, fimplies(
-            fand(in_round, fnot(x)), flt(s.hand_total(p), at))) for p, x in enumerate(s.out)]),
-        ("phase out turn", lambda: fimplies(in_round, fnot(spec.is_out(s, s.turn)))),
-        ("phase out", lambda: fimplies(in_round, fge(spec.players_in(s), 2))),
+            fand(live, fnot(x)), flt(s.hand_total(p), at))) for p, x in enumerate(s.out)]),
+        ("phase out turn", lambda: fimplies(live, fnot(spec.is_out(s, s.turn)))),
+        ("phase out", lambda: fimplies(live, fge(spec.players_in(s), 2))),
         ("phase out ", lambda: fimplies(f_or(feq(s.phase, DEALT), feq(s.phase, STUCK)),
                                         fand([fnot(x) for x in s.out]))),
         ("phase hands", lambda: [spec.for_seated(p, fimplies(
@@ -801,7 +801,7 @@ def _end_of_round(spec: Spec, s: Sym) -> Iterator[Query]:
             if s.out:
                 claim = f_or(claim, spec.is_out(s, s.offender))
         elif step.name == "accept":  # (MERCY: an offender knocked out since did not go out)
-            went = fand(s.seat_total(s.offender) == 0, fnot(spec.is_out(s, s.offender))) \
+            went = fand(s.seat_total(s.offender) == 0, *in_round(spec, s, s.offender)) \
                 if s.out else s.seat_total(s.offender) == 0
             claim = z3.Implies(went, fand(t.phase == OVER, t.winner == s.offender))
         else:
@@ -892,7 +892,7 @@ def _uno(spec: Spec, s: Sym) -> Iterator[Query]:
             target = step.pre.uno_window
             yield across(step, s.seat_total(target) != 1)
         else:  # (MERCY: a player in)
-            here = fand(live, fnot(spec.is_out(s, step.mover))) if s.out else live
+            here = fand(live, *in_round(spec, s, step.mover)) if s.out else live
             yield Query(step.label + " (allowed)",
                         spec.if_seated(step.mover, fand(here, z3.Not(step.guard))), [step],
                         assume=spec.if_seated(step.mover, here))
