@@ -276,6 +276,52 @@ def test_a_limit_read_one_too_low_in_the_relation_is_refuted_by_the_property(
     assert result.verdict == "refuted"
 
 
+def _draw_two(counts: int | tuple[int, ...], direction: int) -> tuple[Any, Any, list[Any]]:
+    """The Draw Two's steps from the symmetric pre-state whose player to move is seat 0
+    (``prover._setup``), in ``direction``: the spec, the pre-state and its instances."""
+    spec, states = prover._setup(load_rules(RULE), counts, True)
+    pre = next(p.state for p in states
+               if p.state.anchor == "turn" and str(p.state.direction) == str(direction))
+    return spec, pre, [st for st in spec.steps(pre) if st.name == "play_draw_two"
+                       and st.drawn_from == "pile"]
+
+
+@pytest.mark.parametrize("counts", [4, (2, 3, 4), 10], ids=["4", "2-4", "10"])
+def test_the_draw_two_is_forked_by_its_victim_and_every_victim_has_an_instance(
+        counts: int | tuple[int, ...], direction: int = 1) -> None:
+    """``Spec.variants``: the victim of a Draw Two, the next seat in, is a choice among
+    seats under MERCY; the prover forks the step by it. Each instance draws into one
+    known hand (the others are the very same terms), and the instances' seats are every
+    value the choice can take: a seat left out would leave the states where it is the
+    victim with no Draw Two, and every proof about it vacuous there. (A play is asked
+    to the left alone: the symmetry reduction mirrors it.)"""
+    import z3
+    spec, pre, steps = _draw_two(counts, direction)
+    seats = [int(st.variant.rsplit(" ", 1)[1]) for st in steps]
+    assert seats == spec._candidates(pre, 0, direction)
+    for step, seat in zip(steps, seats, strict=True):
+        grown = [p for p in range(spec.n) if step.post.hands[p] is not pre.hands[p]]
+        assert set(grown) <= {0, seat}, (step.label, grown)  # the mover's and the victim's
+    choice = spec._next_in(pre, z3.IntVal(0), z3.IntVal(direction))
+    solver = z3.Solver()
+    solver.add(z3.Not(z3.Or([choice == seat for seat in seats])))
+    assert solver.check() == z3.unsat
+
+
+def test_a_fork_that_leaves_a_victim_out_fails_the_check_above(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check above, shown able to fail: a plant that forgets the last seat."""
+    real = z3_actions.Spec._candidates
+    monkeypatch.setattr(z3_actions.Spec, "_candidates",
+                        lambda self, s, p, d: real(self, s, p, d)[:-2] + real(self, s, p, d)[-1:])
+    prover._setup.cache_clear()
+    try:
+        with pytest.raises(AssertionError):
+            test_the_draw_two_is_forked_by_its_victim_and_every_victim_has_an_instance(4, 1)
+    finally:
+        prover._setup.cache_clear()
+
+
 # --------------------------------------------------------------- the tools
 
 

@@ -142,18 +142,6 @@ def property_reads(rules: RuleTable, prop: Property, n: int,
     return {rule for step in steps for rule in (*step.reads, *step.rule_ids)}
 
 
-# MERCY: a step's seats out are flags, so the player after the one to move, the victim of
-# a draw card, is a choice among seats rather than a number; such a query at 10 players
-# took 5-20 s (measured), about the default time limit: they get this many times it.
-MERCY_SCALE = 4
-
-
-def scaled(rules: RuleTable, timeout_ms: int) -> int:
-    """The time limit of a query under ``rules`` (``MERCY_SCALE`` times longer under
-    MERCY)."""
-    return timeout_ms * MERCY_SCALE if rules.mercy.enabled else timeout_ms
-
-
 def check(rules: RuleTable, prop: Property, n: int, timeout_ms: int = DEFAULT_TIMEOUT_MS,
           symmetry: bool = True, only: Callable[[Query], bool] | None = None,
           vacuity: bool = True) -> Result:
@@ -172,7 +160,6 @@ def check(rules: RuleTable, prop: Property, n: int, timeout_ms: int = DEFAULT_TI
     queries it accepts (the mutant runner asks about the changed rule first).
     ``vacuity``: also ask whether each query's hypothesis holds in some invariant state
     (``vacuity.py``; the mutant runner, which looks for counterexamples only, does not)."""
-    timeout_ms = scaled(rules, timeout_ms)
     start = time.perf_counter()
     spec, states = _setup(rules, n, symmetry)
     if only is None:
@@ -291,7 +278,6 @@ def check_together(rules: RuleTable, props: Sequence[Property], counts: Counts,
     ``tick``, if given, is told the share of the pre-states' query groups asked so far
     (the verdicts are known only at the end: a query is about every count at once)."""
     every = (counts,) if isinstance(counts, int) else tuple(sorted(set(counts)))
-    timeout_ms = scaled(rules, timeout_ms)
     spec, states = _setup(rules, every[0] if len(every) == 1 else every, symmetry)
     tallies = {p.name: _Tally([n for n in every if p.players(n)]) for p in props}
     props = [p for p in props if tallies[p.name].counts]
