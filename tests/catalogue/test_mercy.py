@@ -25,11 +25,17 @@ from tests.test_roundtrip import _play
 from unoformal.commands.cli import main
 from unoformal.engine.actions import Action
 from unoformal.engine.game import Game
+from unoformal.engine.record import Record, replay, with_rules
 from unoformal.errors import IllegalActionError, InvalidInputError, VariantError
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
 from unoformal.rulebook.variants import derive, load_rules
+from unoformal.verification.explore import explore
+from unoformal.verification.explore.graph import Config
+from unoformal.verification.explore.keys import Keyer
+from unoformal.verification.explore.presets import Size, small_rules
+from unoformal.verification.explore.witness import witness
 from unoformal.verification.z3 import actions as z3_actions
 from unoformal.verification.z3 import prover
 from unoformal.verification.z3.properties import property_named
@@ -325,16 +331,66 @@ def test_a_fork_that_leaves_a_victim_out_fails_the_check_above(
 # --------------------------------------------------------------- the tools
 
 
-def test_the_explorer_refuses_a_deck_on_which_the_limit_can_be_reached(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+LOW = ('name = "low"\nbase = "classic"\n[rules.MERCY]\nenabled = true\nat = {at}\n'
+       '[rules."DEAL-2"]\nhand_size = 1\n')
+# tiny's deck (two colors, ranks 0 and 1, a Wild, a Wild Draw Four) at three players, one
+# card each: a player knocked out at 2 cards leaves a round that goes on
+THREE = Size(players=3)
+
+
+def _graph(base: RuleTable) -> Any:
+    table = small_rules(THREE, base=base, name="three-numbers")
+    return explore(Config(table, tuple(THREE.players_list()), "three-numbers", False,
+                          THREE.penalties))
+
+
+def test_the_explorer_holds_who_is_knocked_out(tmp_path: Path) -> None:
+    """A limit of 2 on a deck of 6 cards at 3 players: the explorer's key holds the seats
+    out. Its graph has 3,100 states; a key without them finds 3,090, taking a state with
+    a player out for one with everybody in (the plant below). A state where a player is
+    out and the round goes on comes with a record from a deal that ``replay`` reads
+    back to that very state."""
     low = tmp_path / "low.toml"
-    low.write_text('name = "low"\nbase = "classic"\n[rules.MERCY]\nenabled = true\nat = 3\n'
-                   '[rules."DEAL-2"]\nhand_size = 1\n')
-    assert main(["explore", "--preset", "tiny", "--rules", str(low), "--no-progress"]) == 2
+    low.write_text(LOW.format(at=2))
+    graph = _graph(load_rules(str(low)))
+    assert graph.states == 3_100
+    found = next(w for w in (witness(graph, sid) for sid in range(graph.states))
+                 if w.game.out and w.game.phase != "over")
+    game = found.game
+    assert all(not game.hands[p] for p in game.out) and game.turn not in game.out
+    record = tmp_path / "knocked.json"
+    record.write_text(json.dumps(with_rules(found.record, graph.config.rules)))
+    assert main(["replay", str(record)]) == 0  # the command reads it back
+    result = replay(Record.load(str(record)))
+    assert result.error is None and result.game.to_text() == game.to_text()
+
+
+def test_a_key_without_the_seats_out_merges_states(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count above, shown able to fail: a plant that leaves ``out`` out of the key."""
+    real = Keyer.__init__
+
+    def planted(self: Any, deck: Any, symmetry: bool = False, seats_out: bool = False) -> None:
+        real(self, deck, symmetry, False)
+
+    monkeypatch.setattr(Keyer, "__init__", planted)
+    low = tmp_path / "low.toml"
+    low.write_text(LOW.format(at=2))
+    assert _graph(load_rules(str(low))).states == 3_090
+
+
+def test_the_packed_backend_refuses_a_deck_on_which_the_limit_can_be_reached(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Its record does not hold who is out: refused in one line naming MERCY."""
+    low = tmp_path / "low.toml"
+    low.write_text(LOW.format(at=3))
+    assert main(["explore", "--preset", "tiny", "--rules", str(low), "--backend", "packed",
+                 "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert "MERCY: at = 3 can be reached on this deck of 6 cards" in err
     assert err.count("\n") == 1
-    assert main(["explore", "--preset", "tiny", "--rules", RULE, "--no-progress"]) == 0
+    assert main(["explore", "--preset", "tiny", "--rules", RULE, "--backend", "packed",
+                 "--no-progress"]) == 0
 
 
 def test_the_rule_reads_in_the_rules_document(capsys: pytest.CaptureFixture[str]) -> None:

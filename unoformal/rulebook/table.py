@@ -602,8 +602,8 @@ class RuleTable:
         return self.next_round.leaves is not Leaves.NONE or self.mercy.enabled
 
     def knocks_out(self) -> bool:
-        """MERCY: whether a player can be knocked out of a round (the relation, the
-        explorer's key and the packed record then hold ``out``)."""
+        """MERCY: whether a player can be knocked out of a round (the relation and the
+        explorer's key then hold ``out``)."""
         return self.mercy.enabled
 
     def reverse_is_skip(self, players: int) -> bool:

@@ -136,8 +136,8 @@ FIELDS: Final = (
     # rule of a round reads it otherwise, and the relation and the explorer cover one
     # round of the seats left (a round of that many players), where it is empty. Under
     # MERCY a player is knocked out during a round: the relation holds it then (a flag
-    # per seat, none under any other table: ``Sym.out``), and the explorer refuses a deck
-    # on which a hand can reach MERCY's limit, so its key need not.
+    # per seat, none under any other table: ``Sym.out``), and so does the explorer's key
+    # (a flag per seat, under MERCY alone: ``Keyer``).
     _f("out", "out", Domain.SEATS, "END-2", _NEVER, True,
        "the players who are out: who have left the game (END-2's elimination) or are "
        "knocked out of the round (MERCY), house rules both",

@@ -91,8 +91,8 @@ OUTSIDE: dict[str, str] = {
               "to renaming seats)",
     "END-2": "between rounds: the explorer's graph is one round",
     "SCORE-2": "between rounds: the explorer's graph is one round",
-    "MERCY": "never on a deck explored: the explorer refuses one on which a hand can reach "
-             "the limit (its key does not hold who is knocked out)",
+    "MERCY": "settled after every move, not by a branch of a command: the graph holds who "
+             "is knocked out (its key), and no branch counts it",
 }
 
 

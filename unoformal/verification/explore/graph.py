@@ -158,7 +158,7 @@ class Explorer:
     def __init__(self, config: Config, progress: Progress | None = None) -> None:
         self.config = config
         self.deck = Deck.of(config.rules)
-        self.keyer = Keyer(self.deck, config.symmetry)
+        self.keyer = Keyer(self.deck, config.symmetry, config.rules.knocks_out())
         self.progress = progress
         self.limit = memory.limit(config.memory_budget)
 

@@ -77,8 +77,12 @@ def _byte(value: object, code: int) -> int:
 class Keyer:
     """Builds keys for one deck; ``symmetry`` reduces by color permutations."""
 
-    def __init__(self, deck: Deck, symmetry: bool = False) -> None:
+    def __init__(self, deck: Deck, symmetry: bool = False, seats_out: bool = False) -> None:
         self.deck = deck
+        # MERCY: who is knocked out of the round is read by every phase of it (seat
+        # order, the end), so a key holds a flag per seat after the scalars; under any
+        # other table ``out`` is empty in a round and the keys are as they were
+        self.seats_out = seats_out
         self.nf = len(deck.faces)
         if len(deck.faces) >= NONE or deck.size >= NONE:
             raise ValueError("the explorer's keys hold at most 254 faces and cards")
@@ -109,6 +113,9 @@ class Keyer:
         scalars, colors, faces = _LAYOUTS[g.phase]
         discard = g.discard
         out = [_byte(getattr(g, name), code) for name, code in scalars]
+        if self.seats_out:
+            gone = g.out
+            out += [1 if p in gone else 0 for p in range(g.n)]
         out += [_n(getattr(g, name)) for name in colors]
         first_face = len(out)
         out.append(discard[-1] if discard else NONE)

@@ -147,7 +147,7 @@ def small_rules(size: Size, base: str | RuleTable | None = None,
     full_name = f"{table.name}-{name}"
     description = f"{table.description} Small deck: {size.describe()}."
     try:
-        return _unknocked(derive(table, full_name, description, overrides))
+        return derive(table, full_name, description, overrides)
     except VariantError as err:
         if err.rule_id != table.dealer_draw.id or table.dealer_draw.id in (extra or {}):
             raise
@@ -155,21 +155,22 @@ def small_rules(size: Size, base: str | RuleTable | None = None,
     # dealer draw could tie for ever (one rank, symbols valued alike) lets the first
     # contender deal, so the table stays one a game can start from.
     overrides[table.dealer_draw.id] = {"ties_draw_again": False}
-    return _unknocked(derive(table, full_name, description, overrides))
+    return derive(table, full_name, description, overrides)
 
 
-def _unknocked(table: RuleTable) -> RuleTable:
-    """``table``, refused where MERCY can knock a player out on its deck: the explorer's
-    key, the packed record and the Promela model do not hold who is out of a round. A
-    deck of no more cards than the limit can never put that many in one hand (the
-    discard pile keeps one)."""
+def unknocked(table: RuleTable) -> RuleTable:
+    """``table``, refused where MERCY can knock a player out on its deck: the packed
+    record does not hold who is out of a round (the explorer's key does). A deck of no
+    more cards than the limit can never put that many in one hand (the discard pile
+    keeps one)."""
     rule = table.mercy
     size = Deck.of(table).size
     if rule.enabled and size > rule.at:
         raise InvalidInputError(
             f"MERCY: at = {rule.at} can be reached on this deck of {size} cards, and the "
-            "explorer does not yet hold who is knocked out of a round; explore a deck of "
-            f"at most {rule.at} cards, or set at above {size - 1}", rule.id)
+            "packed backend does not yet hold who is knocked out of a round; use --backend "
+            f"graph, explore a deck of at most {rule.at} cards, or set at above {size - 1}",
+            rule.id)
     return table
 
 

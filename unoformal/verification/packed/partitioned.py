@@ -51,6 +51,7 @@ from unoformal.rulebook.deck import Deck
 from unoformal.verification.explore import memory
 from unoformal.verification.explore.coverage import Label
 from unoformal.verification.explore.graph import Config
+from unoformal.verification.explore.presets import unknocked
 from unoformal.verification.packed.layout import OVER_CODE, Layout
 from unoformal.verification.packed.search import (
     PackedGraph,
@@ -452,6 +453,7 @@ def dask_search(config: Config, where: Cluster, spill: str | None = None,
                 max_seconds: float | None = None) -> PackedGraph:
     """The packed search of ``config`` on the cluster ``where`` names; its result is
     :func:`.search.search`'s (see the module's doc)."""
+    unknocked(config.rules)  # before a cluster starts
     with connect(where) as client:
         workers = len(client.scheduler_info()["workers"])
         parts = where.partitions or 2 * max(1, workers)
