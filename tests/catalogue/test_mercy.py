@@ -314,6 +314,20 @@ def test_the_draw_two_is_forked_by_its_victim_and_every_victim_has_an_instance(
     assert solver.check() == z3.unsat
 
 
+def test_seven_o_s_swap_is_forked_by_its_target_under_mercy() -> None:
+    """A play that chooses a seat (SEVEN-O's swap) is forked by it: one instance per
+    seat, the target a number in each, and only the mover's and that seat's hands
+    change."""
+    spec, states = prover._setup(load_rules("mercy+seven-o"), 4, True)
+    pre = next(p.state for p in states if p.state.anchor == "turn")
+    swaps = [st for st in spec.steps(pre) if st.name == "play_swap_hands"]
+    assert [int(str(st.choices["target"])) for st in swaps] == list(range(4))
+    for step in swaps:
+        seat = int(str(step.choices["target"]))
+        changed = {p for p in range(4) if step.post.hands[p] is not pre.hands[p]}
+        assert changed <= {0, seat}, (step.label, changed)
+
+
 def test_a_fork_that_leaves_a_victim_out_fails_the_check_above(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The check above, shown able to fail: a plant that forgets the last seat."""

@@ -201,10 +201,18 @@ class Spec:
         # MERCY's fork (``variants``): the pre-state's out flags while a step is built, the
         # first choice of a next seat made on them, whether a hand was written at a seat
         # not known, and the seat taken for that choice in the instance being built
+        # whether ``variants`` forks a step under MERCY: the prover's symmetric pre-states
+        # (``prover._setup``) ask it; ``validate``, which reads each choice of a step off
+        # its terms, does not
+        self.forks = False
         self._fork_out: list[Expr] | None = None
         self._fork: tuple[int, int, Expr] | None = None
         self._unknown_hand = False
         self._forked: tuple[int, int, int] | None = None
+        # and the seat a play's target is in the instance being built (a target chosen
+        # is then a number), once a play with a target was built in a fork's first pass
+        self._targeted = False
+        self._target: int | None = None
         self._builders: list[_Builder] | None = None
 
     # ------------------------------------------------------------- lookups
@@ -677,7 +685,12 @@ class Spec:
         play; a UNO window on a hand that no longer holds one card closes."""
         actor = ival(actor) if isinstance(actor, int) else actor  # seats given as numbers
         target = ival(target) if isinstance(target, int) else target
-        if target is not None:
+        a, t = concrete(actor), None if target is None else concrete(target)
+        if a is not None and t is not None:  # two known seats: the others the same lists
+            hands = list(s.hands)
+            if a != t:
+                hands[a], hands[t] = s.hands[t], s.hands[a]
+        elif target is not None:
             mine, theirs = s.seat_hand(actor), s.seat_hand(target)
             hands = [with_total([fite(feq(actor, p), y, fite(feq(target, p), x, h))
                                  for x, y, h in zip(mine, theirs, own, strict=True)],
@@ -878,7 +891,9 @@ class Spec:
         target: Expr | None = None
         target_ok = self.true()
         if Who.TARGET in command.choices:  # a seat the player chooses (its guard: whom)
-            target = choices["target"] = z3.Int(f"{tag}.target")
+            self._targeted = self._fork_out is not None
+            target = choices["target"] = (z3.Int(f"{tag}.target") if self._target is None
+                                          else ival(self._target))
             target_ok = fand(target >= 0, self.seated(target))
         if jumper is not None:  # out of turn: a seated player other than the one to move
             target_ok = fand(target_ok, self.seated(jumper), fne(ival(jumper), s.turn))
@@ -1182,19 +1197,28 @@ class Spec:
         (measured). So a step that draws into the hand of a seat not known is forked:
         one instance per seat the first such choice can be, that seat a number in it and
         the choice equal to it beside its draws (``Step.draws``: which instance applies,
-        as which draws reshuffle; the step is enabled whichever it is). The instances
-        together are the step, as the reshuffle's variants are (``Step.kind`` names
-        them all)."""
-        if not self.knocks or self._fork_out is not None:
+        as which draws reshuffle; the step is enabled whichever it is). A play that
+        chooses a seat (SEVEN-O's swap) is forked by that seat, a number in each instance
+        (its guard refuses the seats it cannot choose). The instances together are the
+        step, as the reshuffle's variants are (``Step.kind`` names them all)."""
+        if not (self.knocks and self.forks) or self._fork_out is not None:
             return self._variants(build, s)
         self._fork_out, self._fork, self._unknown_hand = s.out, None, False
+        self._targeted = False
         try:
             first = self._variants(build, s)
             fork = self._fork
+            out: list[Step] = []
+            if self._targeted:  # a hand given to the seat the player chooses (SEVEN-O)
+                for seat in range(self.n):
+                    self._target = seat
+                    for step in self._variants(build, s):
+                        step.variant = _join(step.variant, f"target {seat}")
+                        out.append(step)
+                return out
             if fork is None or not self._unknown_hand:
                 return first
             p, d, choice = fork
-            out: list[Step] = []
             for seat in self._candidates(s, p, d):
                 self._forked = (p, d, seat)
                 for step in self._variants(build, s):
@@ -1204,6 +1228,7 @@ class Spec:
             return out
         finally:
             self._fork_out, self._fork, self._forked = None, None, None
+            self._targeted, self._target = False, None
 
     def _variants(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
         self._modes, self._takes = [], 0

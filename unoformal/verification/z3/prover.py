@@ -109,6 +109,7 @@ def _setup(rules: RuleTable, n: Counts, symmetry: bool) -> tuple[Spec, list[Pre]
     (left and right are not symmetric: DEAL-3 names the left), so every seat an action
     names is a known number; the mirror symmetry of the other actions is in ``_asked``."""
     spec = Spec(rules, n)
+    spec.forks = True  # MERCY's steps forked by the seat they give cards to (Spec.variants)
     seats = spec.n
     if not symmetry:
         states = [fresh(seats, spec.deck, knocks=spec.knocks)]
