@@ -198,13 +198,13 @@ class Spec:
         self._takes = 0
         self._take_log: list[tuple[tuple[Expr, ...], tuple[Expr, ...]]] = []
         self._built: dict[int, tuple[Sym, list[tuple[int, list[Step]]]]] = {}
-        # MERCY's fork (``variants``): the pre-state's out flags while a step is built, the
-        # first choice of a next seat made on them, whether a hand was written at a seat
-        # not known, and the seat taken for that choice in the instance being built
         # whether ``variants`` forks a step under MERCY: the prover's symmetric pre-states
         # (``prover._setup``) ask it; ``validate``, which reads each choice of a step off
         # its terms, does not
         self.forks = False
+        # MERCY's fork (``variants``): the pre-state's out flags while a step is built, the
+        # first choice of a next seat made on them, whether a hand was written at a seat
+        # not known, and the seat taken for that choice in the instance being built
         self._fork_out: list[Expr] | None = None
         self._fork: tuple[int, int, Expr] | None = None
         self._unknown_hand = False
