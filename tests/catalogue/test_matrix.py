@@ -83,3 +83,18 @@ def test_the_page_says_when_nothing_is_wanted(monkeypatch: pytest.MonkeyPatch) -
     assert page._wanted().endswith("lists no house rule that a rule file cannot state yet.")
     monkeypatch.setattr(page, "wanted", lambda: (Wanted("seats", "end", "A rule", "why"),))
     assert page._wanted().splitlines()[-1] == "| end | A rule | why |"
+
+
+def test_each_task_starts_with_the_prover_holding_nothing_of_the_tables_before() -> None:
+    """A worker runs hundreds of tables; what the prover kept of the earlier ones (the
+    compiled tables, the per-list terms) slowed the later ones by half."""
+    from unoformal.rulebook.variants import load_rules
+    from unoformal.verification.matrix import run_task
+    from unoformal.verification.z3 import prover, state
+    from unoformal.verification.z3.properties import property_named
+
+    prover.check_together(load_rules("classic"), [property_named("conservation")], 2)
+    assert prover._setup.cache_info().currsize and state._PER_LIST
+    said = run_task(("pair", ("stack-draw-two+stack-mixed", (2,), ("tiny",))))
+    assert isinstance(said, str)  # refused before any check: nothing of its own kept
+    assert prover._setup.cache_info().currsize == 0 and not state._PER_LIST

@@ -37,7 +37,7 @@ from unoformal.verification.explore.presets import PRESETS, small_rules
 from unoformal.verification.explore.report import summary
 from unoformal.verification.explore.witness import WitnessError, witness
 from unoformal.verification.z3.properties import properties_of
-from unoformal.verification.z3.prover import Result, check_suite
+from unoformal.verification.z3.prover import Result, check_suite, forget
 
 # The small decks the explorer runs each rule on: tiny has both wild cards and the
 # misplay and advice moves (draw, play and challenge rules); three has three players,
@@ -300,7 +300,10 @@ Task = tuple[str, Any]  # what a task runs ("table", "pair" or "reading") and it
 
 
 def run_task(task: Task) -> Run | str | Ambiguity:
-    """One task of the matrix's campaign (module level: it runs in a worker)."""
+    """One task of the matrix's campaign (module level: it runs in a worker). A worker
+    runs hundreds of tables, so each task starts with the prover's caches empty
+    (``prover.forget``): the terms kept of earlier tables slowed the later ones."""
+    forget()
     what, item = task
     if what == "table":
         return run_table(item)

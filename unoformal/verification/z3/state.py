@@ -114,8 +114,16 @@ def fdot(xs: Sequence[Expr], weights: Sequence[int]) -> Expr:
 # Terms over one list of counts (a hand's total, its points), built once per list: an
 # action leaves the hands it does not touch the very same lists in its post-state, so
 # every post-state and property shares them. Keyed by the list's id, the list kept alive
-# with the term so the id stays its own; cleared when large (many tables in one run).
+# with the term so the id stays its own; cleared when large, and by ``forget_lists``.
 _PER_LIST: dict[tuple[int, tuple[int, ...] | None], tuple[list[Expr], Expr]] = {}
+
+
+def forget_lists() -> None:
+    """Drop every list's term (``per_list``), and so the lists and terms it keeps alive.
+    A list registered by ``with_total`` and asked after this gets its plain sum: an equal
+    term, which the solver may find harder (so the prover forgets its compiled tables at
+    the same time, ``prover.forget``)."""
+    _PER_LIST.clear()
 
 
 def per_list(xs: list[Expr], weights: tuple[int, ...] | None = None) -> Expr:
