@@ -189,33 +189,47 @@ def _new(found: Findings, against: Sequence[Findings]) -> list[str]:
 @dataclass
 class Run:
     """What one task finds of one table: its verdicts at the counts asked (and at the
-    pairs' counts), and the explorer's findings on the decks asked."""
+    pairs' counts), the explorer's findings on the decks asked, and, for a catalogue
+    rule, where each of its other readings parts from the default on those decks."""
 
     verdicts: Verdicts
     pair_verdicts: Verdicts
     found: dict[str, Findings]
     table: RuleTable
+    ambiguities: list[Ambiguity] = field(default_factory=list)
 
 
 def run_table(item: tuple[str, tuple[int, ...], tuple[int, ...], tuple[str, ...]]) -> Run:
     """A task (module level: it runs in a worker): the table ``name`` names (a catalogue
-    rule, a pair joined by ``+``, or classic)."""
+    rule, a pair joined by ``+``, or classic). A rule's readings are compared here, on the
+    default reading's graphs this task explores anyway: as tasks of their own, each
+    comparison explored the default again (half of its time)."""
     name, counts, pair_counts, decks = item
     table = load_rules(name)
     if not pair_counts or set(pair_counts) <= set(counts):
         got, again = verdicts(table, counts, pair_counts)
     else:
         got, again = verdicts(table, counts)[0], verdicts(table, pair_counts)[0]
-    return Run(got, again, {deck: _explored(table, deck) for deck in decks}, table)
+    rule = next((r for r in rules() if r.name == name), None)
+    others = rule.readings[1:] if rule is not None else ()
+    found: dict[str, Findings] = {}
+    graphs: dict[str, StateGraph | None] = {}
+    for deck in decks:
+        found[deck], graphs[deck] = _explored(table, deck)
+        if not others:
+            graphs[deck] = None  # kept only for the comparisons
+    asked = [ambiguity(rule, other, deck, graphs[deck])
+             for other in others for deck in decks] if rule is not None else []
+    return Run(got, again, found, table, asked)
 
 
-def _explored(table: RuleTable, deck: str) -> Findings:
+def _explored(table: RuleTable, deck: str) -> tuple[Findings, StateGraph | None]:
     """:func:`findings`, or why the explorer refused the table on ``deck`` (its words),
     so one rule the explorer cannot hold is a finding, not the end of the matrix."""
     try:
-        return findings(table, deck)[0]
+        return findings(table, deck)
     except InvalidInputError as err:
-        return Findings(0, None, None, None, (), refused=err.message)
+        return Findings(0, None, None, None, (), refused=err.message), None
 
 
 def run_pair(item: tuple[str, tuple[int, ...], tuple[str, ...]]) -> Run | str:
@@ -255,11 +269,14 @@ def _worse(verdict: str) -> bool:
     return any(word in verdict for word in ("refuted", "vacuous", "unknown"))
 
 
-def ambiguity(rule: CatalogueRule, other: Reading, deck: str) -> Ambiguity:
-    """Both readings' graphs of ``deck``; the states both reach whose successors differ,
-    and the first such state's record from a deal (under the default reading)."""
+def ambiguity(rule: CatalogueRule, other: Reading, deck: str,
+              default_graph: StateGraph | None = None) -> Ambiguity:
+    """Both readings' graphs of ``deck`` (the default's explored here unless given); the
+    states both reach whose successors differ, and the first such state's record from a
+    deal (under the default reading)."""
     name = rule.name
-    default_graph = findings(load_rules(name), deck)[1]
+    if default_graph is None:
+        default_graph = findings(load_rules(name), deck)[1]
     other_graph = findings(load_rules(f"{name}@{other.name}"), deck)[1]
     mine, theirs = _successors(default_graph), _successors(other_graph)
     common = sorted(set(mine) & set(theirs), key=lambda k: default_graph.index[k])
@@ -290,16 +307,10 @@ def _successors(graph: StateGraph) -> dict[bytes, frozenset[tuple[int, bytes]]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def run_ambiguity(item: tuple[str, str, str]) -> Ambiguity:
-    name, other, deck = item
-    rule = next(r for r in rules() if r.name == name)
-    return ambiguity(rule, rule.reading(other), deck)
+Task = tuple[str, Any]  # what a task runs ("table" or "pair") and its item
 
 
-Task = tuple[str, Any]  # what a task runs ("table", "pair" or "reading") and its item
-
-
-def run_task(task: Task) -> Run | str | Ambiguity:
+def run_task(task: Task) -> Run | str:
     """One task of the matrix's campaign (module level: it runs in a worker). A worker
     runs hundreds of tables, so each task starts with the prover's caches empty
     (``prover.forget``): the terms kept of earlier tables slowed the later ones."""
@@ -307,9 +318,7 @@ def run_task(task: Task) -> Run | str | Ambiguity:
     what, item = task
     if what == "table":
         return run_table(item)
-    if what == "pair":
-        return run_pair(item)
-    return run_ambiguity(item)
+    return run_pair(item)
 
 
 def build(counts: Sequence[int], pair_counts: Sequence[int],
@@ -319,9 +328,10 @@ def build(counts: Sequence[int], pair_counts: Sequence[int],
     tasks (``where``: local workers or a cluster; the same matrix on any number), the
     explorer on ``decks`` (a pair's on ``pair_decks``).
 
-    One campaign of every task, the tables first, then the readings, then the pairs (a
-    pair's run needs no other run; only its comparison does, below): with a campaign
-    per part, each part waited for its longest task with a worker idle."""
+    One campaign of every task, the tables first (each rule's with the comparisons of its
+    readings), then the pairs (a pair's run needs no other run; only its comparison does,
+    below): with a campaign per part, each part waited for its longest task with a
+    worker idle."""
     decks, pair_decks = tuple(decks), tuple(pair_decks)
     opts = where or campaign.Options(workers=1, bar=False)
     chosen = [r for r in rules() if not only or r.name in only]
@@ -330,15 +340,12 @@ def build(counts: Sequence[int], pair_counts: Sequence[int],
     # a rule no command reads (of stated chance, of views): a pair with it is the other rule
     couples = [(a, b) for a, b in itertools.combinations(chosen, 2)
                if not (a.reading_of or b.reading_of)]
-    asked = [(r.name, other.name, deck) for r in chosen for other in r.readings[1:]
-             for deck in decks]
     tasks: list[Task] = [("table", (n, counts, pair_counts, decks)) for n in names]
-    tasks += [("reading", item) for item in asked]
     tasks += [("pair", (f"{a.name}+{b.name}", pair_counts, pair_decks)) for a, b in couples]
     done = campaign.run(run_task, tasks, opts, label="house rules", unit="tasks")
     runs = cast(list[Run], done[:len(names)])
-    ambiguities = cast(list[Ambiguity], done[len(names):len(names) + len(asked)])
-    got = cast(list["Run | str"], done[len(names) + len(asked):])
+    ambiguities = [a for run in runs for a in run.ambiguities]
+    got = done[len(names):]
     classic, alone = runs[0], dict(zip(names[1:], runs[1:], strict=True))
     singles = {rule.name: single(rule, alone[rule.name], classic) for rule in chosen}
     pairs = [pair(singles[a.name], singles[b.name], alone, g)
