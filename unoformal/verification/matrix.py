@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from unoformal.catalogue import CatalogueRule, Reading, rules
+from unoformal.catalogue import CatalogueRule, Reading, find, rules
 from unoformal.engine.record import with_rules
 from unoformal.errors import InvalidInputError, VariantError
 from unoformal.rulebook.table import RuleTable
@@ -210,16 +210,12 @@ def run_table(item: tuple[str, tuple[int, ...], tuple[int, ...], tuple[str, ...]
         got, again = verdicts(table, counts, pair_counts)
     else:
         got, again = verdicts(table, counts)[0], verdicts(table, pair_counts)[0]
-    rule = next((r for r in rules() if r.name == name), None)
-    others = rule.readings[1:] if rule is not None else ()
-    found: dict[str, Findings] = {}
-    graphs: dict[str, StateGraph | None] = {}
-    for deck in decks:
-        found[deck], graphs[deck] = _explored(table, deck)
-        if not others:
-            graphs[deck] = None  # kept only for the comparisons
-    asked = [ambiguity(rule, other, deck, graphs[deck])
-             for other in others for deck in decks] if rule is not None else []
+    explored = {deck: _explored(table, deck) for deck in decks}
+    found = {deck: f for deck, (f, _) in explored.items()}
+    named = find(name)  # a catalogue rule (not classic, not a pair)
+    asked = [] if named is None else [
+        ambiguity(named[0], other, deck, explored[deck][1])
+        for other in named[0].readings[1:] for deck in decks]
     return Run(got, again, found, table, asked)
 
 
