@@ -48,7 +48,7 @@ def test_readings_part_where_the_tools_say_with_a_record_that_reaches_it(
 
 
 def test_a_pair_that_sets_one_value_twice_is_refused() -> None:
-    said = run_pair(("stack-draw-two+stack-mixed", (2,), ("tiny",)))
+    said = run_pair(("stack-draw-two+stack-mixed", (2,), ("tiny",), {}))
     assert isinstance(said, str) and "cannot be combined" in said
 
 
@@ -69,7 +69,7 @@ def test_a_table_the_explorer_cannot_hold_is_a_finding_not_the_matrix_s_end() ->
     which the matrix says, where before it stopped the whole run."""
     from unoformal.verification.matrix import run_table
 
-    run = run_table(("double-score", (2,), (2,), ("three",)))
+    run = run_table(("double-score", (2,), ("three",)))
     (line,) = run.found["three"].lines()
     assert line.startswith("not explored: a state reached holds round_points")
 
@@ -95,6 +95,6 @@ def test_each_task_starts_with_the_prover_holding_nothing_of_the_tables_before()
 
     prover.check_together(load_rules("classic"), [property_named("conservation")], 2)
     assert prover._setup.cache_info().currsize and state._PER_LIST
-    said = run_task(("pair", ("stack-draw-two+stack-mixed", (2,), ("tiny",))))
+    said = run_task(("pair", ("stack-draw-two+stack-mixed", (2,), ("tiny",), {})))
     assert isinstance(said, str)  # refused before any check: nothing of its own kept
     assert prover._setup.cache_info().currsize == 0 and not state._PER_LIST

@@ -36,8 +36,10 @@ from unoformal.verification.explore.graph import Config, StateGraph
 from unoformal.verification.explore.presets import PRESETS, small_rules
 from unoformal.verification.explore.report import summary
 from unoformal.verification.explore.witness import WitnessError, witness
+from unoformal.verification.z3 import answers
+from unoformal.verification.z3.answers import Answers
 from unoformal.verification.z3.properties import properties_of
-from unoformal.verification.z3.prover import Result, check_suite, forget
+from unoformal.verification.z3.prover import check_suite, forget
 
 # The small decks the explorer runs each rule on: tiny has both wild cards and the
 # misplay and advice moves (draw, play and challenge rules); three has three players,
@@ -131,25 +133,35 @@ class Matrix:
     ambiguities: list[Ambiguity]
 
 
+PerCount = dict[str, dict[int, str]]  # each property's verdict at each player count
+
+
 def verdicts(table: RuleTable, counts: Sequence[int],
-             within: Sequence[int] = ()) -> tuple[Verdicts, Verdicts]:
-    """``verify``'s verdicts of ``table``, one line per property over ``counts``, and the
-    same verdicts read at the counts ``within`` alone (the pairs' counts). A verdict is
-    per player count (a query about several counts is asked again about each count it
-    does not settle), so the counts ``within`` are read from the one run, not asked
-    again (a second run at 2-4 took 40-65 % of the time of the run at 2-10: classic
-    3.9 s against 6.1 s, jump-in 4.9 s against 11.5 s, the same verdicts; measured)."""
-    results = check_suite(table, properties_of(table), counts)
-    return _lines(results, counts), _lines(results, within or counts)
-
-
-def _lines(results: Sequence[Result], counts: Sequence[int]) -> Verdicts:
-    per: dict[str, dict[str, list[int]]] = {}
+             known: dict[bytes, bool] | None = None) -> tuple[PerCount, dict[bytes, bool]]:
+    """``verify``'s verdicts of ``table`` at ``counts``, and what the prover found that a
+    later run may be given (``answers.py``): given ``known`` (None: the run keeps
+    nothing), the queries those answers settle are not asked again."""
+    kept = None if known is None else Answers(known)
+    with answers.using(kept):
+        results = check_suite(table, properties_of(table), counts)
+    per: PerCount = {}
     for r in results:
-        if r.n in counts:
-            per.setdefault(r.prop.name, {}).setdefault(r.verdict, []).append(r.n)
-    return Verdicts({name: ", ".join(f"{v} {span(ns)}" for v, ns in sorted(
-        got.items(), key=lambda item: item[1][0])) for name, got in per.items()})
+        per.setdefault(r.prop.name, {})[r.n] = r.verdict
+    return per, {} if kept is None else kept.learned
+
+
+def _lines(per: PerCount, counts: Sequence[int]) -> Verdicts:
+    """One line per property over ``counts``: ``refuted 3-10, proved 2``."""
+    out = {}
+    for name, at in per.items():
+        got: dict[str, list[int]] = {}
+        for n in sorted(at):
+            if n in counts:
+                got.setdefault(at[n], []).append(n)
+        if got:
+            out[name] = ", ".join(f"{v} {span(ns)}" for v, ns in sorted(
+                got.items(), key=lambda item: item[1][0]))
+    return Verdicts(out)
 
 
 def span(ns: list[int]) -> str:
@@ -188,35 +200,41 @@ def _new(found: Findings, against: Sequence[Findings]) -> list[str]:
 
 @dataclass
 class Run:
-    """What one task finds of one table: its verdicts at the counts asked (and at the
-    pairs' counts), the explorer's findings on the decks asked, and, for a catalogue
-    rule, where each of its other readings parts from the default on those decks."""
+    """What one task finds of one table: its verdicts at the counts asked, the explorer's
+    findings on the decks asked, for a catalogue rule where each of its other readings
+    parts from the default on those decks, and what the prover found (``answers.py``)
+    for the runs of pairs with this rule."""
 
-    verdicts: Verdicts
-    pair_verdicts: Verdicts
+    per: PerCount
     found: dict[str, Findings]
     table: RuleTable
     ambiguities: list[Ambiguity] = field(default_factory=list)
+    answers: dict[bytes, bool] = field(default_factory=dict)
 
 
-def run_table(item: tuple[str, tuple[int, ...], tuple[int, ...], tuple[str, ...]]) -> Run:
+def run_table(item: tuple[str, tuple[int, ...], tuple[str, ...]]) -> Run:
     """A task (module level: it runs in a worker): the table ``name`` names (a catalogue
-    rule, a pair joined by ``+``, or classic). A rule's readings are compared here, on the
-    default reading's graphs this task explores anyway: as tasks of their own, each
-    comparison explored the default again (half of its time)."""
-    name, counts, pair_counts, decks = item
+    rule or classic) at the pairs' player counts, keeping what the prover found for the
+    pairs' runs. A rule's readings are compared here, on the default reading's graphs
+    this task explores anyway: as tasks of their own, each comparison explored the
+    default again (half of its time)."""
+    name, counts, decks = item
     table = load_rules(name)
-    if not pair_counts or set(pair_counts) <= set(counts):
-        got, again = verdicts(table, counts, pair_counts)
-    else:
-        got, again = verdicts(table, counts)[0], verdicts(table, pair_counts)[0]
+    per, learned = verdicts(table, counts, {})
     explored = {deck: _explored(table, deck) for deck in decks}
     found = {deck: f for deck, (f, _) in explored.items()}
-    named = find(name)  # a catalogue rule (not classic, not a pair)
+    named = find(name)  # a catalogue rule (not classic)
     asked = [] if named is None else [
         ambiguity(named[0], other, deck, explored[deck][1])
         for other in named[0].readings[1:] for deck in decks]
-    return Run(got, again, found, table, asked)
+    return Run(per, found, table, asked, learned)
+
+
+def run_counts(item: tuple[str, tuple[int, ...]]) -> PerCount:
+    """A task: the verdicts of the table ``name`` names at the player counts the pairs are
+    not checked at (``build`` asks the others in the table's own task)."""
+    name, counts = item
+    return verdicts(load_rules(name), counts)[0]
 
 
 def _explored(table: RuleTable, deck: str) -> tuple[Findings, StateGraph | None]:
@@ -228,35 +246,48 @@ def _explored(table: RuleTable, deck: str) -> tuple[Findings, StateGraph | None]
         return Findings(0, None, None, None, (), refused=err.message), None
 
 
-def run_pair(item: tuple[str, tuple[int, ...], tuple[str, ...]]) -> Run | str:
-    """A pair's task: its run, or why the two cannot be combined."""
-    name, counts, decks = item
+def run_pair(item: tuple[str, tuple[int, ...], tuple[str, ...], dict[bytes, bool]]
+             ) -> Run | str:
+    """A pair's task: its run, given what the prover found for classic and for each of
+    the two rules alone (``known``: the queries the pair shares with them, almost all of
+    its queries, are not asked again), or why the two cannot be combined."""
+    name, counts, decks, known = item
     try:
-        load_rules(name)
+        table = load_rules(name)
     except (VariantError, InvalidInputError) as err:
         return getattr(err, "message", str(err))
-    return run_table((name, counts, counts, decks))
+    per = verdicts(table, counts, known)[0]
+    return Run(per, {deck: _explored(table, deck)[0] for deck in decks}, table)
 
 
-def single(rule: CatalogueRule, run: Run, classic: Run) -> Single:
-    breaks = [(p, classic.verdicts.by_property.get(p, "(not a property of classic)"), v)
-              for p, v in run.verdicts.by_property.items()
-              if classic.verdicts.by_property.get(p) != v]
-    new = {deck: _new(run.found[deck], [classic.found[deck]]) for deck in run.found}
-    return Single(rule, run.table, run.verdicts, breaks, run.found, new)
+def single(rule: CatalogueRule, run: Run, rest: PerCount, counts: Sequence[int],
+           classic: Verdicts, classic_found: dict[str, Findings]) -> Single:
+    """The rule's verdicts at ``counts`` (from its own task and its ``rest`` of them)
+    where they differ from classic's, and its findings classic does not have."""
+    mine = _lines(_joined(run.per, rest), counts)
+    breaks = [(p, classic.by_property.get(p, "(not a property of classic)"), v)
+              for p, v in mine.by_property.items() if classic.by_property.get(p) != v]
+    new = {deck: _new(run.found[deck], [classic_found[deck]]) for deck in run.found}
+    return Single(rule, run.table, mine, breaks, run.found, new)
 
 
-def pair(a: Single, b: Single, alone: dict[str, Run], got: Run | str) -> Pair:
+def _joined(per: PerCount, rest: PerCount) -> PerCount:
+    return {name: {**per.get(name, {}), **rest.get(name, {})}
+            for name in dict.fromkeys([*per, *rest])}
+
+
+def pair(a: str, b: str, alone: dict[str, Run], counts: Sequence[int],
+         got: Run | str) -> Pair:
     """What the pair breaks that neither rule breaks alone, or why it is refused."""
-    out = Pair(a.rule.name, b.rule.name)
+    out = Pair(a, b)
     if isinstance(got, str):
         out.refused = got
         return out
-    for prop, verdict in got.verdicts.by_property.items():
-        each = [alone[x.rule.name].pair_verdicts.by_property.get(prop) for x in (a, b)]
-        if verdict not in each and _worse(verdict):
+    each = [_lines(alone[x].per, counts).by_property for x in (a, b)]
+    for prop, verdict in _lines(got.per, counts).by_property.items():
+        if verdict not in [e.get(prop) for e in each] and _worse(verdict):
             out.pair_only.append((prop, verdict))
-    out.new = {deck: _new(got.found[deck], [a.found[deck], b.found[deck]])
+    out.new = {deck: _new(got.found[deck], [alone[a].found[deck], alone[b].found[deck]])
                for deck in got.found}
     return out
 
@@ -303,17 +334,19 @@ def _successors(graph: StateGraph) -> dict[bytes, frozenset[tuple[int, bytes]]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
-Task = tuple[str, Any]  # what a task runs ("table" or "pair") and its item
+Task = tuple[str, Any]  # what a task runs ("table", "counts" or "pair") and its item
 
 
-def run_task(task: Task) -> Run | str:
-    """One task of the matrix's campaign (module level: it runs in a worker). A worker
+def run_task(task: Task) -> Run | PerCount | str:
+    """One task of the matrix's campaigns (module level: it runs in a worker). A worker
     runs hundreds of tables, so each task starts with the prover's caches empty
     (``prover.forget``): the terms kept of earlier tables slowed the later ones."""
     forget()
     what, item = task
     if what == "table":
         return run_table(item)
+    if what == "counts":
+        return run_counts(item)
     return run_pair(item)
 
 
@@ -324,27 +357,36 @@ def build(counts: Sequence[int], pair_counts: Sequence[int],
     tasks (``where``: local workers or a cluster; the same matrix on any number), the
     explorer on ``decks`` (a pair's on ``pair_decks``).
 
-    One campaign of every task, the tables first (each rule's with the comparisons of its
-    readings), then the pairs (a pair's run needs no other run; only its comparison does,
-    below): with a campaign per part, each part waited for its longest task with a
-    worker idle."""
+    Two campaigns. First each table (classic and every rule) at the pairs' counts, with
+    its explorer runs and the comparisons of its readings, keeping what the prover
+    found. Then each pair, given what was found for classic and its two rules (the
+    pair's queries are almost all theirs, term for term: ``answers.py``), beside each
+    table at its other counts (the longest tasks, so the second campaign's work, not
+    the first's, waits on them)."""
     decks, pair_decks = tuple(decks), tuple(pair_decks)
     opts = where or campaign.Options(workers=1, bar=False)
     chosen = [r for r in rules() if not only or r.name in only]
     counts, pair_counts = tuple(counts), tuple(pair_counts)
     names = ["classic", *(r.name for r in chosen)]
     # a rule no command reads (of stated chance, of views): a pair with it is the other rule
-    couples = [(a, b) for a, b in itertools.combinations(chosen, 2)
+    couples = [(a.name, b.name) for a, b in itertools.combinations(chosen, 2)
                if not (a.reading_of or b.reading_of)]
-    tasks: list[Task] = [("table", (n, counts, pair_counts, decks)) for n in names]
-    tasks += [("pair", (f"{a.name}+{b.name}", pair_counts, pair_decks)) for a, b in couples]
-    done = campaign.run(run_task, tasks, opts, label="house rules", unit="tasks")
-    runs = cast(list[Run], done[:len(names)])
-    ambiguities = [a for run in runs for a in run.ambiguities]
-    got = done[len(names):]
-    classic, alone = runs[0], dict(zip(names[1:], runs[1:], strict=True))
-    singles = {rule.name: single(rule, alone[rule.name], classic) for rule in chosen}
-    pairs = [pair(singles[a.name], singles[b.name], alone, g)
-             for (a, b), g in zip(couples, got, strict=True)]
-    return Matrix(counts, pair_counts, classic.verdicts, classic.found,
-                  list(singles.values()), pairs, ambiguities)
+    runs = dict(zip(names, cast(list[Run], campaign.run(
+        run_task, [("table", (n, pair_counts, decks)) for n in names], opts,
+        label="house rules: tables", unit="tables")), strict=True))
+    rest = tuple(n for n in counts if n not in pair_counts)
+    tasks: list[Task] = [("counts", (n, rest)) for n in names if rest]
+    tasks += [("pair", (f"{a}+{b}", pair_counts, pair_decks,
+                        {**runs["classic"].answers, **runs[a].answers, **runs[b].answers}))
+              for a, b in couples]
+    done = campaign.run(run_task, tasks, opts, label="house rules: pairs", unit="tasks")
+    split = len(tasks) - len(couples)  # the tables' other counts, then the pairs
+    others = dict(zip(names if rest else [], cast(list[PerCount], done[:split]), strict=True))
+    got = cast(list[Run | str], done[split:])
+    classic = _lines(_joined(runs["classic"].per, others.get("classic", {})), counts)
+    singles = [single(r, runs[r.name], others.get(r.name, {}), counts, classic,
+                      runs["classic"].found) for r in chosen]
+    pairs = [pair(a, b, runs, pair_counts, g) for (a, b), g in zip(couples, got, strict=True)]
+    ambiguities = [a for run in runs.values() for a in run.ambiguities]
+    return Matrix(counts, pair_counts, classic, runs["classic"].found, singles, pairs,
+                  ambiguities)

@@ -75,7 +75,6 @@ from unoformal.verification.z3.state import (
     flt,
     fne,
     fnot,
-    fresh_tag,
     fsub,
     fsum,
     ite_chain,
@@ -198,6 +197,8 @@ class Spec:
         self._takes = 0
         self._take_log: list[tuple[tuple[Expr, ...], tuple[Expr, ...]]] = []
         self._built: dict[int, tuple[Sym, list[tuple[int, list[Step]]]]] = {}
+        # the names of this table's symbols (``tag``), numbered from 0 for each table
+        self._names = itertools.count()
         # whether ``variants`` forks a step under MERCY: the prover's symmetric pre-states
         # (``prover._setup``) ask it; ``validate``, which reads each choice of a step off
         # its terms, does not
@@ -882,7 +883,7 @@ class Spec:
         ``jumper`` seat, the jump command ``name`` (a house rule's play out of turn): that
         seat, not the player to move, plays the card (one step per jumper seat)."""
         kind = self.play_kind(name)
-        tag = fresh_tag(name.replace("_", ".", 1))
+        tag = self.tag(name.replace("_", ".", 1))
         domain = self.play_faces(name)
         effect = self.rules.effect(kind)
         f, c, says = z3.Int(f"{tag}.face"), z3.Int(f"{tag}.color"), z3.Bool(f"{tag}.uno")
@@ -928,7 +929,7 @@ class Spec:
     def draw(self, s: Sym) -> Step:
         """DRAW-1's ``draw`` command (unoformal.rules.turn): draw, then play the drawn
         card or keep it."""
-        tag = fresh_tag("draw")
+        tag = self.tag("draw")
         x = z3.Int(f"{tag}.face")  # the card kept to play (Take's ``keeps``)
         return self._on_turn(turn.draw(self.rules), s, tag, Binding(s.turn), face=x,
                              choices={"face": x})
@@ -958,7 +959,7 @@ class Spec:
     def accept(self, s: Sym) -> Step:
         """WD4-2's ``accept`` command (unoformal.rules.respond; D2-1 under stacking): draw
         what is pending."""
-        tag = fresh_tag("accept")
+        tag = self.tag("accept")
         command = respond.accept(self.rules)  # through the view: its reads are noted
         b = Binding(s.turn, None, s.offender)
         post, cons = command.encode_effect(self, s, b, tag)
@@ -969,7 +970,7 @@ class Spec:
         """The ``challenge`` command's branch (unoformal.rules.respond, CHAL-1..4): the
         table says who draws and who moves. One step per offender seat when the offender
         draws (None: any offender)."""
-        tag = fresh_tag("challenge")
+        tag = self.tag("challenge")
         command = respond.challenge(self.rules)
         branch = command.branches[1 if upheld else 0]
         off = s.offender if offender is None else ival(offender)
@@ -1002,7 +1003,7 @@ class Spec:
 
     def say_uno(self, s: Sym) -> Step:
         """UNO-1's ``uno`` command (unoformal.rules.uno): say UNO before an accusation."""
-        a, seated = self._actor(fresh_tag("uno"))
+        a, seated = self._actor(self.tag("uno"))
         command = out_of_turn.say_uno(self.rules)  # through the view: its reads are noted
         b = Binding(a)
         guard = fand(seated, self._in_round(s), command.encode_guard(self, s, b))
@@ -1014,7 +1015,7 @@ class Spec:
         """UNO-1's ``catch`` command (unoformal.rules.uno): the caught player draws the
         penalty. One step per target seat, so the draw goes to a known hand (smaller
         queries)."""
-        tag = fresh_tag("catch")
+        tag = self.tag("catch")
         a, seated = self._actor(tag)
         command = out_of_turn.catch(self.rules)
         b = Binding(a, ival(target))
@@ -1027,7 +1028,7 @@ class Spec:
     def misplay(self, s: Sym) -> Step:
         """MISPLAY-1's ``misplay`` command (unoformal.rules.turn): a card that may not be
         played is shown, taken back, and its player draws the penalty."""
-        tag = fresh_tag("misplay")
+        tag = self.tag("misplay")
         f = z3.Int(f"{tag}.face")
         step = self._on_turn(turn.misplay(self.rules), s, tag, Binding(s.turn, card=f),
                              face=f, choices={"face": f})
@@ -1037,7 +1038,7 @@ class Spec:
     def advise(self, s: Sym, adviser: int) -> Step:
         """ADVICE-1's ``advise`` command (unoformal.rules.uno): the adviser draws the
         penalty (one step per adviser seat)."""
-        tag = fresh_tag("advise")
+        tag = self.tag("advise")
         command = out_of_turn.advise(self.rules)
         a = ival(adviser)
         b = Binding(a)
@@ -1050,7 +1051,7 @@ class Spec:
     def choose_color(self, s: Sym) -> Step:
         """START-WILD's ``choose_color`` command (unoformal.rules.turn): the first player
         names the color."""
-        c = z3.Int(f"{fresh_tag('choose')}.color")
+        c = z3.Int(f"{self.tag('choose')}.color")
         step = self._on_turn(turn.choose_color(self.rules), s, "", Binding(s.turn, color=c),
                              choices={"color": c}, off=not self.colors_chosen())
         step.guard = fand(c >= 0, c < len(self.deck.colors), step.guard)  # the choice
@@ -1073,7 +1074,7 @@ class Spec:
         dealer, and a symbolic first player made the start card that draws (START-D2)
         the slowest query of the suite. The card is chance's: any face of the kind the pile
         holds."""
-        tag = fresh_tag(f"start.{kind.name.lower()}")
+        tag = self.tag(f"start.{kind.name.lower()}")
         rules = self.rules
         domain = self.faces_of(kind)
         t = z3.Int(f"{tag}.face")
@@ -1126,7 +1127,7 @@ class Spec:
     def next_deal(self, s: Sym) -> Step:
         """The ``next_deal`` command (END-2, DEAL-2, ``unoformal.rules.deal``): a new deal
         of hand_size cards each; the dealer role moves as the table says."""
-        tag = fresh_tag("deal")
+        tag = self.tag("deal")
         command = deal_commands.next_deal(self.rules)  # through the view: reads noted
         b = Binding(s.dealer)
         post, cons = command.encode_effect(self, s, b, tag)
@@ -1163,6 +1164,15 @@ class Spec:
         return s.evolve(out=[z3.BoolVal(False)] * self.n) if s.out else s
 
     # --------------------------------------------------------------- next
+
+    def tag(self, prefix: str) -> str:
+        """A unique prefix for the names of a symbol of this table's (a choice of a step, a
+        pre-state of the prover): ``draw@3``. Numbered per table, not per process, so that
+        one query built for two tables from the same terms is the same term, text and all
+        (the prover's answers are kept by a query's text: ``prover.Answers``); the ``@``
+        keeps them apart from ``state.fresh_tag``'s names, which a query may mix with
+        them (a witness's dealt state)."""
+        return f"{prefix}@{next(self._names)}"
 
     def steps(self, s: Sym, names: Sequence[str] | None = None) -> list[Step]:
         """Every action from ``s`` (or only those named), in rulebook order, each in its

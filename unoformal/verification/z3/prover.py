@@ -26,6 +26,7 @@ import z3
 
 from unoformal.rulebook.table import RuleTable
 from unoformal.runtime import campaign
+from unoformal.verification.z3 import answers
 from unoformal.verification.z3.actions import Spec, Step, wanted
 from unoformal.verification.z3.properties import (
     STEPS_ENABLED,
@@ -113,12 +114,12 @@ def _setup(rules: RuleTable, n: Counts, symmetry: bool) -> tuple[Spec, list[Pre]
     spec.forks = True  # MERCY's steps forked by the seat they give cards to (Spec.variants)
     seats = spec.n
     if not symmetry:
-        states = [fresh(seats, spec.deck, knocks=spec.knocks)]
+        states = [fresh(seats, spec.deck, knocks=spec.knocks, tag=spec.tag("s"))]
     else:
         states = [fresh(seats, spec.deck, turn=0, direction=d, anchor=TURN_AT_0,
-                        knocks=spec.knocks) for d in (1, -1)]
-        states += [fresh(seats, spec.deck, direction=d, anchor=NAMED_AT_0, knocks=spec.knocks)
-                   for d in (1, -1)]
+                        knocks=spec.knocks, tag=spec.tag("s")) for d in (1, -1)]
+        states += [fresh(seats, spec.deck, direction=d, anchor=NAMED_AT_0, knocks=spec.knocks,
+                         tag=spec.tag("s")) for d in (1, -1)]
     return spec, [Pre(s, invariant(spec, s), invariant(spec, s, totals=False))
                   for s in states]
 
@@ -222,22 +223,38 @@ def _listed(rules: RuleTable, prop: Property, n: int,
     return [(pre, list(prop.queries(spec, pre.state))) for pre in states]
 
 
-def _solve(pre: Pre, formula: Any, timeout_ms: int,
-           relaxed: bool = True) -> tuple[Any, z3.Solver]:
+def _solve(pre: Pre, formula: Any, timeout_ms: int, relaxed: bool = True,
+           settles: Sequence[tuple[Any, Any]] = ()) -> tuple[Any, z3.Solver]:
     """The query under the relaxed hypothesis first: no property but conservation needs
     each face's number of copies, and without those 54 sums over every zone the solver
     is two to five times faster (measured). Unsatisfiable there means unsatisfiable
     under the invariant too (it implies the relaxed one), so proofs stay inductive over
     every invariant state; anything else is decided again under the invariant, so a
     counterexample is always an invariant state. ``relaxed=False`` asks under the
-    invariant only (a query just refuted at another player count)."""
+    invariant only (a query just refuted at another player count). ``settles``: the
+    (relation, claim) of each query that the answer unsatisfiable settles, kept in the
+    run's answers (``answers.py``) under the hypothesis it was found under."""
     for hypothesis in (pre.relaxed, pre.invariant) if relaxed else (pre.invariant,):
         solver = make_solver(timeout_ms)
         solver.add(hypothesis, formula)
         answer = solver.check()
         if answer == z3.unsat:
+            known = answers.current()
+            if known is not None:
+                for given, claim in settles:
+                    known.learn(known.key(hypothesis, given, claim), False)
             break
     return answer, solver
+
+
+def _known_unsat(pre: Pre, given: Any, claim: Any) -> bool:
+    """Whether the run's answers (``answers.py``) hold the query "``given`` and ``claim``"
+    to be unsatisfiable in ``pre``: under the relaxed hypothesis (so under the
+    invariant, which implies it) or under the invariant."""
+    known = answers.current()
+    return known is not None and any(
+        known.get(known.key(hypothesis, given, claim)) is False
+        for hypothesis in (pre.relaxed, pre.invariant))
 
 
 # ------------------------------------------------- every property together
@@ -327,13 +344,16 @@ def _ask_together(spec: Spec, pre: Pre, members: list[tuple[Property, Query]],
     asked alone, query by query in its own order (so the query reported is the one
     ``check`` reports), and the others together again. When the counterexample already
     refutes a property's first query here, it is that query's counterexample (asking it
-    alone again would only find another). After a time-out each member is asked alone."""
-    live = _unrefuted(members, tallies)
+    alone again would only find another). After a time-out each member is asked alone.
+    A member the run's answers hold unsatisfiable (``answers.py``) is not asked: as if
+    the joint query had been unsatisfiable for it."""
+    live = _unanswered(spec, pre, _unrefuted(members, tallies), tallies)
     while len(live) > 1:
         start = time.perf_counter()
         fails = [_within(spec, tallies[p.name].live, q.fails) for p, q in live]
-        joint = fand(live[0][1].given, f_or(fails))
-        answer, solver = _solve(pre, joint, timeout_ms)
+        given = live[0][1].given
+        joint = fand(given, f_or(fails))
+        answer, solver = _solve(pre, joint, timeout_ms, settles=[(given, f) for f in fails])
         share = (time.perf_counter() - start) / len(live)
         for prop, _ in live:
             tallies[prop.name].seconds += share
@@ -361,6 +381,22 @@ def _ask_together(spec: Spec, pre: Pre, members: list[tuple[Property, Query]],
         live = [(p, q) for p, q in _unrefuted(live, tallies) if p.name not in failing]
     for prop, query in live:
         _alone(spec, pre, query, tallies[prop.name], timeout_ms)
+
+
+def _unanswered(spec: Spec, pre: Pre, members: list[tuple[Property, Query]],
+                tallies: dict[str, _Tally]) -> list[tuple[Property, Query]]:
+    """The members whose query about their live counts the run's answers do not hold
+    unsatisfiable; each of the others is counted as a query asked."""
+    if answers.current() is None:
+        return members
+    out = []
+    for prop, query in members:
+        tally = tallies[prop.name]
+        if _known_unsat(pre, query.given, _within(spec, tally.live, query.fails)):
+            tally.queries += 1
+        else:
+            out.append((prop, query))
+    return out
 
 
 @dataclass
@@ -484,10 +520,14 @@ def _ask(spec: Spec, pre: Pre, query: Query, tally: _Tally, counts: set[int], ti
          relaxed: bool) -> Any:
     if not counts:
         return z3.unsat
-    start = time.perf_counter()
-    answer, solver = _solve(pre, _within(spec, counts, query.formula), timeout_ms, relaxed)
-    tally.seconds += time.perf_counter() - start
     tally.queries += 1
+    claim = _within(spec, counts, query.fails)  # the query's answers are kept by its parts
+    if _known_unsat(pre, query.given, claim):
+        return z3.unsat
+    start = time.perf_counter()
+    answer, solver = _solve(pre, _within(spec, counts, query.formula), timeout_ms, relaxed,
+                            settles=[(query.given, claim)])
+    tally.seconds += time.perf_counter() - start
     if answer == z3.sat:
         _refuted(spec, pre, query, tally, solver.model())
     elif answer == z3.unknown:

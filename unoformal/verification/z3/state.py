@@ -347,12 +347,13 @@ def choose(c: Expr, a: Sym, b: Sym) -> Sym:
 
 def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
           direction: int | None = None, anchor: str | None = None,
-          knocks: bool = False) -> Sym:
+          knocks: bool = False, tag: str | None = None) -> Sym:
     """A state of fresh constants: the universally quantified state of a proof
     (with the player to move fixed to ``turn`` under the symmetry reduction, and the
     seat the reduction fixed named by ``anchor``); ``knocks``: the table knocks players
-    out of a round (MERCY), so the state says who is out."""
-    t = fresh_tag(prefix)
+    out of a round (MERCY), so the state says who is out. ``tag``: the names' prefix,
+    given (``Spec.tag``), instead of a new one made from ``prefix``."""
+    t = fresh_tag(prefix) if tag is None else tag
     faces = range(len(deck.faces))
 
     def ints(name: str) -> list[Expr]:

@@ -27,6 +27,7 @@ from typing import Any
 
 import z3
 
+from unoformal.verification.z3 import answers
 from unoformal.verification.z3.actions import Spec
 from unoformal.verification.z3.state import fand
 
@@ -111,14 +112,23 @@ class Witnesses:
     def _each_count(self, near: Any, formula: Any, counts: list[int],
                     keep: bool = True) -> dict[int, Any]:
         """``formula`` at each of ``counts`` (added once); a model is kept by ``near``
-        (when ``keep``: getting a model costs about as much as a third of a check)."""
-        if not counts:
-            return {}
+        (when ``keep``: getting a model costs about as much as a third of a check). An
+        answer the run's answers hold (``answers.py``) is not asked again, and one found
+        is kept there."""
+        known = answers.current()
+        out: dict[int, Any] = {}
+        if known is not None:
+            for n in counts:
+                got = known.get(known.key(self.invariant, formula, n))
+                if got is not None:
+                    out[n] = z3.sat if got else z3.unsat
+        left = [n for n in counts if n not in out]
+        if not left:
+            return {n: out[n] for n in counts}
         solver = self._solving()
         solver.push()
         solver.add(formula)
-        out = {}
-        for n in counts:
+        for n in left:
             at = self._at.get(n)
             out[n] = answer = solver.check() if at is None else solver.check(at)
             self.asked += 1
@@ -126,8 +136,10 @@ class Witnesses:
                 self.models.setdefault((near.get_id(), n), []).append(solver.model())
             elif answer == z3.unknown:
                 self.why_unknown = str(solver.reason_unknown())
+            if known is not None and answer != z3.unknown:
+                known.learn(known.key(self.invariant, formula, n), answer == z3.sat)
         solver.pop()
-        return out
+        return {n: out[n] for n in counts}
 
     def _kept_model_satisfies(self, near: Any, need: Need, n: int) -> bool:
         if any(z3.is_true(model.eval(need.whole, True))
