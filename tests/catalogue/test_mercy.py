@@ -31,7 +31,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
 from unoformal.rulebook.variants import derive, load_rules
-from unoformal.verification.explore import explore
+from unoformal.verification.explore import analyse, explore
 from unoformal.verification.explore.graph import Config, Explorer
 from unoformal.verification.explore.keys import Keyer
 from unoformal.verification.explore.presets import Size, small_rules
@@ -360,10 +360,8 @@ def _graph(base: RuleTable) -> Any:
 
 def test_the_explorer_holds_who_is_knocked_out(tmp_path: Path) -> None:
     """A limit of 2 on a deck of 6 cards at 3 players: the explorer's key holds the seats
-    out. Its graph has 3,100 states; a key without them finds 3,090, taking a state with
-    a player out for one with everybody in (the plant below). A state where a player is
-    out and the round goes on comes with a record from a deal that ``replay`` reads
-    back to that very state."""
+    out (3,100 states). A state where a player is out and the round goes on comes with a
+    record from a deal that ``replay`` reads back to that very state."""
     low = tmp_path / "low.toml"
     low.write_text(LOW.format(at=2))
     graph = _graph(load_rules(str(low)))
@@ -379,30 +377,106 @@ def test_the_explorer_holds_who_is_knocked_out(tmp_path: Path) -> None:
     assert result.error is None and result.game.to_text() == game.to_text()
 
 
-def test_a_key_without_the_seats_out_merges_states(tmp_path: Path) -> None:
-    """The count above, shown able to fail: a plant that leaves ``out`` out of the key
-    (set on the explorer itself: the compiled build's classes take no patch)."""
+FOUR = Size(players=4)  # the same deck at four players: a key needs the seats out there
+
+
+def _low_config(tmp_path: Path, at: int, size: Size = FOUR) -> Config:
     low = tmp_path / "low.toml"
-    low.write_text(LOW.format(at=2))
-    table = small_rules(THREE, base=load_rules(str(low)), name="three-numbers")
-    explorer = Explorer(Config(table, tuple(THREE.players_list()), "three-numbers", False,
-                               THREE.penalties))
+    low.write_text(LOW.format(at=at))
+    table = small_rules(size, base=load_rules(str(low)), name="three-numbers")
+    return Config(table, tuple(size.players_list()), "three-numbers", False, size.penalties)
+
+
+def test_a_key_without_the_seats_out_merges_states(tmp_path: Path) -> None:
+    """The seats out are part of the key: at four players a key without them (a plant,
+    set on the explorer itself: the compiled build's classes take no patch) finds 10,076
+    states where the graph has 10,236, taking a state with a player out for one with
+    everybody in. (At three players the other fields tell them apart.)"""
+    cfg = _low_config(tmp_path, 2)
+    assert Explorer(cfg).run(False).states == 10_236
+    explorer = Explorer(cfg)
     explorer.keyer = Keyer(explorer.deck, False, False)
-    assert explorer.run(False).states == 3_090
+    assert explorer.run(False).states == 10_076
 
 
-def test_the_packed_backend_refuses_a_deck_on_which_the_limit_can_be_reached(
+def test_a_player_knocked_out_is_not_the_winner_to_be(tmp_path: Path) -> None:
+    """END-1 with MERCY: Ann goes out with a Wild Draw Four, then advises (ADVICE-1's
+    two cards reach the limit of 2) and is knocked out. The knock-out empties her hand,
+    but she did not play it out: when Bob takes the four cards he is knocked out too, and
+    Cy, the last player in, wins. (The engine had kept Ann as the winner-to-be, and she
+    won the round out of it; the packed search found it, its record not holding a
+    winner-to-be, as the relation's ``goes_out`` does not count a seat out.)"""
+    cfg = _low_config(tmp_path, 2, THREE)
+    record = with_rules({
+        "rules": cfg.rules.name, "players": ["Ann", "Bob", "Cy"], "dealer": "Cy", "seed": 0,
+        "deal": {"hands": {"Ann": ["W+4"], "Bob": ["R0"], "Cy": ["R1"]},
+                 "draw_pile": ["B0", "B1", "W"]},
+        "actions": [{"player": "Ann", "action": "play", "card": "W+4", "color": "red"},
+                    {"player": "Ann", "action": "advise"},
+                    {"player": "Bob", "action": "accept"}]}, cfg.rules)
+    result = replay(record)
+    assert result.error is None
+    game = result.game
+    assert game.phase == "over" and game.names[game.winner] == "Cy"
+    assert {game.names[p] for p in game.out} == {"Ann", "Bob"}
+
+
+def test_the_packed_backend_holds_who_is_knocked_out(tmp_path: Path) -> None:
+    """Its record holds a byte per seat under MERCY: on the deck where the limit of 2 is
+    reached, the packed search finds the explorer's graph state for state, numbered
+    alike, with its findings; a record decodes to a state that encodes to it again."""
+    from unoformal.verification.packed.bridge import to_state_graph
+    from unoformal.verification.packed.search import PackedSearch
+
+    cfg = _low_config(tmp_path, 2)
+    ps = PackedSearch(cfg)
+    g = ps.run()
+    assert ps.template is not None and g.layout.seats_out
+    packed, old = to_state_graph(g, ps.template), explore(cfg)
+    assert g.states == packed.states == old.states == 10_236
+    assert packed.keys == old.keys and list(packed.parent) == list(old.parent)
+    assert analyse(packed).stuck == analyse(old).stuck
+    records = g.records.read()
+    games = [ps.layout.decode(bytes(r), ps.template) for r in records]
+    assert any(game.out for game in games)
+    assert all(ps.layout.encode(game) == bytes(r) for game, r in zip(games, records, strict=True))
+    # every other table's records are as they were: no byte for who is out
+    plain = PackedSearch(dataclasses.replace(cfg, rules=small_rules(
+        FOUR, base=load_rules("classic"), name="three-numbers")))
+    assert not plain.layout.seats_out
+
+
+def test_a_record_without_the_seats_out_is_another_graph(tmp_path: Path) -> None:
+    """The count above, shown able to fail: a layout with no byte for who is out."""
+    from unoformal.verification.packed.layout import Layout
+    from unoformal.verification.packed.search import PackedSearch
+
+    ps = PackedSearch(_low_config(tmp_path, 2))
+    ps.layout = Layout(ps.deck, ps.layout.n, False)
+    assert ps.run().states != 10_236
+
+
+def test_explore_takes_a_mercy_table_on_the_packed_backend(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """Its record does not hold who is out: refused in one line naming MERCY."""
+    """Where the limit can be reached, the command explores it (it refused it while its
+    record did not hold who is out)."""
     low = tmp_path / "low.toml"
     low.write_text(LOW.format(at=3))
-    assert main(["explore", "--preset", "tiny", "--rules", str(low), "--backend", "packed",
-                 "--no-progress"]) == 2
-    err = capsys.readouterr().err
-    assert "MERCY: at = 3 can be reached on this deck of 6 cards" in err
-    assert err.count("\n") == 1
-    assert main(["explore", "--preset", "tiny", "--rules", RULE, "--backend", "packed",
-                 "--no-progress"]) == 0
+    for backend in ("graph", "packed"):
+        assert main(["explore", "--preset", "tiny", "--rules", str(low), "--backend",
+                     backend, "--no-progress", "--json"]) == 0
+    graph, packed = (json.loads(x) for x in _two_json(capsys.readouterr().out))
+    assert graph["states"] == packed["states"] and graph["edges"] == packed["edges"]
+
+
+def _two_json(out: str) -> list[str]:
+    """Two JSON documents printed one after the other."""
+    decoder, text, docs = json.JSONDecoder(), out.strip(), []
+    while text:
+        doc, end = decoder.raw_decode(text)
+        docs.append(json.dumps(doc))
+        text = text[end:].strip()
+    return docs
 
 
 def test_the_rule_reads_in_the_rules_document(capsys: pytest.CaptureFixture[str]) -> None:

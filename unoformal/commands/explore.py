@@ -29,7 +29,7 @@ from unoformal.verification.explore.analysis import Findings, analyse
 from unoformal.verification.explore.graph import Config, StateGraph, explore
 from unoformal.verification.explore.perft import estimate
 from unoformal.verification.explore.picture import PICTURE_LIMIT, check_path, draw
-from unoformal.verification.explore.presets import PRESETS, Size, small_rules, unknocked
+from unoformal.verification.explore.presets import PRESETS, Size, small_rules
 from unoformal.verification.explore.render import neighbourhood, to_dot, write
 from unoformal.verification.explore.report import summary, text, write_witnesses
 from unoformal.verification.explore.witness import path_to
@@ -179,7 +179,6 @@ def run(args: argparse.Namespace) -> int:
         cfg, size = config(args)
         if args.backend == "packed":
             _packed_options(args)
-            unknocked(cfg.rules)
         else:
             pinned = args.preset if not args.off and args.rules is None else None
             states, how = estimate(size, cfg.rules, pinned, cfg.symmetry)

@@ -307,7 +307,7 @@ def reachable(config: Config) -> tuple[list[ExploreGame], dict[tuple[tuple[int, 
     """Every reachable state of one round (BFS over the explorer's successor function,
     deduplicated by its canonical keys), and the initial states grouped by dealt hands."""
     explorer = Explorer(config)
-    keyer = Keyer(explorer.deck)
+    keyer = Keyer(explorer.deck, seats_out=config.rules.knocks_out())
     nf = len(explorer.deck.faces)
     seen: set[bytes] = set()
     states: list[ExploreGame] = []

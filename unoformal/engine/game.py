@@ -1539,9 +1539,13 @@ class Game(Concrete):
 
     def _knock_out(self, p: int) -> None:
         """MERCY: ``p``'s cards go under the discard pile (or the draw pile), and ``p`` is
-        out of the round."""
+        out of the round. A player who went out with a draw card still waiting (END-1's
+        winner-to-be) and then took cards up to the limit (an advice's penalty) is out,
+        not the winner: the hand the knock-out empties was not played out."""
         hand = self.hands[p]
         self.hands[p] = []
+        if self.winner == p and self.phase != OVER:
+            self.winner = None
         if self.rules.mercy.cards is MercyCards.PILE:
             self.pile[0:0] = hand  # the pile's bottom is its first card
             if self.pile_lower:  # under a split pile, the bottom half grows

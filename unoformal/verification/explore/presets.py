@@ -11,7 +11,6 @@ from typing import Any
 
 from unoformal.errors import InvalidInputError
 from unoformal.rulebook.cards import Color
-from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable
 from unoformal.rulebook.variants import VariantError, derive, load_rules
 
@@ -156,22 +155,6 @@ def small_rules(size: Size, base: str | RuleTable | None = None,
     # contender deal, so the table stays one a game can start from.
     overrides[table.dealer_draw.id] = {"ties_draw_again": False}
     return derive(table, full_name, description, overrides)
-
-
-def unknocked(table: RuleTable) -> RuleTable:
-    """``table``, refused where MERCY can knock a player out on its deck: the packed
-    record does not hold who is out of a round (the explorer's key does). A deck of no
-    more cards than the limit can never put that many in one hand (the discard pile
-    keeps one)."""
-    rule = table.mercy
-    size = Deck.of(table).size
-    if rule.enabled and size > rule.at:
-        raise InvalidInputError(
-            f"MERCY: at = {rule.at} can be reached on this deck of {size} cards, and the "
-            "packed backend does not yet hold who is knocked out of a round; use --backend "
-            f"graph, explore a deck of at most {rule.at} cards, or set at above {size - 1}",
-            rule.id)
-    return table
 
 
 def color_names(n: int) -> list[Color]:

@@ -28,7 +28,7 @@ def to_state_graph(g: PackedGraph, template: ExploreGame) -> StateGraph:
         raise ValueError(f"{g.states:,} states: too many to hold as the explorer's graph")
     if g.edges and g.dst.rows == 0:
         raise ValueError("the packed search kept no edges (edges=False)")
-    keyer = Keyer(g.layout.deck)
+    keyer = Keyer(g.layout.deck, seats_out=g.layout.seats_out)
     sg = StateGraph(g.config, keyer)
     records = g.records.read()
     for sid in range(g.states):

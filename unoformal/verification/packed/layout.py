@@ -9,6 +9,8 @@ whole frontier is one ``numpy`` array of shape ``(states, width)`` and a copy is
   round's points, one for the top discard;
 - a count per face for every hand and for the discard below the top (the pile is the
   rest of the deck, so its multiset is implied);
+- under MERCY (a table that knocks players out of a round), a byte per seat: 1 where
+  the seat is out, as the key's flag per seat;
 - zero bytes up to a multiple of 8, so a record reads as 64-bit words.
 
 A field a rule reads only in some phases (``Field.phases``) holds :data:`NONE` (or 0)
@@ -56,7 +58,7 @@ _GOLDEN = 0x9E3779B97F4A7C15
 class Layout:
     """The record layout of one deck and player count, and the maps to and from a game."""
 
-    def __init__(self, deck: Deck, players: int) -> None:
+    def __init__(self, deck: Deck, players: int, seats_out: bool = False) -> None:
         if len(deck.faces) >= NONE or deck.size >= NONE:
             raise ValueError("a packed record holds at most 254 faces and cards")
         self.deck = deck
@@ -65,7 +67,11 @@ class Layout:
         self.copies = list(deck.copies)
         self.counts = len(HEADER)  # where the count vectors begin
         self.discard_at = self.counts + self.n * self.nf
-        used = self.discard_at + self.nf
+        # MERCY: who is out of the round, after the counts (so every other table's
+        # records are as they were)
+        self.seats_out = seats_out
+        self.out_at = self.discard_at + self.nf
+        used = self.out_at + (self.n if seats_out else 0)
         self.width = (used + 7) // 8 * 8
         self.words = self.width // 8
         mult = [(_GOLDEN * (2 * i + 1)) & 0xFFFFFFFFFFFFFFFF for i in range(self.words)]
@@ -109,6 +115,9 @@ class Layout:
             base += nf
         for i in range(len(discard) - 1):
             out[base + discard[i]] += 1
+        if self.seats_out:
+            for p in g.out:
+                out[self.out_at + p] = 1
         return bytes(out)
 
     # ------------------------------------------------------------- record -> game
@@ -159,13 +168,16 @@ class Layout:
         g.offender = None if r[8] == NONE else r[8]
         g.wd4_legal = r[9] == 1 if g.phase == RESPOND else True
         g.prev_color = None if r[10] == NONE else r[10]
+        if self.seats_out:  # in seat order: the engine reads who is out, not in what order
+            g.out = tuple(p for p in range(self.n) if r[self.out_at + p])
         if g.phase == OVER:
             g.winner = None if r[11] == NONE else r[11]
         else:
             # END-1's winner-to-be (NoteOut, read by GoesOut) is set before the round is
             # over, while a draw card is answered; the schema (and the key) read the
             # winner in ``over`` only, since before it is the seat left with no card.
-            g.winner = next((p for p, h in enumerate(hands) if not h), None)
+            # (MERCY: a seat out holds no card either, and never went out)
+            g.winner = next((p for p, h in enumerate(hands) if not h and p not in g.out), None)
         g.round_points = r[12] | r[13] << 8
         g.reveal = None
         g.cause = None

@@ -51,7 +51,6 @@ from unoformal.rulebook.deck import Deck
 from unoformal.verification.explore import memory
 from unoformal.verification.explore.coverage import Label
 from unoformal.verification.explore.graph import Config
-from unoformal.verification.explore.presets import unknocked
 from unoformal.verification.packed.layout import OVER_CODE, Layout
 from unoformal.verification.packed.search import (
     PackedGraph,
@@ -147,7 +146,7 @@ def engine(cfg: Config, token: str) -> tuple[Layout, EngineSuccessor]:
     (``token``: the configuration's digest), from the explorer's first deal as the
     single-process search builds them."""
     if token not in _BUILT:
-        layout = Layout(Deck.of(cfg.rules), len(cfg.players))
+        layout = Layout(Deck.of(cfg.rules), len(cfg.players), cfg.rules.knocks_out())
         _BUILT.clear()
         _BUILT[token] = (layout, EngineSuccessor(layout, first_game(cfg), cfg.penalties))
     return _BUILT[token]
@@ -453,7 +452,6 @@ def dask_search(config: Config, where: Cluster, spill: str | None = None,
                 max_seconds: float | None = None) -> PackedGraph:
     """The packed search of ``config`` on the cluster ``where`` names; its result is
     :func:`.search.search`'s (see the module's doc)."""
-    unknocked(config.rules)  # before a cluster starts
     with connect(where) as client:
         workers = len(client.scheduler_info()["workers"])
         parts = where.partitions or 2 * max(1, workers)

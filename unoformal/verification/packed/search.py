@@ -43,7 +43,6 @@ from unoformal.verification.explore import memory
 from unoformal.verification.explore.chance import ExploreGame, deal_outcomes, first_outcome
 from unoformal.verification.explore.coverage import Label, Labeler
 from unoformal.verification.explore.graph import Config, Explorer, Root
-from unoformal.verification.explore.presets import unknocked
 from unoformal.verification.packed.commands import CommandSuccessor
 from unoformal.verification.packed.layout import OVER_CODE, Layout
 from unoformal.verification.packed.successor import ACTION_TYPES, EngineSuccessor, Successor
@@ -208,10 +207,9 @@ class PackedSearch:
                  progress: Progress | None = None, max_seconds: float | None = None) -> None:
         if config.symmetry:
             raise ValueError("the packed search has no colour symmetry yet")
-        unknocked(config.rules)
         self.config = config
         self.deck = Deck.of(config.rules)
-        self.layout = Layout(self.deck, len(config.players))
+        self.layout = Layout(self.deck, len(config.players), config.rules.knocks_out())
         self.explorer = Explorer(config)  # its deals, in its order
         self.spill = spill
         self.chunk = chunk
