@@ -54,26 +54,22 @@ class Answers:
         if done is not None:
             return done
         self._roots.append(term)  # the ids of its nodes stay theirs while it is kept
-        todo = [root]
+        todo = [_Node(root)]
         while todo:
             node = todo[-1]
-            key = _id(_ctx, node)
-            if key in self._nodes:
+            if node.key in self._nodes:
                 todo.pop()
                 continue
-            args = [z3core.Z3_get_app_arg(_ctx, node, i)
-                    for i in range(z3core.Z3_get_app_num_args(_ctx, node))] \
-                if z3core.Z3_get_ast_kind(_ctx, node) == z3.Z3_APP_AST else []
-            ids = [_id(_ctx, a) for a in args]
-            missing = [a for a, i in zip(args, ids, strict=True) if i not in self._nodes]
-            if missing:
+            missing = [_Node(a) for a, i in zip(node.args, node.ids, strict=True)
+                       if i not in self._nodes]
+            if missing:  # its arguments first; it is met again after them, read once
                 todo.extend(missing)
                 continue
             todo.pop()
-            h = hashlib.blake2b(_label(node, bool(args)), digest_size=DIGEST)
-            for i in ids:
+            h = hashlib.blake2b(node.label(), digest_size=DIGEST)
+            for i in node.ids:
                 h.update(self._nodes[i])
-            self._nodes[key] = h.digest()
+            self._nodes[node.key] = h.digest()
         return self._nodes[_id(_ctx, root)]
 
     def key(self, *parts: Any) -> bytes:
@@ -101,19 +97,34 @@ _ctx = z3.main_ctx().ref()
 _id = z3core.Z3_get_ast_id
 
 
-def _label(node: Any, applied: bool) -> bytes:
-    """What a node is, besides its arguments: a number's value, a function's name, and a
-    leaf's sort (every symbol of the prover is an integer or a Boolean, named by the
-    part of the state it stands for)."""
-    kind = z3core.Z3_get_ast_kind(_ctx, node)
-    sort = z3core.Z3_get_sort_kind(_ctx, z3core.Z3_get_sort(_ctx, node))
-    if kind == z3.Z3_NUMERAL_AST:
-        return f"#{sort}:{z3core.Z3_get_numeral_string(_ctx, node)}".encode()
-    if kind != z3.Z3_APP_AST:  # a quantifier or bound variable: none in the prover's terms
-        return f"?{z3core.Z3_ast_to_string(_ctx, node)}".encode()
-    name = z3core.Z3_get_symbol_string(
-        _ctx, z3core.Z3_get_decl_name(_ctx, z3core.Z3_get_app_decl(_ctx, node)))
-    return f"{name}(".encode() if applied else f"{name}:{sort}".encode()
+class _Node:
+    """A node of a term being digested, read once: its id, kind and arguments."""
+
+    __slots__ = ("args", "ast", "ids", "key", "kind")
+
+    def __init__(self, ast: Any) -> None:
+        self.ast = ast
+        self.key = _id(_ctx, ast)
+        self.kind = z3core.Z3_get_ast_kind(_ctx, ast)
+        self.args = [z3core.Z3_get_app_arg(_ctx, ast, i)
+                     for i in range(z3core.Z3_get_app_num_args(_ctx, ast))] \
+            if self.kind == z3.Z3_APP_AST else []
+        self.ids = [_id(_ctx, a) for a in self.args]
+
+    def label(self) -> bytes:
+        """What the node is, besides its arguments: a number's value, a function's name,
+        and a leaf's sort (every symbol of the prover is an integer or a Boolean, named by
+        the part of the state it stands for)."""
+        if self.kind == z3.Z3_NUMERAL_AST:
+            return f"#{self._sort()}:{z3core.Z3_get_numeral_string(_ctx, self.ast)}".encode()
+        if self.kind != z3.Z3_APP_AST:  # a quantifier or bound variable: none in the prover's
+            return f"?{z3core.Z3_ast_to_string(_ctx, self.ast)}".encode()
+        name = z3core.Z3_get_symbol_string(
+            _ctx, z3core.Z3_get_decl_name(_ctx, z3core.Z3_get_app_decl(_ctx, self.ast)))
+        return f"{name}(".encode() if self.args else f"{name}:{self._sort()}".encode()
+
+    def _sort(self) -> int:
+        return int(z3core.Z3_get_sort_kind(_ctx, z3core.Z3_get_sort(_ctx, self.ast)))
 
 
 _current: Answers | None = None

@@ -116,10 +116,12 @@ class Witnesses:
         answer the run's answers hold (``answers.py``) is not asked again, and one found
         is kept there."""
         known = answers.current()
+        keys: dict[int, bytes] = {}
         out: dict[int, Any] = {}
         if known is not None:
             for n in counts:
-                got = known.get(known.key(self.invariant, formula, n))
+                keys[n] = known.key(self.invariant, formula, n)
+                got = known.get(keys[n])
                 if got is not None:
                     out[n] = z3.sat if got else z3.unsat
         left = [n for n in counts if n not in out]
@@ -137,7 +139,7 @@ class Witnesses:
             elif answer == z3.unknown:
                 self.why_unknown = str(solver.reason_unknown())
             if known is not None and answer != z3.unknown:
-                known.learn(known.key(self.invariant, formula, n), answer == z3.sat)
+                known.learn(keys[n], answer == z3.sat)
         solver.pop()
         return {n: out[n] for n in counts}
 
