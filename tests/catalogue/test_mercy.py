@@ -462,21 +462,13 @@ def test_explore_takes_a_mercy_table_on_the_packed_backend(
     record did not hold who is out)."""
     low = tmp_path / "low.toml"
     low.write_text(LOW.format(at=3))
+    found = []
     for backend in ("graph", "packed"):
         assert main(["explore", "--preset", "tiny", "--rules", str(low), "--backend",
                      backend, "--no-progress", "--json"]) == 0
-    graph, packed = (json.loads(x) for x in _two_json(capsys.readouterr().out))
+        found.append(json.loads(capsys.readouterr().out))
+    graph, packed = found
     assert graph["states"] == packed["states"] and graph["edges"] == packed["edges"]
-
-
-def _two_json(out: str) -> list[str]:
-    """Two JSON documents printed one after the other."""
-    decoder, text, docs = json.JSONDecoder(), out.strip(), []
-    while text:
-        doc, end = decoder.raw_decode(text)
-        docs.append(json.dumps(doc))
-        text = text[end:].strip()
-    return docs
 
 
 def test_the_rule_reads_in_the_rules_document(capsys: pytest.CaptureFixture[str]) -> None:

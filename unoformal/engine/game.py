@@ -1544,7 +1544,7 @@ class Game(Concrete):
         not the winner: the hand the knock-out empties was not played out."""
         hand = self.hands[p]
         self.hands[p] = []
-        if self.winner == p and self.phase != OVER:
+        if self.winner == p:  # (``_mercy`` asks nothing once the round is over)
             self.winner = None
         if self.rules.mercy.cards is MercyCards.PILE:
             self.pile[0:0] = hand  # the pile's bottom is its first card
