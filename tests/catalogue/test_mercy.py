@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import z3
 
 from tests.test_roundtrip import _play
 from unoformal.commands.cli import main
@@ -40,6 +41,7 @@ from unoformal.verification.z3 import actions as z3_actions
 from unoformal.verification.z3 import prover
 from unoformal.verification.z3.properties import property_named
 from unoformal.verification.z3.prover import check
+from unoformal.verification.z3.solver import make_solver
 
 RULE = "mercy"
 TWENTY_FOUR = ("R1,R1,R2,R2,R3,R3,R4,R4,R5,R5,R6,R6,R7,R7,R8,R8,R9,R9,Y1,Y1,Y2,Y2,Y3,Y3")
@@ -485,3 +487,76 @@ def test_the_no_mercy_preset_is_the_box_rules_the_classic_deck_can_play() -> Non
     assert not table.effect(Kind.WILD_DRAW_FOUR).victim_may_challenge
     assert set(table.no_stacking.answers) == {Kind.DRAW_TWO, Kind.WILD_DRAW_FOUR}
     assert {r.id for r in table.house} == {"HOUSE-DRAW-UNTIL", "HOUSE-STACK-UP"}
+
+
+def _pass_queries(counts: int) -> tuple[Any, dict[str, Any]]:
+    """SEVEN-O's 0 under MERCY, which passes every hand over the players in: the
+    conservation property's queries about it, by label, with their pre-state."""
+    spec, states = prover._setup(load_rules("seven-o+mercy"), counts, True)
+    for pre in states:
+        found = {q.label: q for q in property_named("conservation").queries(spec, pre.state)
+                 if "play_pass_hands" in q.label and prover._asked(pre.state, q)}
+        if found:
+            return pre, found
+    raise AssertionError("no pass of the hands was asked")
+
+
+def _answers(counts: int) -> dict[str, Any]:
+    pre, queries = _pass_queries(counts)
+    out = {}
+    for label, query in queries.items():
+        solver = make_solver(120_000)  # a generous time: a time-out here is no verdict
+        solver.add(pre.invariant, query.formula)
+        out[label] = solver.check()
+    return out
+
+
+PASSED = "play_pass_hands"
+LEMMA = "play_pass_hands: each face's count over the hands passed"
+SIGNED = "play_pass_hands: the hands given to the pass of the hands"
+
+
+def test_the_pass_over_the_players_in_keeps_every_count() -> None:
+    """DECK-1 across SEVEN-O's 0 under MERCY, at 5 players (`verify` asks 2-10; the
+    solver decided no count past 4 before the pass was read through its lemma,
+    ``PassKept``): the play with the hands it gave replaced by fresh counts, the lemma
+    about one column, and the hands the pass was given are each unsatisfiable."""
+    assert _answers(5) == {PASSED: z3.unsat, LEMMA: z3.unsat, SIGNED: z3.unsat}
+    prover._setup.cache_clear()
+
+
+def test_a_pass_that_ignores_who_is_out_is_refuted_by_the_lemma(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plant in the pass: a seat in gets the hand of the seat before it, in or out, and
+    a seat out keeps its own, so the hand of the seat before one out is given twice. The
+    lemma about one column is then satisfiable: conservation cannot be proved."""
+    def planted(self: Any, s: Any, before: list[Any], column: list[Any]) -> list[Any]:
+        n = self.n
+        return [z3.If(s.out[p], column[p], column[(p - 1) % n]) for p in range(n)]
+
+    monkeypatch.setattr(z3_actions.Spec, "_pass_column", planted)
+    prover._setup.cache_clear()
+    try:
+        assert _answers(3)[LEMMA] == z3.sat
+    finally:
+        prover._setup.cache_clear()
+
+
+def test_a_knock_out_that_loses_the_cards_is_refuted_across_the_pass(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plant after the pass: the cards of a player knocked out go nowhere. The play's
+    query, with the hands the pass gave as fresh counts, is satisfiable: what the
+    abstraction keeps of the pass does not hide what the rest of the play does."""
+    real = z3_actions.Spec.knocked_out
+
+    def planted(self: Any, t: Any, pre: Any) -> Any:
+        u = real(self, t, pre)
+        return u.evolve(disc=t.disc, pile=t.pile)
+
+    monkeypatch.setattr(z3_actions.Spec, "knocked_out", planted)
+    prover._setup.cache_clear()
+    try:
+        found = _answers(3)
+    finally:
+        prover._setup.cache_clear()
+    assert found[PASSED] == z3.sat and found[LEMMA] == z3.unsat

@@ -86,6 +86,72 @@ from unoformal.verification.z3.state import (
 
 
 @dataclass
+class PassKept:
+    """MERCY's pass of the hands over the players still in (``PassHands`` with no
+    target), as the conservation property reads it.
+
+    Each hand it gives is a choice among every seat's hand, by an ite-chain over the seat
+    before it in, itself an ite-chain over the out flags; the solver could not decide
+    whether such a play keeps each face's count (no answer at 5 players in 60 s, where
+    SEVEN-O alone takes 0.4 s). What the pass keeps of one face's counts is a lemma
+    about the out flags alone: for any counts of a face, seat by seat, the counts it
+    gives (``column``, the very function the relation's hands are built by) have the
+    same total, and are non-negative where the counts were. The conservation property
+    asks the lemma once, about one column of fresh counts (``lemma``), asks that the
+    hands the pass was given are non-negative (``signed``), and asks the play with the
+    counts the pass gave replaced by fresh counts (``abstract``) of which only those
+    two are known. The play is one instance of that last query (each fresh count set to
+    the count the pass gave), so where the three are unsatisfiable, the play keeps
+    every count."""
+
+    name: str  # the fresh counts' names start with it (numbered per table, as ``tag``'s)
+    column: Callable[[list[Expr]], list[Expr]]
+    given: list[list[Expr]]  # the hands it was given, [face][seat]
+    gave: list[list[Expr]]  # the hands it gave, [face][seat]
+    # each hand's total after it, as ``with_total`` registers it: the same choice, over
+    # the totals of the hands it was given
+    totals: list[Expr]
+
+    @staticmethod
+    def keeps(given: list[Expr], gave: list[Expr]) -> Expr:
+        """The lemma about one column: its total is kept, and where its counts are
+        non-negative, so is each count given."""
+        return fand(feq(fsum(gave), fsum(given)),
+                    fimplies(fand(*[fge(x, 0) for x in given]),
+                             fand(*[fge(x, 0) for x in gave])))
+
+    def signed(self) -> Expr:
+        """Every count of the hands the pass was given is non-negative."""
+        return fand(*[fge(x, 0) for column in self.given for x in column])
+
+    def lemma(self) -> Expr:
+        """The lemma about one column of fresh counts."""
+        counts = [z3.Int(f"{self.name}.column[{p}]") for p in range(len(self.given[0]))]
+        return self.keeps(counts, self.column(counts))
+
+    def abstract(self) -> tuple[list[tuple[Expr, Expr]], list[Expr]]:
+        """Each count the pass gave, paired with a fresh count in its place (a term given
+        twice has one), and the lemma's instance for each face over the fresh counts."""
+        fresh: dict[int, tuple[Expr, Expr]] = {}
+        facts = []
+        for f, (given, gave) in enumerate(zip(self.given, self.gave, strict=True)):
+            counts = []
+            for p, x in enumerate(gave):
+                if z3.is_int_value(x):  # a number is no term of the pass's to stand for
+                    counts.append(x)
+                    continue
+                if x.get_id() not in fresh:
+                    fresh[x.get_id()] = (x, z3.Int(f"{self.name}.gave[{p}][{f}]"))
+                counts.append(fresh[x.get_id()][1])
+            facts.append(self.keeps(given, counts))
+        # a hand's total after the pass: a fresh count too, of which nothing is known
+        for p, total in enumerate(self.totals):
+            if not z3.is_int_value(total) and total.get_id() not in fresh:
+                fresh[total.get_id()] = (total, z3.Int(f"{self.name}.total[{p}]"))
+        return list(fresh.values()), facts
+
+
+@dataclass
 class Step:
     """One action from one pre-state: ``guard`` holds iff it may happen with these choices."""
 
@@ -113,6 +179,9 @@ class Step:
     # that lets the first player choose: no choose_color): left out of the relation
     # (``Spec.steps``). A guard false for any other reason stays, for steps-enabled.
     off: bool = False
+    # MERCY's passes of the hands the action makes (``PassKept``): what each keeps of a
+    # face's counts, a lemma the conservation property proves and then uses
+    kept: tuple[PassKept, ...] = ()
 
     @property
     def label(self) -> str:
@@ -196,6 +265,8 @@ class Spec:
         self._modes: list[bool] = []  # which draws of the action being built reshuffle
         self._takes = 0
         self._take_log: list[tuple[tuple[Expr, ...], tuple[Expr, ...]]] = []
+        self._kept_log: list[PassKept] = []  # the passes of hands of the step being built
+        self._passes = itertools.count()  # their names, numbered per table as ``tag``'s
         self._built: dict[int, tuple[Sym, list[tuple[int, list[Step]]]]] = {}
         # the names of this table's symbols (``tag``), numbered from 0 for each table
         self._names = itertools.count()
@@ -699,14 +770,8 @@ class Spec:
                                      fite(feq(target, p), s.seat_total(actor),
                                           s.hand_total(p))))
                      for p, own in enumerate(s.hands)]
-        elif s.out:  # MERCY: from the seat before over the players in; a seat out keeps none
-            before = [self.seat_on(s, ival(p), -s.direction, 1) for p in range(self.n)]
-            hands = [with_total([cast(Expr, self.when_seated(p, fite(s.out[p], x, y), x))
-                                 for x, y in zip(h, s.seat_hand(before[p]), strict=True)],
-                                self.when_seated(p, fite(s.out[p], s.hand_total(p),
-                                                         s.seat_total(before[p])),
-                                                 s.hand_total(p)))
-                     for p, h in enumerate(s.hands)]
+        elif s.out:  # MERCY: from the seat before over the players in; a seat out keeps its own
+            hands = self._passed_in(s)
         else:
             hands = [with_total(h, self.when_seated(p, self._total_before(s, p),
                                                     s.hand_total(p)))
@@ -724,6 +789,30 @@ class Spec:
             keeps = f_or([fand(feq(w, q), self._total_before(s, q) == 1)
                           for q in range(self.n)])
         return s.evolve(hands=hands, uno_window=z3.If(keeps, w, ival(NONE)))
+
+    def _passed_in(self, s: Sym) -> list[list[Expr]]:
+        """MERCY's ``PassHands`` with no target: each seat in gets the hand of the seat in
+        before it (``seat_on``), a seat out keeps its own. Built face by face from one
+        function of a column of counts (``_pass_column``), which is noted with the hands
+        it was given and gave (``PassKept``): the conservation property proves what it
+        keeps of any column once, and uses it for every face."""
+        before = [self.seat_on(s, ival(p), -s.direction, 1) for p in range(self.n)]
+        column = functools.partial(self._pass_column, s, before)
+        given = [[h[f] for h in s.hands] for f in range(self.nfaces)]
+        gave = [column(c) for c in given]
+        totals = column([s.hand_total(p) for p in range(self.n)])
+        self._kept_log.append(PassKept(f"passed#{next(self._passes)}", column, given, gave,
+                                       totals))
+        return [with_total([c[p] for c in gave], totals[p]) for p in range(self.n)]
+
+    def _pass_column(self, s: Sym, before: list[Expr], column: list[Expr]) -> list[Expr]:
+        """One face's counts (``column``, seat by seat) after MERCY's pass: a seat in gets
+        the count of the seat in before it (``before``), a seat out keeps its own."""
+        n = self.n
+        return [cast(Expr, self.when_seated(p, fite(s.out[p], column[p], ite_chain(
+                    before[p], [(q, column[q]) for q in range(n - 1)], column[n - 1])),
+                    column[p]))
+                for p in range(n)]
 
     def _last_seated(self, of: Callable[[int], Expr]) -> Expr:
         """``of(seat)`` for the last seated seat: a choice by the number of players."""
@@ -1330,10 +1419,11 @@ class Spec:
 
     def _logged(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
         """``build(s)``, each step noting the draws it makes (``Step.takes``)."""
-        self._take_log = []
+        self._take_log, self._kept_log = [], []
         steps = build(s)
         for step in steps:
             step.takes = tuple(self._take_log)
+            step.kept = tuple(self._kept_log)
         return steps
 
     def _offenders(self, upheld: bool) -> list[int | None]:
