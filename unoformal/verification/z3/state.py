@@ -115,7 +115,8 @@ def fdot(xs: Sequence[Expr], weights: Sequence[int]) -> Expr:
 # action leaves the hands it does not touch the very same lists in its post-state, so
 # every post-state and property shares them. Keyed by the list's id, the list kept alive
 # with the term so the id stays its own; cleared when large, and by ``forget_lists``.
-_PER_LIST: dict[tuple[int, tuple[int, ...] | None], tuple[list[Expr], Expr]] = {}
+# Each entry: the list, its total, and whether ``with_total`` gave that total.
+_PER_LIST: dict[tuple[int, tuple[int, ...] | None], tuple[list[Expr], Expr, bool]] = {}
 
 
 def forget_lists() -> None:
@@ -133,7 +134,7 @@ def per_list(xs: list[Expr], weights: tuple[int, ...] | None = None) -> Expr:
     if known is None or known[0] is not xs:
         if len(_PER_LIST) > 100_000:
             _PER_LIST.clear()
-        known = (xs, fsum(xs) if weights is None else fdot(xs, weights))
+        known = (xs, fsum(xs) if weights is None else fdot(xs, weights), False)
         _PER_LIST[key] = known
     return known[1]
 
@@ -144,8 +145,14 @@ def with_total(xs: list[Expr], total: Expr) -> list[Expr]:
     hands they came from, not a sum of choices face by face, which the solver found hard)."""
     if len(_PER_LIST) > 100_000:
         _PER_LIST.clear()
-    _PER_LIST[(id(xs), None)] = (xs, total)
+    _PER_LIST[(id(xs), None)] = (xs, total, True)
     return xs
+
+
+def _registered(xs: list[Expr]) -> bool:
+    """Whether ``xs``'s total was given by ``with_total`` (not the sum of ``xs``)."""
+    known = _PER_LIST.get((id(xs), None))
+    return known is not None and known[0] is xs and known[2]
 
 
 def _term(x: Any) -> Any:
@@ -341,8 +348,17 @@ def choose(c: Expr, a: Sym, b: Sym) -> Sym:
         if isinstance(x, list):
             return [pick(u, v) for u, v in zip(x, y, strict=True)]
         return z3.If(c, x, y)
-    return b.evolve(**{name: pick(getattr(a, name), getattr(b, name))
-                       for name in STATE_FIELDS})
+
+    def hand(x: list[Expr], y: list[Expr]) -> list[Expr]:
+        """A hand picked: where either hand's total was given (``with_total``), its
+        total is the choice of the two totals, not the sum of choices face by face."""
+        out: list[Expr] = pick(x, y)
+        if out is not x and (_registered(x) or _registered(y)):
+            with_total(out, z3.If(c, per_list(x), per_list(y)))
+        return out
+    hands = [hand(x, y) for x, y in zip(a.hands, b.hands, strict=True)]
+    return b.evolve(hands=hands, **{name: pick(getattr(a, name), getattr(b, name))
+                                    for name in STATE_FIELDS if name != "hands"})
 
 
 def fresh(n: int, deck: Deck, prefix: str = "s", turn: int | None = None,
