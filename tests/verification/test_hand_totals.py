@@ -45,3 +45,4 @@ def test_a_hand_picked_from_two_plain_hands_is_summed_as_before() -> None:
     assert per_list(u.hands[0]).eq(fsum(u.hands[0]))
     t = s.evolve(hands=[s.hands[0], list(reversed(s.hands[1]))])
     assert choose(c, s, t).hands[0] is s.hands[0]  # a hand both share: the very same list
+    assert choose(c, s, s.evolve(turn=z3.Int("turn"))).hands is s.hands  # and the hands

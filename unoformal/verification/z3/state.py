@@ -356,7 +356,8 @@ def choose(c: Expr, a: Sym, b: Sym) -> Sym:
         if out is not x and (_registered(x) or _registered(y)):
             with_total(out, z3.If(c, per_list(x), per_list(y)))
         return out
-    hands = [hand(x, y) for x, y in zip(a.hands, b.hands, strict=True)]
+    hands = a.hands if a.hands is b.hands else [hand(x, y) for x, y in
+                                                 zip(a.hands, b.hands, strict=True)]
     return b.evolve(hands=hands, **{name: pick(getattr(a, name), getattr(b, name))
                                     for name in STATE_FIELDS if name != "hands"})
 
