@@ -92,8 +92,8 @@ class PassKept:
 
     Each hand it gives is a choice among every seat's hand, by an ite-chain over the seat
     before it in, itself an ite-chain over the out flags; the solver could not decide
-    whether such a play keeps each face's count (no answer at 5 players in 60 s, where
-    SEVEN-O alone takes 0.4 s). What the pass keeps of one face's counts is a lemma
+    whether such a play keeps each face's count (35-42 s at 5 players, where SEVEN-O
+    alone takes 0.4 s; a time-out at 6-10). What the pass keeps of one face's counts is a lemma
     about the out flags alone: for any counts of a face, seat by seat, the counts it
     gives (``column``, the very function the relation's hands are built by) have the
     same total, and are non-negative where the counts were. The conservation property
@@ -1418,7 +1418,8 @@ class Spec:
             offender=fite(last, NONE, u.offender))
 
     def _logged(self, build: Callable[[Sym], list[Step]], s: Sym) -> list[Step]:
-        """``build(s)``, each step noting the draws it makes (``Step.takes``)."""
+        """``build(s)``, each step noting the draws it makes (``Step.takes``) and the
+        passes of the hands (``Step.kept``) made while it was built."""
         self._take_log, self._kept_log = [], []
         steps = build(s)
         for step in steps:

@@ -411,9 +411,10 @@ def _conserved(spec: Spec, step: Step) -> Expr:
 def _conservation(spec: Spec, s: Sym) -> Iterator[Query]:
     """``_conserved`` across every action. An action that passes the hands under MERCY
     (``PassKept``) is asked with each count the pass gave replaced by a fresh one, of
-    which only what the pass keeps of each face is known, and that lemma is asked on its
-    own, about one column of fresh counts: both unsatisfiable, the action keeps every
-    count (the action itself is one instance of the first query)."""
+    which only what the pass keeps of each face is known; that lemma, about one column
+    of fresh counts, and the signs of the hands the pass was given are asked on their
+    own. All three unsatisfiable, the action keeps every count (the action itself is
+    one instance of the first query)."""
     for step in spec.steps(s):
         claim = _conserved(spec, step)
         if not step.kept:
