@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from unoformal.catalogue import FAMILIES, find, presets, rules
+from unoformal.catalogue import FAMILIES, Combination, combinations, find, presets, rules
 from unoformal.commands.cli import main
 from unoformal.engine.game import Game
 from unoformal.engine.record import replay, to_record
@@ -20,6 +20,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import load_rules, load_toml
 from unoformal.rules.play import playable
+from unoformal.verification.z3.manifest import OFF, expected
 
 NAMES = [r.name if i == 0 else f"{r.name}@{x.name}" for r in rules()
          for i, x in enumerate(r.readings)]
@@ -203,3 +204,38 @@ def test_each_preset_validates_clean_in_a_short_run(
           "1", "--json", "--out", str(tmp_path)])
     report = json.loads(capsys.readouterr().out)
     assert report["steps"] >= 400 and report["mismatches"] == []
+
+
+def test_a_wild_draw_four_stacked_as_the_last_card_without_a_challenge_keeps_the_invariant(
+        ) -> None:
+    """The invariant's WD4-1 strengthening (an offender who went out with a Wild Draw
+    Four played it legally) holds only where the play notes that verdict, for a
+    challenge: with none (no-challenge), a Wild Draw Four that waits to be stacked on
+    (stack-mixed@up) notes nothing, and the pair's invariant was refuted at 2-10 (the
+    no-mercy preset's 9 unexpected verdicts). The conjunct now applies where WD4-2's
+    challenge exists."""
+    assert main(["verify", "--rules", "stack-mixed@up+no-challenge", "--players", "2",
+                 "--property", "invariant", "--quiet", "--jobs", "1", "--no-witness"]) == 0
+
+
+@pytest.mark.parametrize("combination", combinations(), ids=lambda c: c.name)
+def test_each_combination_verifies_as_its_entries_say_at_two_players(
+        combination: Combination) -> None:
+    """What rules give together is checked on those rules alone: each combination's
+    properties verify at two players as its entries say, and each entry is needed (the
+    verdict differs from what its rules' own expectations say: left out, it fails)."""
+    name = combination.name
+    props = sorted({e["property"] for e in combination.expect})
+    args = ["verify", "--rules", name, "--players", "2", "--quiet", "--jobs", "1",
+            "--no-witness", *[x for p in props for x in ("--property", p)]]
+    assert main(args) == 0
+    alone = load_rules(name)
+    assert all(expected(alone, p, 2).source == "inherited" for p in props)
+    assert all(expected(alone, p, 2).variant == name for p in props)
+    parts = [load_rules(part) for part in combination.rules]
+    for e in combination.expect:
+        if e["players"].split("-")[0] == "2":  # a rule that switches the property off
+            # asks nothing of it, so says nothing; one rule at least asks
+            alone = [expected(part, e["property"], 2) for part in parts]
+            asked = [x.verdict for x in alone if x.source != OFF]
+            assert asked and e["verdict"] not in asked, (name, e["property"])

@@ -22,6 +22,7 @@ from unoformal.verification.z3.manifest import (
     OWN,
     base_of,
     changed_rules,
+    contained,
     expected,
 )
 from unoformal.verification.z3.properties import PROPERTIES
@@ -138,3 +139,49 @@ def test_a_file_based_on_another_file_inherits_its_expectations(
     table = load_rules(child)
     assert expected(table, "penalties", 2).verdict == "proved"  # its own entry first
     assert expected(table, "penalties", 3).verdict == "refuted"  # the base's
+
+
+def test_a_table_playing_a_shipped_rule_as_shipped_inherits_its_entries_too() -> None:
+    """no-mercy's base is stacking (the fewest values apart), but it plays SEVEN-O as the
+    shipped seven-o does: seven-o's entries hold where stacking's leave a property
+    proved (its `uno` and `seven-o-next` were unexpected, 17 verdicts of 298). party's 7
+    swaps with the next player: it plays seven-o@next, the larger, first, and inherits
+    what that reading states (its file's entries, then its base seven-o's manifest)."""
+    no_mercy, party = load_rules("no-mercy"), load_rules("party")
+    assert base_of(no_mercy) == base_of(party) == "stacking"
+    assert "seven-o" in contained(no_mercy, "stacking")
+    assert "seven-o@next" not in contained(no_mercy, "stacking")
+    assert "seven-o@next" in contained(party, "stacking")
+    uno = expected(no_mercy, "uno", 3)
+    assert (uno.verdict, uno.source, uno.variant) == ("refuted", INHERITED, "seven-o")
+    assert expected(no_mercy, "seven-o-next", 3).variant == "seven-o"
+    assert expected(no_mercy, "seven-o-next", 2).verdict == "proved"  # no entry at 2
+    assert expected(no_mercy, "no-stacking", 3).variant == "stacking"  # the base first
+    # seven-o's manifest says seven-o-next is refuted; party's own entries (its part
+    # seven-o-next.toml's) come first, and say its reading's property is proved
+    assert expected(party, "seven-o-next", 3).verdict == "proved"
+    uno = expected(party, "uno", 3)
+    assert uno.verdict == "refuted" and uno.variant.startswith("seven-o@next")
+    assert uno.reason == expected(load_rules("seven-o"), "uno", 3).reason
+    # a table that adds a rule's house rule otherwise does not play that rule
+    assert "draw-until" not in contained(load_rules("stack-draw-two"), "stacking")
+    # a shipped variant's own expectations are its manifest's, never another's
+    assert expected(load_rules("seven-o"), "no-stacking", 3).verdict == "proved"
+    assert contained(load_rules("classic"), "classic") == ()
+
+
+def test_a_combination_states_what_its_rules_give_together() -> None:
+    """A verdict catalogue rules give together and neither alone is a combination's entry
+    (index.toml's [[combination]]): every table that plays those rules expects it, a
+    preset or a user's own A+B+C, whatever else it adds; a table that plays only one of
+    them does not."""
+    for name in ("no-mercy", "draw-until@play+mercy", "draw-until@play+mercy+double-score"):
+        got = expected(load_rules(name), "draw-until-playable", 3)
+        assert (got.verdict, got.source, got.variant) == (
+            "vacuous", INHERITED, "draw-until@play+mercy"), name
+        assert "MERCY's limit" in got.reason
+        assert expected(load_rules(name), "draw-until-playable", 5).verdict == "proved"
+    assert expected(load_rules("draw-until@play"), "draw-until-playable", 3).verdict == \
+        "proved"
+    assert expected(load_rules("draw-until+mercy"), "draw-until-playable", 3).verdict == \
+        "proved"  # the other reading keeps a card it may play: the keep happens

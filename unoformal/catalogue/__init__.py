@@ -1,7 +1,8 @@
 """The catalogue of house rules people play, as data: ``index.toml`` names each rule, its
 family, what other engines and editions call it, and its readings; each reading is a rule
 file of this folder (a variant file over classic, docs/how-a-rule-is-written.md) or a
-shipped variant. The first reading is the default. Presets join rules.
+shipped variant. The first reading is the default. Presets join rules; combinations
+state, as expected verdicts, what rules give together and no rule alone.
 
 This module only reads the index: what a reading's file says is read by the variant
 loader (``rulebook.variants``), which asks here where a catalogue name's file is. So
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from unoformal.errors import VariantError
@@ -76,6 +77,21 @@ class Preset:
 
 
 @dataclass(frozen=True)
+class Combination:
+    """Catalogue rules that give together a verdict neither gives alone (``[[combination]]``
+    in the index): ``rules``, as ``--rules`` names them; ``expect``, its ``[[expect]]``
+    tables (the fields of a variant file's), each with its reason. Every table that plays
+    these rules (a preset, or a user's ``A+B+C``) expects them (``manifest.expected``)."""
+
+    rules: tuple[str, ...]
+    expect: tuple[dict[str, str], ...] = field(default=(), hash=False)
+
+    @property
+    def name(self) -> str:
+        return "+".join(self.rules)
+
+
+@dataclass(frozen=True)
 class Wanted:
     """A house rule people play that the catalogue does not have yet, and why."""
 
@@ -90,6 +106,7 @@ class _Index:
     rules: tuple[CatalogueRule, ...]
     presets: tuple[Preset, ...]
     wanted: tuple[Wanted, ...]
+    combinations: tuple[Combination, ...]
 
 
 @functools.cache
@@ -101,7 +118,9 @@ def _index() -> _Index:
                             r.get("reading_of", "")) for r in data["rule"]),
         tuple(Preset(p["name"], p["description"], tuple(p["rules"]))
               for p in data.get("preset", ())),
-        tuple(Wanted(**w) for w in data.get("wanted", ())))
+        tuple(Wanted(**w) for w in data.get("wanted", ())),
+        tuple(Combination(tuple(c["rules"]), tuple(c.get("expect", ())))
+              for c in data.get("combination", ())))
 
 
 def rules() -> tuple[CatalogueRule, ...]:
@@ -116,6 +135,11 @@ def presets() -> tuple[Preset, ...]:
 def wanted() -> tuple[Wanted, ...]:
     """What the catalogue does not have yet (docs/house-rules.md lists it)."""
     return _index().wanted
+
+
+def combinations() -> tuple[Combination, ...]:
+    """What catalogue rules give together and no rule alone, as expected verdicts."""
+    return _index().combinations
 
 
 def preset(name: str) -> Preset | None:

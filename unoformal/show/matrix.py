@@ -11,7 +11,7 @@ import html
 import json
 from pathlib import Path
 
-from unoformal.catalogue import FAMILIES, presets, rules, wanted
+from unoformal.catalogue import FAMILIES, combinations, presets, rules, wanted
 from unoformal.verification.matrix import Ambiguity, Matrix, Pair, Single, span
 
 
@@ -39,7 +39,7 @@ def markdown(m: Matrix, command: str, records: str) -> str:
     """docs/house-rules.md: the catalogue, then each table of the matrix."""
     parts = [_head(m, command), _image(records), _catalogue(), _properties(m), _explored(m),
              _pairs(m),
-             _ambiguities(m, records), _presets(), _wanted()]
+             _ambiguities(m, records), _presets(), _combinations(), _wanted()]
     return "\n\n".join(parts) + "\n"
 
 
@@ -189,6 +189,25 @@ def _presets() -> str:
     rows = ["## Presets", "", "| preset (`--rules`) | rules | what it is |", "|---|---|---|"]
     rows += [f"| `{p.name}` | {' + '.join(f'`{r}`' for r in p.rules)} | "
              f"{_cell(p.description)} |" for p in presets()]
+    return "\n".join(rows)
+
+
+def _combinations() -> str:
+    rows = ["## What rules give together", "",
+            "Verdicts that catalogue rules give together and neither gives alone, each with "
+            "its reason: the `[[combination]]` entries of the catalogue's index. Every table "
+            "that plays these rules (a preset, or `--rules A+B+...` with more) expects them, "
+            "and `verify --rules A+B` checks them (docs/verification.md, \"Your own "
+            "variants\").", "",
+            "| rules (`--rules`) | properties | players | verdict | why |",
+            "|---|---|---|---|---|"]
+    for c in combinations():  # the properties of one reason share a row
+        grouped: dict[tuple[str, str, str], list[str]] = {}
+        for e in c.expect:
+            grouped.setdefault((e["players"], e["verdict"], e["reason"]), []).append(
+                f"`{e['property']}`")
+        rows += [f"| `{c.name}` | {', '.join(props)} | {players} | {verdict} | "
+                 f"{_cell(reason)} |" for (players, verdict, reason), props in grouped.items()]
     return "\n".join(rows)
 
 

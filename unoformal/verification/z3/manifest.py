@@ -12,13 +12,17 @@ Which expectations a table gets (docs/verification.md, "Your own variants"):
    entries, whatever its name or description;
 3. any other table inherits the manifest entries of its *base*: the shipped variant it
    differs from in the fewest values (ties go to the one it was derived from, then to
-   the earlier of ``VARIANTS``, classic first). A verdict that departs from the
-   inherited one is unexpected, and the command says which changed entries the
-   property's actions read and the ``[[expect]]`` entry that would record it.
+   the earlier of ``VARIANTS``, classic first); then, for a property the base's entries
+   leave proved, what is stated of it for each table the project ships (a shipped
+   variant, a catalogue reading, a preset, a combination) that it plays
+   (``contained``, the larger first). A verdict that departs from the inherited one is
+   unexpected, and the command says which changed entries the property's actions read
+   and the ``[[expect]]`` entry that would record it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -132,14 +136,96 @@ def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
                            frozenset({SWITCHED_OFF}))
     base = base_of(rules)
     source = MANIFEST if not differences(load_rules(base), rules) else INHERITED
+    found = _manifest_entry(base, prop, n, source)
+    if found is not None or source == MANIFEST:
+        return found or Expectation(PROVED, "", source, base)
+    for part in contained(rules, base):
+        stated = _stated(_known()[part], prop, n)
+        if stated is not None:
+            return dataclasses.replace(stated, source=INHERITED, variant=part)
+    return Expectation(PROVED, "", source, base)
+
+
+def _manifest_entry(variant: str, prop: str, n: int, source: str) -> Expectation | None:
+    """The manifest's entry for a shipped variant, a property and a player count."""
     for entry in load().get("expect", []):
-        if base in variants_of(entry) and entry["property"] == prop and n in _players(
+        if variant in variants_of(entry) and entry["property"] == prop and n in _players(
                 entry["players"]):
             queries = entry.get("queries")
-            return Expectation(entry["verdict"], entry["reason"], source, base,
+            return Expectation(entry["verdict"], entry["reason"], source, variant,
                                None if queries is None else frozenset(queries),
                                entry.get("reached"))
-    return Expectation(PROVED, "", source, base)
+    return None
+
+
+def _stated(rules: RuleTable, prop: str, n: int) -> Expectation | None:
+    """What is stated of ``prop`` at ``n`` for a table the project ships (``_known``): its
+    own entries, else its base's manifest entries; None where nothing is (proved by
+    default)."""
+    for own in rules.expect:
+        if own.property == prop and n in _players(own.players):
+            return Expectation(own.verdict, own.reason, OWN, rules.name)
+    return _manifest_entry(base_of(rules), prop, n, INHERITED)
+
+
+@cache
+def _known() -> dict[str, RuleTable]:
+    """Every table the project ships besides classic, by name: the shipped variants, each
+    reading of the catalogue's rules, each preset, and each of the catalogue's
+    combinations with only its own entries (its rules' are theirs)."""
+    from unoformal.catalogue import combinations, presets
+    from unoformal.rulebook.schema import expect_of
+
+    readings = [name for names in _readings() for name in names]
+    known = {name: load_rules(name) for name in (
+        *(v for v in VARIANTS if v != "classic"), *readings, *(p.name for p in presets()))}
+    for c in combinations():
+        known[c.name] = dataclasses.replace(load_rules(c.name), name=c.name,
+                                            expect=expect_of(list(c.expect)))
+    return known
+
+
+@lru_cache(maxsize=16)
+def contained(rules: RuleTable, base: str) -> tuple[str, ...]:
+    """The tables the project ships (``_known``) besides ``base`` that ``rules`` plays:
+    each value such a table changes from classic, ``rules`` sets as it does, and each
+    house rule it adds, ``rules`` has as it is; the larger first (the more it changes),
+    then in the order of ``_known``. A table that plays SEVEN-O as seven-o does (the
+    no-mercy preset) so expects what seven-o's manifest entries say of the properties
+    its base's entries leave proved (a hand passed on the next-to-last card closes the
+    UNO window, as under seven-o alone).
+
+    A reading that sets a value its rule's default leaves as classic's (seven-o@next's
+    ``swap_with``) plays the default's changes too, and so inherits its entries; a
+    reading's file states its own reading's properties (seven-o-next.toml: the
+    seven-o-next property proved, seven-o's refuted), and a table's own entries, its
+    parts' among them, come before anything inherited."""
+    classic = load_rules("classic")
+    mine = dict(rules.rulebook_entries())
+
+    def plays(other: RuleTable) -> int:
+        """How many values and house rules ``other`` changes, where ``rules`` plays
+        every change of it; else 0."""
+        changed = [(attr, key, value) for (attr, entry), (_, was) in
+                   zip(other.rulebook_entries(), classic.rulebook_entries(), strict=True)
+                   for key, value in entry.values().items() if was.values()[key] != value]
+        if other.house_changed(rules) or any(mine[attr].values()[key] != value
+                                             for attr, key, value in changed):
+            return 0
+        return len(changed) + len(other.house)
+
+    sizes = {name: plays(table) for name, table in _known().items() if name != base}
+    return tuple(sorted((name for name, size in sizes.items() if size),
+                        key=lambda name: -sizes[name]))
+
+
+@cache
+def _readings() -> tuple[tuple[str, ...], ...]:
+    """The names of each catalogue rule's readings (``NAME``, ``NAME@READING``)."""
+    from unoformal.catalogue import rules as catalogue
+
+    return tuple(tuple(rule.name if i == 0 else f"{rule.name}@{reading.name}"
+                       for i, reading in enumerate(rule.readings)) for rule in catalogue())
 
 
 def switched_off(rules: RuleTable, prop: str) -> list[str]:

@@ -317,11 +317,14 @@ def invariant_parts(spec: Spec, s: Sym, counts: bool = True, strengthen: bool = 
                   for p in range(n)]
         # WD4-1: going out with a Wild Draw Four leaves no card of the current color.
         # (MERCY: an offender knocked out since holds no cards either, but did not go out)
+        # Only where the play notes that verdict, for a challenge (WD4-2): with none, a
+        # Wild Draw Four that waits to be stacked on notes nothing (no-mercy's preset).
         gone = in_round(spec, s, s.offender)
-        parts.append(("phase pending_kind hands offender wd4_legal out", lambda: fimplies(
-            fand(feq(s.phase, RESPOND), feq(s.pending_kind, WD4), feq(s.seat_total(s.offender), 0),
-                 *gone),
-            s.wd4_legal)))
+        if spec.table.effect(Kind.WILD_DRAW_FOUR).victim_may_challenge:
+            parts.append(("phase pending_kind hands offender wd4_legal out", lambda: fimplies(
+                fand(feq(s.phase, RESPOND), feq(s.pending_kind, WD4),
+                     feq(s.seat_total(s.offender), 0), *gone),
+                s.wd4_legal)))
     if s.out:
         parts += _knocked_out(spec, s)
     out: list[Expr] = []
