@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from unoformal.engine.record import replay
-from unoformal.show.matrix import markdown, picture, write_records
-from unoformal.verification.matrix import Matrix, build, run_pair
+from unoformal.show.matrix import _why, markdown, picture, write_records
+from unoformal.verification.matrix import Matrix, Pair, build, run_pair
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +98,14 @@ def test_each_task_starts_with_the_prover_holding_nothing_of_the_tables_before()
     said = run_task(("pair", ("stack-draw-two+stack-mixed", (2,), ("tiny",), {})))
     assert isinstance(said, str)  # refused before any check: nothing of its own kept
     assert prover._setup.cache_info().currsize == 0 and not state._PER_LIST
+
+
+def test_a_pair_s_finding_gives_the_reason_of_the_combination_that_expects_it() -> None:
+    """The page's pairs say why, where the catalogue's index has a combination of the two
+    rules stating the verdict; a finding with none says nothing more."""
+    found = Pair("stack-draw-two", "jump-in", pair_only=[("jump-in", "refuted 2-4")])
+    assert "a Draw Two jumped in on waits" in _why(found)
+    assert _why(Pair("jump-in", "stack-draw-two", pair_only=[("jump-in", "refuted 2")])) \
+        == _why(found)  # in either order
+    assert _why(Pair("stack-draw-two", "jump-in", pair_only=[("uno", "refuted 2")])) == "-"
+    assert _why(Pair("draw-until", "no-action-last", pair_only=[("jump-in", "x")])) == "-"

@@ -71,14 +71,16 @@ def test_a_digest_tells_terms_apart() -> None:
 def test_a_pair_given_its_rules_answers_has_their_verdicts_and_asks_less(
         monkeypatch: pytest.MonkeyPatch) -> None:
     known: dict[bytes, bool] = {}
-    for name in ("classic", "catch-later", "no-challenge"):
+    # (not no-challenge: its invariant has no WD4-1 part, so a pair with it asks more of
+    # its own: 18 of 49 against 6 of 54 here)
+    for name in ("classic", "catch-later", "misplay-one"):
         known.update(_verdicts(name, {})[1].learned)
     asked = []
     solver = prover.make_solver
     monkeypatch.setattr(prover, "make_solver", lambda ms: asked.append(ms) or solver(ms))
-    cold, _ = _verdicts("catch-later+no-challenge", {})
+    cold, _ = _verdicts("catch-later+misplay-one", {})
     cold_asked = len(asked)
-    warm, given = _verdicts("catch-later+no-challenge", known)
+    warm, given = _verdicts("catch-later+misplay-one", known)
     assert warm == cold
     assert given.hits > 100 and len(asked) - cold_asked < cold_asked / 3
 

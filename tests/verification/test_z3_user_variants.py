@@ -156,13 +156,24 @@ def test_a_table_playing_a_shipped_rule_as_shipped_inherits_its_entries_too() ->
     assert (uno.verdict, uno.source, uno.variant) == ("refuted", INHERITED, "seven-o")
     assert expected(no_mercy, "seven-o-next", 3).variant == "seven-o"
     assert expected(no_mercy, "seven-o-next", 2).verdict == "proved"  # no entry at 2
-    assert expected(no_mercy, "no-stacking", 3).variant == "stacking"  # the base first
+    # a table it plays says more than its base, which it does not play
+    assert expected(no_mercy, "no-stacking", 3).variant == "stack-mixed@up"
+    assert "stacking" not in contained(no_mercy, "stacking")
     # seven-o's manifest says seven-o-next is refuted; party's own entries (its part
     # seven-o-next.toml's) come first, and say its reading's property is proved
     assert expected(party, "seven-o-next", 3).verdict == "proved"
     uno = expected(party, "uno", 3)
-    assert uno.verdict == "refuted" and uno.variant.startswith("seven-o@next")
+    assert uno.verdict == "refuted"  # seven-o's manifest: seven-o@next's base says so
     assert uno.reason == expected(load_rules("seven-o"), "uno", 3).reason
+    # of two tables it plays, one that plays the other says more: seven-o@next's own
+    # entry (its reading's property proved) over seven-o's manifest (refuted at 3-10)
+    assert "seven-o" in contained(party, "stacking")
+    said = expected(party, "seven-o-next", 3)
+    assert (said.verdict, said.variant) == ("proved", "seven-o@next")
+    # of two that neither plays, the stronger verdict: mercy's refuted start-card (a
+    # start Draw Two may knock its victim out) over seven-o's vacuous query
+    said = expected(no_mercy, "start-card", 3)
+    assert (said.verdict, said.variant) == ("refuted", "mercy")
     # a table that adds a rule's house rule otherwise does not play that rule
     assert "draw-until" not in contained(load_rules("stack-draw-two"), "stacking")
     # a shipped variant's own expectations are its manifest's, never another's

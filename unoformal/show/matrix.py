@@ -139,13 +139,24 @@ def _pairs(m: Matrix) -> str:
                  f"A property `verify` refutes, leaves vacuous or cannot decide for the pair "
                  f"at {_counts(m.pair_counts)} players and not for either rule, and a finding "
                  "of the explorer on `tiny` that neither rule has alone. Check one with "
-                 "`unoformal verify --rules A+B --details`.", "",
-                 "| pair | properties | explorer on tiny |", "|---|---|---|"]
+                 "`unoformal verify --rules A+B --details`. Why: the reason of the "
+                 "catalogue's combination of the two rules that expects the verdict "
+                 "(\"What rules give together\" below), where there is one.", "",
+                 "| pair | properties | explorer on tiny | why |", "|---|---|---|---|"]
         for p in broken:
             props = "<br>".join(f"`{name}` {v}" for name, v in p.pair_only) or "none"
             rows.append(f"| `{p.a}` + `{p.b}` | {props} | "
-                        f"{'<br>'.join(_cell(x) for x in _pair_new(p)) or 'none'} |")
+                        f"{'<br>'.join(_cell(x) for x in _pair_new(p)) or 'none'} | "
+                        f"{_why(p)} |")
     return "\n".join(rows)
+
+
+def _why(p: Pair) -> str:
+    """The reasons a combination of the pair's two rules gives for its properties."""
+    said = {e["property"]: e["reason"] for c in combinations()
+            if set(c.rules) == {p.a, p.b} for e in c.expect}
+    why = dict.fromkeys(said[name] for name, _ in p.pair_only if name in said)
+    return "<br>".join(_cell(reason) for reason in why) or "-"
 
 
 def _pair_new(p: Pair) -> list[str]:

@@ -4,20 +4,22 @@ with the package) for the shipped variants, and for any other table what it inhe
 Which expectations a table gets (docs/verification.md, "Your own variants"):
 
 1. its own ``[[expect]]`` entries (``RuleTable.expect``, from a variant file) first;
+   those that came from a part it plays (a preset's rules, a base file) are read as
+   that part's, in step 3;
 1a. a property that needs an entry this table has switched off (``Property.needs``: a
    house rule's own property, such as ``seven-o``) is expected vacuous: it has no action
    to ask about. No variant lists it, and a new house rule's property needs no entry for
    every variant that leaves the rule off;
 2. a table whose entries all equal a shipped variant's gets that variant's manifest
    entries, whatever its name or description;
-3. any other table inherits the manifest entries of its *base*: the shipped variant it
-   differs from in the fewest values (ties go to the one it was derived from, then to
-   the earlier of ``VARIANTS``, classic first); then, for a property the base's entries
-   leave proved, what is stated of it for each table the project ships (a shipped
-   variant, a catalogue reading, a preset, a combination) that it plays
-   (``contained``, the larger first). A verdict that departs from the inherited one is
-   unexpected, and the command says which changed entries the property's actions read
-   and the ``[[expect]]`` entry that would record it.
+3. any other table gets what is stated for each table the project ships that it plays
+   (``contained``: a shipped variant, a catalogue reading, a preset, a combination of the
+   catalogue; the more it changes, the sooner), then the manifest entries of its
+   *base*: the shipped variant it differs from in the fewest values (ties go to the one
+   it was derived from, then to the earlier of ``VARIANTS``, classic first). A verdict
+   that departs from the inherited one is unexpected, and the command says which
+   changed entries the property's actions read and the ``[[expect]]`` entry that would
+   record it.
 """
 
 from __future__ import annotations
@@ -123,10 +125,17 @@ def changed_rules(rules: RuleTable) -> list[str]:
 
 def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
     """The verdict expected of ``prop`` at ``n`` players under ``rules`` (proved unless an
-    entry says otherwise): the table's own entries first, then the manifest's for the
-    shipped variant it is or inherits from."""
+    entry says otherwise): the table's own entries first, then what is stated for the
+    tables the project ships that it plays (the more specific first), then the
+    manifest's for the shipped variant it is or inherits from (its base)."""
+    base = base_of(rules)
+    source = MANIFEST if not differences(load_rules(base), rules) else INHERITED
+    played = () if source == MANIFEST else contained(rules, base)
+    # A part's entries (a preset's or A+B's rules', a base file's) are that part's, and
+    # are read in its place below: a combination of two parts says more than either.
+    theirs = {e for name in played for e in _known()[name].expect}
     for own in rules.expect:
-        if own.property == prop and n in _players(own.players):
+        if own.property == prop and n in _players(own.players) and own not in theirs:
             return Expectation(own.verdict, own.reason, OWN, rules.name)
     off = switched_off(rules, prop)
     if off:
@@ -134,16 +143,19 @@ def expected(rules: RuleTable, prop: str, n: int) -> Expectation:
                else "the property of that reading asks nothing of this table")
         return Expectation(VACUOUS, f"{', '.join(off)}: {why}", OFF, rules.name,
                            frozenset({SWITCHED_OFF}))
-    base = base_of(rules)
-    source = MANIFEST if not differences(load_rules(base), rules) else INHERITED
+    # What a played table states itself first, then what a reading takes from its base:
+    # mercy's refuted start-card (its file's) before stack-mixed@up's base's vacuity.
+    for based in (False, True):
+        said = {part: x for part in played if (x := _stated(part, prop, n, based))}
+        # a table that plays another says more than it (seven-o@next than seven-o); of
+        # the rest, the strongest verdict holds, as in a property's own (a refutation
+        # of one rule's, mercy's start-card, stays one beside seven-o's vacuous query)
+        kept = [p for p in said if not any(q != p and p in _plays(q) for q in said)]
+        if kept:
+            part = max(kept, key=lambda p: _RANK.get(said[p].verdict, 0))
+            return dataclasses.replace(said[part], source=INHERITED, variant=part)
     found = _manifest_entry(base, prop, n, source)
-    if found is not None or source == MANIFEST:
-        return found or Expectation(PROVED, "", source, base)
-    for part in contained(rules, base):
-        stated = _stated(_known()[part], prop, n)
-        if stated is not None:
-            return dataclasses.replace(stated, source=INHERITED, variant=part)
-    return Expectation(PROVED, "", source, base)
+    return found or Expectation(PROVED, "", source, base)
 
 
 def _manifest_entry(variant: str, prop: str, n: int, source: str) -> Expectation | None:
@@ -158,36 +170,64 @@ def _manifest_entry(variant: str, prop: str, n: int, source: str) -> Expectation
     return None
 
 
-def _stated(rules: RuleTable, prop: str, n: int) -> Expectation | None:
-    """What is stated of ``prop`` at ``n`` for a table the project ships (``_known``): its
-    own entries, else its base's manifest entries; None where nothing is (proved by
-    default)."""
+def _stated(name: str, prop: str, n: int, based: bool) -> Expectation | None:
+    """What is stated of ``prop`` at ``n`` for a table the project ships (``_known``):
+    a shipped variant's manifest entries, or a file's own entries; with ``based``,
+    instead, the manifest entries of a catalogue reading's base. None where nothing is
+    (proved by default). A preset or combination says only what its own entries say:
+    its rules are tables of their own, each read in its place."""
+    rules = _known()[name]
+    if based:
+        return (None if name in VARIANTS or name in _joined() else
+                _manifest_entry(base_of(rules), prop, n, INHERITED))
+    if name in VARIANTS:
+        return _manifest_entry(name, prop, n, MANIFEST)
     for own in rules.expect:
         if own.property == prop and n in _players(own.players):
             return Expectation(own.verdict, own.reason, OWN, rules.name)
-    return _manifest_entry(base_of(rules), prop, n, INHERITED)
+    return None
+
+
+_RANK = {REFUTED: 3, VACUOUS: 2, "unknown": 1}  # proved: 0
+
+
+def _plays(name: str) -> tuple[str, ...]:
+    """The tables the project ships that the shipped table ``name`` plays."""
+    rules = _known()[name]
+    return contained(rules, base_of(rules))
+
+
+@cache
+def _joined() -> frozenset[str]:
+    """The names of the catalogue's presets and combinations."""
+    from unoformal.catalogue import combinations, presets
+
+    return frozenset((*(p.name for p in presets()), *(c.name for c in combinations())))
 
 
 @cache
 def _known() -> dict[str, RuleTable]:
     """Every table the project ships besides classic, by name: the shipped variants, each
-    reading of the catalogue's rules, each preset, and each of the catalogue's
-    combinations with only its own entries (its rules' are theirs)."""
+    reading of the catalogue's rules, each preset and each of the catalogue's
+    combinations, these two with only their own entries (their rules' are theirs)."""
     from unoformal.catalogue import combinations, presets
     from unoformal.rulebook.schema import expect_of
 
     readings = [name for names in _readings() for name in names]
     known = {name: load_rules(name) for name in (
-        *(v for v in VARIANTS if v != "classic"), *readings, *(p.name for p in presets()))}
+        *(v for v in VARIANTS if v != "classic"), *readings)}
+    for p in presets():  # its rules' entries are theirs: it states none of its own
+        known[p.name] = dataclasses.replace(load_rules(p.name), expect=())
     for c in combinations():
         known[c.name] = dataclasses.replace(load_rules(c.name), name=c.name,
                                             expect=expect_of(list(c.expect)))
     return known
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=256)
 def contained(rules: RuleTable, base: str) -> tuple[str, ...]:
-    """The tables the project ships (``_known``) besides ``base`` that ``rules`` plays:
+    """The tables the project ships (``_known``) that ``rules`` plays (``base`` among
+    them where it does; the argument keys the cache with the table's base):
     each value such a table changes from classic, ``rules`` sets as it does, and each
     house rule it adds, ``rules`` has as it is; the larger first (the more it changes),
     then in the order of ``_known``. A table that plays SEVEN-O as seven-o does (the
@@ -214,7 +254,7 @@ def contained(rules: RuleTable, base: str) -> tuple[str, ...]:
             return 0
         return len(changed) + len(other.house)
 
-    sizes = {name: plays(table) for name, table in _known().items() if name != base}
+    sizes = {name: plays(table) for name, table in _known().items()}
     return tuple(sorted((name for name, size in sizes.items() if size),
                         key=lambda name: -sizes[name]))
 
