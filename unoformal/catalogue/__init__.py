@@ -78,10 +78,11 @@ class Preset:
 
 @dataclass(frozen=True)
 class Combination:
-    """Catalogue rules that give together a verdict neither gives alone (``[[combination]]``
-    in the index): ``rules``, as ``--rules`` names them; ``expect``, its ``[[expect]]``
-    tables (the fields of a variant file's), each with its reason. Every table that plays
-    these rules (a preset, or a user's ``A+B+C``) expects them (``manifest.expected``)."""
+    """Catalogue rules that give together a verdict neither gives alone, or settle which
+    of two that disagree holds (``[[combination]]`` in the index): ``rules``, as
+    ``--rules`` names them; ``expect``, its ``[[expect]]`` tables (the fields of a variant
+    file's), each with its reason. Every table that plays these rules (a preset, or a
+    user's ``A+B+C``) expects them (``manifest.expected``)."""
 
     rules: tuple[str, ...]
     expect: tuple[dict[str, str], ...] = field(default=(), hash=False)

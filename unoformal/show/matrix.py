@@ -205,8 +205,9 @@ def _presets() -> str:
 
 def _combinations() -> str:
     rows = ["## What rules give together", "",
-            "Verdicts that catalogue rules give together and neither gives alone, each with "
-            "its reason: the `[[combination]]` entries of the catalogue's index. Every table "
+            "Verdicts that catalogue rules give together and neither gives alone (or where "
+            "they disagree, which holds), each with its reason: the `[[combination]]` "
+            "entries of the catalogue's index. Every table "
             "that plays these rules (a preset, or `--rules A+B+...` with more) expects them, "
             "and `verify --rules A+B` checks them (docs/verification.md, \"Your own "
             "variants\").", "",

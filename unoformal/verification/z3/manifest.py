@@ -12,14 +12,17 @@ Which expectations a table gets (docs/verification.md, "Your own variants"):
    every variant that leaves the rule off;
 2. a table whose entries all equal a shipped variant's gets that variant's manifest
    entries, whatever its name or description;
-3. any other table gets what is stated for each table the project ships that it plays
+3. any other table gets what is stated for the tables the project ships that it plays
    (``contained``: a shipped variant, a catalogue reading, a preset, a combination of the
-   catalogue; the more it changes, the sooner), then the manifest entries of its
-   *base*: the shipped variant it differs from in the fewest values (ties go to the one
-   it was derived from, then to the earlier of ``VARIANTS``, classic first). A verdict
-   that departs from the inherited one is unexpected, and the command says which
-   changed entries the property's actions read and the ``[[expect]]`` entry that would
-   record it.
+   catalogue). Of two that state a verdict, one that plays the other says more (a
+   combination than its rules, a reading than its rule's default); of two that neither
+   plays, the stronger verdict holds (refuted, then vacuous), as in a property's own
+   verdict. A catalogue reading's base's manifest entries come after every statement
+   of its own; last, the manifest entries of the table's *base*: the shipped variant it
+   differs from in the fewest values (ties go to the one it was derived from, then to
+   the earlier of ``VARIANTS``, classic first). A verdict that departs from the
+   inherited one is unexpected, and the command says which changed entries the
+   property's actions read and the ``[[expect]]`` entry that would record it.
 """
 
 from __future__ import annotations
@@ -236,10 +239,9 @@ def contained(rules: RuleTable, base: str) -> tuple[str, ...]:
     UNO window, as under seven-o alone).
 
     A reading that sets a value its rule's default leaves as classic's (seven-o@next's
-    ``swap_with``) plays the default's changes too, and so inherits its entries; a
-    reading's file states its own reading's properties (seven-o-next.toml: the
-    seven-o-next property proved, seven-o's refuted), and a table's own entries, its
-    parts' among them, come before anything inherited."""
+    ``swap_with``) plays the default's changes too; where both state a verdict,
+    :func:`expected` takes the reading's, the table that plays the other (seven-o-next.toml
+    says its reading's property is proved, where seven-o's manifest refutes it)."""
     classic = load_rules("classic")
     mine = dict(rules.rulebook_entries())
 
