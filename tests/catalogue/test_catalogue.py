@@ -22,8 +22,7 @@ from unoformal.rulebook.variants import load_rules, load_toml
 from unoformal.rules.play import playable
 from unoformal.verification.z3.manifest import OFF, expected
 
-NAMES = [r.name if i == 0 else f"{r.name}@{x.name}" for r in rules()
-         for i, x in enumerate(r.readings)]
+NAMES = [name for r in rules() for name in r.names()]
 
 
 def test_the_catalogue_has_a_rule_in_each_family_it_names() -> None:

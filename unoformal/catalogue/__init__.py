@@ -61,6 +61,12 @@ class CatalogueRule:
     def default(self) -> Reading:
         return self.readings[0]
 
+    def names(self) -> tuple[str, ...]:
+        """Each reading as ``--rules`` names it: ``NAME`` for the default, then
+        ``NAME@READING``."""
+        return tuple(self.name if i == 0 else f"{self.name}@{r.name}"
+                     for i, r in enumerate(self.readings))
+
     def reading(self, name: str) -> Reading:
         for reading in self.readings:
             if reading.name == name:

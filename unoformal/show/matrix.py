@@ -25,8 +25,7 @@ def catalogue_text() -> str:
         out.append(f"{family}:")
         for rule in chosen:
             out.append(f"  {rule.name:<22} {rule.title}")
-            for i, reading in enumerate(rule.readings):
-                name = rule.name if i == 0 else f"{rule.name}@{reading.name}"
+            for i, (reading, name) in enumerate(zip(rule.readings, rule.names(), strict=True)):
                 mark = "default" if i == 0 else "reading"
                 out.append(f"    --rules {name:<34} {mark}: {reading.why}")
     out.append("presets:")
@@ -73,8 +72,8 @@ def _catalogue() -> str:
             "the default) |", "|---|---|---|---|---|"]
     for rule in rules():
         readings = "<br>".join(
-            f"`{rule.name if i == 0 else rule.name + '@' + r.name}`: {_cell(r.why)}"
-            for i, r in enumerate(rule.readings))
+            f"`{name}`: {_cell(r.why)}" for r, name in zip(rule.readings, rule.names(),
+                                                          strict=True))
         rows.append(f"| {rule.family} | `{rule.name}` | {_cell(rule.title)} | "
                     f"{_cell(rule.elsewhere)} | {readings} |")
     return "\n".join(rows)

@@ -266,8 +266,7 @@ def _readings() -> tuple[tuple[str, ...], ...]:
     """The names of each catalogue rule's readings (``NAME``, ``NAME@READING``)."""
     from unoformal.catalogue import rules as catalogue
 
-    return tuple(tuple(rule.name if i == 0 else f"{rule.name}@{reading.name}"
-                       for i, reading in enumerate(rule.readings)) for rule in catalogue())
+    return tuple(rule.names() for rule in catalogue())
 
 
 def switched_off(rules: RuleTable, prop: str) -> list[str]:
