@@ -39,7 +39,6 @@ from unoformal.rulebook.table import (
     CardEffect,
     Leaves,
     LeaveTies,
-    MercyCards,
     Partners,
     RuleTable,
     partner_of,
@@ -278,7 +277,6 @@ class Game(Concrete):
     # draw). The explorer and the step-by-step page set it.
     # Coverage of this round's deal: what turning the start card ran (START-*, DEAL-3 ...).
     started: tuple[tuple[str, str], ...] = ()
-    _mercy_at: int = 0
 
     def __init__(self, players: Sequence[str], seed: Checked = 0, rules: Checked = CLASSIC,
                  dealer: Checked = None, deal: Checked = None, chance: Checked = None) -> None:
@@ -327,8 +325,6 @@ class Game(Concrete):
         self.t = t
         self.f_kind, self.f_color, self.f_rank = t.kind, t.color, t.rank
         self.f_effect = t.effect
-        # MERCY's limit, 0 when off: every move asks it
-        self._mercy_at = self.rules.mercy.at if self.rules.mercy.enabled else 0
 
     def seat(self, name: Checked, what: str = "player", key: str | None = None) -> int:
         try:
@@ -470,8 +466,6 @@ class Game(Concrete):
         if ran is not None:
             ran.extend(started)
         self.chance.close(self, self.rules.deal.id)
-        if self._mercy_at:  # a position given with a hand at the limit
-            self._mercy()
 
     def _start_card(self) -> None:
         """DEAL-2/3, START-* and EXT-START: the start command of the kind on top of the
@@ -973,8 +967,6 @@ class Game(Concrete):
         self._legal = None
         self.reveal = None
         self._do(action.type, p, face, color, target, action.uno)
-        if self._mercy_at:
-            self._mercy()
         self.history.append(action)
 
     def push(self, action: Action) -> None:
@@ -985,8 +977,6 @@ class Game(Concrete):
         self._legal = None
         self.reveal = None
         self._do(action.type, p, face, color, target, action.uno)
-        if self._mercy_at:
-            self._mercy()
         self.history.append(action)
 
     def _indices_of(self, action: Checked) -> tuple[int, int | None, int | None, int | None]:
@@ -1508,20 +1498,21 @@ class Game(Concrete):
             return
         self._end_round(w)
 
-    def _mercy(self) -> None:
-        """MERCY (a house rule): every player in the round holding ``at`` cards or more is
-        knocked out at once, in seat order; a player to move knocked out passes the turn
-        on; one player left wins the round. Nothing is checked once the round is over.
-        A card a player already out is made to take (a Wild Draw Four of theirs
-        challenged after they were knocked out) follows their hand."""
+    def _knock_out_at(self, at: int, to_pile: bool) -> None:
+        """The ``KnockOut`` primitive (MERCY, the last step of every move of a round):
+        every player in the round holding ``at`` cards or more is knocked out at once, in
+        seat order; a player to move knocked out passes the turn on; one player left wins
+        the round. Nothing is checked once the round is over. A card a player already out
+        is made to take (a Wild Draw Four of theirs challenged after they were knocked
+        out) follows their hand."""
         if self.phase in (OVER, START):
             return
-        at, hands, out = self._mercy_at, self.hands, self.out
+        hands, out = self.hands, self.out
         knocked = [p for p in range(self.n) if len(hands[p]) >= at or (hands[p] and p in out)]
         if not knocked:
             return
         for p in knocked:
-            self._knock_out(p)
+            self._knock_out(p, to_pile)
         if self.uno_window in self.out:
             self.uno_window = None
         if self.turn in self.out:  # their turn ends: the next player in plays
@@ -1537,16 +1528,16 @@ class Game(Concrete):
             self.drawn = None  # a card the player to move drew is no longer theirs to play
             self._end_round(self.seated_from(0)[-1])
 
-    def _knock_out(self, p: int) -> None:
+    def _knock_out(self, p: int, to_pile: bool) -> None:
         """MERCY: ``p``'s cards go under the discard pile (or the draw pile), and ``p`` is
         out of the round. A player who went out with a draw card still waiting (END-1's
         winner-to-be) and then took cards up to the limit (an advice's penalty) is out,
         not the winner: the hand the knock-out empties was not played out."""
         hand = self.hands[p]
         self.hands[p] = []
-        if self.winner == p:  # (``_mercy`` asks nothing once the round is over)
+        if self.winner == p:  # (``_knock_out_at`` asks nothing once the round is over)
             self.winner = None
-        if self.rules.mercy.cards is MercyCards.PILE:
+        if to_pile:
             self.pile[0:0] = hand  # the pile's bottom is its first card
             if self.pile_lower:  # under a split pile, the bottom half grows
                 self.pile_lower += len(hand)
@@ -1727,7 +1718,6 @@ class Game(Concrete):
         new.offender, new.reveal, new.uno_window = self.offender, self.reveal, self.uno_window
         new.pile_lower = self.pile_lower
         new.out = self.out
-        new._mercy_at = self._mercy_at
         new.winner, new.round_points = self.winner, self.round_points
         new.cause = self.cause
         new.chance = self.chance.fork()

@@ -687,6 +687,32 @@ class PassOn(Effect):
 
 
 @dataclass(frozen=True)
+class KnockOut(Effect):
+    """MERCY, the last step of every move of a round: every player in the round holding
+    ``at`` cards or more is knocked out at once, in seat order, their cards under the
+    draw pile (``to_pile``) or under the discard pile; a player to move knocked out
+    passes the turn on (a draw card waiting for them is drawn by nobody; END-1: its
+    player, if they went out with it, wins); the last player in wins the round, which
+    scores nothing. Nothing is knocked out before the round starts or once it is over."""
+
+    at: int
+    to_pile: bool
+    rule: str  # the rule it states (MERCY), for the words: no move cites it
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        game._knock_out_at(self.at, self.to_pile)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return spec.knocked_out(s, self.at, self.to_pile), []
+
+    def text(self) -> str:
+        where = "draw pile" if self.to_pile else "discard pile"
+        return (f"every player in the round holding {self.at} cards or more is knocked out, "
+                f"their cards under the {where}; a player to move knocked out passes the "
+                f"turn on, and the last player in wins the round ({self.rule})")
+
+
+@dataclass(frozen=True)
 class DealtIn(Effect):
     """MERCY: the players knocked out of the round are back for the next one (before the
     deal passes, so every seat counts)."""

@@ -128,6 +128,9 @@ class Concrete:
     def available(self) -> int:
         raise _unread(self, "available", "the engine")
 
+    def _knock_out_at(self, at: int, to_pile: bool) -> None:
+        raise _unread(self, "_knock_out_at", "the engine")
+
     def _can_play(self, p: int, face: int) -> bool:
         raise _unread(self, "_can_play", "the engine")
 
@@ -320,6 +323,8 @@ class Symbolic(Protocol):
     def dealt_anew(self, s: Any, cards: int, tag: str) -> tuple[Any, Term]: ...
 
     def dealt_in(self, s: Any) -> Any: ...
+
+    def knocked_out(self, s: Any, at: int, to_pile: bool) -> Any: ...
 
 
 

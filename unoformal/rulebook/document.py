@@ -149,8 +149,10 @@ def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
     """Each guarded command in words, under every rule it cites: the same statement the
     engine runs and the relation encodes (``unoformal.language``)."""
     from unoformal.language.commands import labels_of
+    from unoformal.language.effects import KnockOut
     from unoformal.rules.book import commands
 
+    ends: dict[KnockOut, None] = {}
     for command in commands(table):
         cited = command.cites + tuple(c for b in command.branches for c in b.cites)
         for rid in dict.fromkeys(cited):
@@ -159,6 +161,14 @@ def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
         for label in labels_of(command):
             if label.rule in sites:
                 sites[label.rule].branches.setdefault(label.branch, label.text)
+        steps = command.effect + tuple(s for b in command.branches for s in b.effect)
+        ends.update((s, None) for step in steps for s in step.walk() if isinstance(s, KnockOut))
+    # MERCY's knock-out ends every move of a round, which none of them cites: stated once
+    for step in ends:
+        if step.rule in sites:
+            sites[step.rule].commands.append(
+                ["every move of a round, the start card's included, ends with `KnockOut`:",
+                 *step.lines()])
 
 
 def _counted(branches: dict[str, str]) -> list[str]:

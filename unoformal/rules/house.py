@@ -46,9 +46,10 @@ from unoformal.language.conditions import (
     PhaseNot,
     Unless,
 )
+from unoformal.language.effects import KnockOut
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import Change, HouseRule, OwnCondition, RuleTable
+from unoformal.rulebook.table import Change, HouseRule, MercyCards, OwnCondition, RuleTable
 from unoformal.rules.state import PHASES
 
 # The moves a rule file may change: whether a card may be played (``play``: the conjuncts
@@ -287,11 +288,37 @@ _Built = TypeVar("_Built", bound=Command)
 
 
 def changed(table: RuleTable, command: _Built) -> _Built:
-    """``command`` with the changes of ``table``'s enabled house rules that name it."""
+    """``command`` with the changes of ``table``'s enabled house rules that name it, and
+    ending with MERCY's knock-out where the table has it (:func:`knocking`)."""
     import dataclasses
 
     guard = changed_guard(table, command.name, command.guard)
-    return command if guard is command.guard else dataclasses.replace(command, guard=guard)
+    built = command if guard is command.guard else dataclasses.replace(command, guard=guard)
+    return knocking(table, built)
+
+
+def unnoted(table: RuleTable) -> RuleTable:
+    """The table itself, where ``table`` is a view that notes the entries read (the
+    relation's): a switch tested here is not cited by a table that has it off."""
+    inner = getattr(table, "table", None)
+    return inner if isinstance(inner, RuleTable) else table
+
+
+def knocking(table: RuleTable, command: _Built) -> _Built:
+    """MERCY: ``command`` ending with the knock-out (:class:`KnockOut`), after the branch
+    it takes where it has branches; ``command`` itself under a table without MERCY. Every
+    move of a round, the start card's included, ends so (the next deal needs none: no
+    round is under way)."""
+    import dataclasses
+
+    if not unnoted(table).mercy.enabled:
+        return command
+    rule = table.mercy  # read through the view: a step of a table with MERCY cites it
+    step = KnockOut(rule.at, rule.cards is MercyCards.PILE, rule.id)
+    if command.branches:
+        return dataclasses.replace(command, branches=tuple(
+            dataclasses.replace(b, effect=(*b.effect, step)) for b in command.branches))
+    return dataclasses.replace(command, effect=(*command.effect, step))
 
 
 def changed_guard(table: RuleTable, name: str, guard: tuple[Conjunct, ...],

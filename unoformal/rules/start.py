@@ -37,6 +37,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import RuleTable, StartRule
 from unoformal.rulebook.words import KIND_NAMES
+from unoformal.rules.house import knocking
 from unoformal.rules.state import COLOR, START
 
 _K = Kind
@@ -82,8 +83,8 @@ def start(table: RuleTable, kind: Kind) -> Command:
     cites = (table.deal.id, rule.id if rule is not None else table.first_turn.id)
     prose = f"the dealer turns the top card of the pile to start: a {KIND_NAMES[kind]}"
     if rule is None or not rule.turn_another_card:
-        return Command(name, cites, Actor.DEALER, (Who.CARD,), (),
-                       (TurnUp(kind), *started(table, kind, rule)), prose)
+        return knocking(table, Command(name, cites, Actor.DEALER, (Who.CARD,), (),
+                                       (TurnUp(kind), *started(table, kind, rule)), prose))
     ext = table.start_with_only_wd4_left
     # Every kind whose start card goes back: where a start Wild goes back too, a pile of
     # Wilds and Wild Draw Fours is one where no start card can stay
@@ -96,12 +97,12 @@ def start(table: RuleTable, kind: Kind) -> Command:
             *started(table, kind, _stays(table), counted=False))
     else:
         left = (TurnUp(kind), SetPhase(START))  # EXT-START off: stuck, no rule says more
-    return Command(
+    return knocking(table, Command(
         name, cites, Actor.DEALER, (Who.CARD,), (), (), prose,
         (Branch(name, (rule.id,), Unless(OnlyKindLeft(kind, back)), (),
                 (Shows(Label(rule.id, "turned-again", f"{KIND_NAMES[kind]} start: back in "
                              "the deck, another card turned", (kind,))), TurnAgain(rule.id))),
-         Branch(f"{name}_only_left", (ext.id,), OnlyKindLeft(kind, back), (), left)))
+         Branch(f"{name}_only_left", (ext.id,), OnlyKindLeft(kind, back), (), left))))
 
 
 def _stays(table: RuleTable) -> StartRule:

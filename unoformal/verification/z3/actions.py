@@ -34,7 +34,6 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.deck import Deck
 from unoformal.rulebook.table import (
     CardEffect,
-    MercyCards,
     Partners,
     Rule,
     RuleTable,
@@ -266,6 +265,7 @@ class Spec:
         self._takes = 0
         self._take_log: list[tuple[tuple[Expr, ...], tuple[Expr, ...]]] = []
         self._kept_log: list[PassKept] = []  # the passes of hands of the step being built
+        self._step_pre: Sym | None = None  # the pre-state of the step being built (KnockOut)
         self._passes = itertools.count()  # their names, numbered per table as ``tag``'s
         self._built: dict[int, tuple[Sym, list[tuple[int, list[Step]]]]] = {}
         # the names of this table's symbols (``tag``), numbered from 0 for each table
@@ -1358,28 +1358,28 @@ class Spec:
         return [step for step in out if not step.off]
 
     def _mercy(self, step: Step) -> None:
-        """MERCY on a step (engine ``_gone`` and ``_mercy``): in a round, a player out
-        neither moves nor is named; after the move, every player holding ``at`` cards or
-        more is knocked out."""
+        """MERCY on a step (engine ``_gone``): in a round, a player out neither moves nor
+        is named. (The knock-out after the move is the command's last step, ``KnockOut``.)"""
         s = step.pre
         named = [fnot(self.is_out(s, step.mover))]
         target = step.choices.get("target")
         if target is not None:
             named.append(fnot(self.is_out(s, target)))
         step.guard = fand(step.guard, fimplies(self._in_round(s), fand(*named)))
-        step.post = self.knocked_out(step.post, s)
 
-    def knocked_out(self, t: Sym, pre: Sym) -> Sym:
-        """Engine ``_mercy``: unless the round is over, every seat holding ``at`` cards or
-        more is out, and every seat out gives its cards to the discard (or draw) pile; a
-        player to move knocked out passes the turn on (nothing waits for them); the last
-        player in wins, and the round scores nothing. Only a seat whose hand the step
-        changed is asked: in a round every other one is under the limit, or out with no
-        card (the state text refuses anything else, and so does a deal)."""
-        mercy = self.table.mercy
+    def knocked_out(self, t: Sym, at: int, to_pile: bool) -> Sym:
+        """The ``KnockOut`` primitive (engine ``_knock_out_at``): unless the round is over,
+        every seat holding ``at`` cards or more is out, and every seat out gives its cards
+        to the draw pile (``to_pile``) or the discard pile; a player to move knocked out
+        passes the turn on (nothing waits for them); the last player in wins, and the
+        round scores nothing. Only a seat whose hand the step changed is asked (against
+        the pre-state of the step being built, ``_logged``'s): in a round every other one
+        is under the limit, or out with no card (the state text refuses anything else,
+        and so does a deal)."""
+        pre = self._step_pre
         live = self._in_round(t)
-        asked = [t.hands[p] is not pre.hands[p] for p in range(self.n)]
-        out = [f_or(x, cast(Expr, self.if_seated(p, fand(live, fge(t.hand_total(p), mercy.at)))))
+        asked = [pre is None or t.hands[p] is not pre.hands[p] for p in range(self.n)]
+        out = [f_or(x, cast(Expr, self.if_seated(p, fand(live, fge(t.hand_total(p), at)))))
                if asked[p] else x for p, x in enumerate(t.out)]
         # what each seat gives up: its hand, where it goes out (a difference and a sum, so
         # the deck's count of each face is kept term for term)
@@ -1390,7 +1390,7 @@ class Spec:
         zones: dict[str, list[Expr]] = {}
         if any(asked):
             given = [fsum([m[g] for m in moved if m]) for g in range(self.nfaces)]
-            zone = "pile" if mercy.cards is MercyCards.PILE else "disc"
+            zone = "pile" if to_pile else "disc"
             zones[zone] = [fsum(x, y) for x, y in zip(getattr(t, zone), given, strict=True)]
         u = t.evolve(out=out, hands=hands, **zones)
         w = t.uno_window
@@ -1421,7 +1421,11 @@ class Spec:
         """``build(s)``, each step noting the draws it makes (``Step.takes``) and the
         passes of the hands (``Step.kept``) made while it was built."""
         self._take_log, self._kept_log = [], []
-        steps = build(s)
+        self._step_pre = s
+        try:
+            steps = build(s)
+        finally:
+            self._step_pre = None
         for step in steps:
             step.takes = tuple(self._take_log)
             step.kept = tuple(self._kept_log)
