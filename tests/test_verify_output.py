@@ -118,3 +118,21 @@ def test_an_unexpected_verdict_is_marked_and_exits_1(tmp_path: Any) -> None:
                                               "2-3", "expected"]
     assert "as expected" in rows["deck"]
     assert out.endswith("\n2 unexpected (of 4 verdicts)\n")
+
+
+def test_the_verdict_line_names_every_source_of_the_expected_verdicts() -> None:
+    """The last line says where the expected verdicts came from, as the header names
+    them: a preset's come mostly from the tables it plays, not from its own entries."""
+    from types import SimpleNamespace
+
+    from unoformal.commands.verify import verdict_line
+    from unoformal.verification.z3.manifest import INHERITED, MANIFEST, OFF, OWN
+
+    def run(*sources: str) -> str:
+        return verdict_line([(None, SimpleNamespace(source=s)) for s in sources], [])
+
+    assert run(MANIFEST, OFF) == "2 verdicts as in the manifest"
+    assert run(MANIFEST, INHERITED) == "2 verdicts as in the manifest and what it inherits"
+    assert run(OWN, INHERITED, MANIFEST) == \
+        "3 verdicts as in the manifest, what it inherits and its own [[expect]]"
+    assert run(INHERITED) == "1 verdict as in what it inherits"

@@ -208,9 +208,18 @@ def verdict_line(results: list[_Checked], bad: list[_Checked]) -> str:
     verdicts = "verdict" if len(results) == 1 else "verdicts"
     if bad:
         return f"{len(bad)} unexpected (of {len(results)} {verdicts})"
-    where = ("the manifest" if all(w.source in (MANIFEST, OFF) for _, w in results)
-             else "the manifest and the variant's own [[expect]]")
-    return f"{len(results)} {verdicts} as in {where}"
+    return f"{len(results)} {verdicts} as in {_sources(results)}"
+
+
+def _sources(results: list[_Checked]) -> str:
+    """Where the expected verdicts came from, as the header names each: the manifest
+    (the rules switched off included), what the variant inherits (from its base and the
+    tables it plays), its own [[expect]]."""
+    said = {w.source for _, w in results}
+    parts = [words for sources, words in (
+        ((MANIFEST, OFF), "the manifest"), ((INHERITED,), "what it inherits"),
+        ((OWN,), "its own [[expect]]")) if said & set(sources)] or ["the manifest"]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _reaches(rules: RuleTable, results: list[_Checked], depth: int) -> dict[int, Reach]:
