@@ -5,6 +5,7 @@ finds what each rule breaks from the tools."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -20,6 +21,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import load_rules, load_toml
 from unoformal.rules.play import playable
+from unoformal.verification.matrix import Findings, _new, findings
 from unoformal.verification.z3.manifest import OFF, expected
 
 NAMES = [name for r in rules() for name in r.names()]
@@ -217,7 +219,8 @@ def test_a_wild_draw_four_stacked_as_the_last_card_without_a_challenge_keeps_the
                  "--property", "invariant", "--quiet", "--jobs", "1", "--no-witness"]) == 0
 
 
-@pytest.mark.parametrize("combination", combinations(), ids=lambda c: c.name)
+@pytest.mark.parametrize("combination", [c for c in combinations() if c.expect],
+                         ids=lambda c: c.name)
 def test_each_combination_verifies_as_its_entries_say_at_two_players(
         combination: Combination) -> None:
     """What rules give together is checked on those rules alone: each combination's
@@ -239,3 +242,49 @@ def test_each_combination_verifies_as_its_entries_say_at_two_players(
             alone = [expected(part, e["property"], 2) for part in parts]
             asked = [x.verdict for x in alone if x.source != OFF]
             assert asked and set(asked) != {e["verdict"]}, (name, e["property"])
+
+
+@functools.cache
+def _found(name: str, deck: str) -> Findings:
+    return findings(load_rules(name), deck)[0]
+
+
+def _first_of_each_reason() -> list[Combination]:
+    """The first combination giving each explorer finding's reason (the others repeat
+    it for another stacking rule: the page test below checks that they agree with the
+    matrix's own run)."""
+    seen: dict[str, Combination] = {}
+    for c in combinations():
+        for e in c.findings:
+            seen.setdefault(e["reason"], c)
+    return list(dict.fromkeys(seen.values()))
+
+
+@pytest.mark.parametrize("combination", _first_of_each_reason(), ids=lambda c: c.name)
+def test_a_combination_s_explorer_finding_is_the_pair_s_and_neither_rule_s(
+        combination: Combination) -> None:
+    """A combination's explorer finding, with the reason the matrix page gives for it,
+    is what the matrix reports: the explorer finds it of the rules together on its deck
+    and of neither rule alone. Where the reason says a deck with Draw Twos makes it
+    fire, it does (``reverse``)."""
+    for e in combination.findings:
+        alone = [_found(r, e["deck"]) for r in combination.rules]
+        assert e["finding"] in _new(_found(combination.name, e["deck"]), alone), \
+            (combination.name, e["finding"])
+        if "(explored on `reverse`)" in e["reason"]:
+            dead = e["finding"].removesuffix(": never fires")
+            assert dead not in _found(combination.name, "reverse").dead
+
+
+def test_the_page_shows_each_combination_s_explorer_finding_with_its_reason() -> None:
+    """Every combination's explorer finding is one the matrix found for that pair (the
+    generated page's row), and the row gives the combination's reason."""
+    page = (Path(__file__).parents[2] / "docs" / "house-rules.md").read_text("utf-8")
+    rows = {line.split(" | ")[0]: line for line in page.splitlines()
+            if line.startswith("| `") and "` + `" in line.split(" | ")[0]}
+    for c in combinations():
+        for e in c.findings:
+            row = rows["| " + " + ".join(f"`{r}`" for r in c.rules)]
+            cells = row.split(" | ")
+            assert e["finding"] in cells[2].split("<br>"), (c.name, e["finding"])
+            assert e["reason"] in row, c.name

@@ -109,3 +109,14 @@ def test_a_pair_s_finding_gives_the_reason_of_the_combination_that_expects_it() 
         == _why(found)  # in either order
     assert _why(Pair("stack-draw-two", "jump-in", pair_only=[("uno", "refuted 2")])) == "-"
     assert _why(Pair("draw-until", "no-action-last", pair_only=[("jump-in", "x")])) == "-"
+
+
+def test_an_explorer_finding_of_a_pair_gives_its_combination_s_reason() -> None:
+    """An explorer finding has a reason too, where a combination of the two rules gives
+    one for it on that deck; on another deck, or another finding, none."""
+    dead = "EXT-LAST drawn-not-answered: never fires"
+    assert "no draw card is ever a player's last" in _why(
+        Pair("stack-mixed", "no-action-last", new={"tiny": [dead]}))
+    assert _why(Pair("stack-mixed", "no-action-last", new={"three": [dead]})) == "-"
+    assert _why(Pair("stack-mixed", "no-action-last",
+                     new={"tiny": ["1 stuck state(s)"]})) == "-"

@@ -92,6 +92,10 @@ class Combination:
 
     rules: tuple[str, ...]
     expect: tuple[dict[str, str], ...] = field(default=(), hash=False)
+    # what the explorer finds of these rules together on a small deck and of neither
+    # alone (``[[combination.finding]]``: deck, the finding as the matrix words it,
+    # reason): the matrix page's "why" for its row
+    findings: tuple[dict[str, str], ...] = field(default=(), hash=False)
 
     @property
     def name(self) -> str:
@@ -126,7 +130,8 @@ def _index() -> _Index:
         tuple(Preset(p["name"], p["description"], tuple(p["rules"]))
               for p in data.get("preset", ())),
         tuple(Wanted(**w) for w in data.get("wanted", ())),
-        tuple(Combination(tuple(c["rules"]), tuple(c.get("expect", ())))
+        tuple(Combination(tuple(c["rules"]), tuple(c.get("expect", ())),
+                          tuple(c.get("finding", ())))
               for c in data.get("combination", ())))
 
 

@@ -151,10 +151,14 @@ def _pairs(m: Matrix) -> str:
 
 
 def _why(p: Pair) -> str:
-    """The reasons a combination of the pair's two rules gives for its properties."""
-    said = {e["property"]: e["reason"] for c in combinations()
-            if set(c.rules) == {p.a, p.b} for e in c.expect}
-    why = dict.fromkeys(said[name] for name, _ in p.pair_only if name in said)
+    """The reasons a combination of the pair's two rules gives for its properties and
+    for what the explorer finds of the pair."""
+    ours = [c for c in combinations() if set(c.rules) == {p.a, p.b}]
+    said = {e["property"]: e["reason"] for c in ours for e in c.expect}
+    found = {(e["deck"], e["finding"]): e["reason"] for c in ours for e in c.findings}
+    why = dict.fromkeys([*(said[name] for name, _ in p.pair_only if name in said),
+                         *(found[deck, x] for deck, xs in p.new.items() for x in xs
+                           if (deck, x) in found)])
     return "<br>".join(_cell(reason) for reason in why) or "-"
 
 
@@ -219,6 +223,13 @@ def _combinations() -> str:
                 f"`{e['property']}`")
         rows += [f"| `{c.name}` | {', '.join(props)} | {players} | {verdict} | "
                  f"{_cell(reason)} |" for (players, verdict, reason), props in grouped.items()]
+    found = [(c, e) for c in combinations() for e in c.findings]
+    if found:
+        rows += ["", "What the explorer finds of rules together on a small deck and of neither "
+                 "alone (the pairs' table above), with its reason:", "",
+                 "| rules | deck | finding | why |", "|---|---|---|---|"]
+        rows += [f"| `{c.name}` | {e['deck']} | {_cell(e['finding'])} | {_cell(e['reason'])} |"
+                 for c, e in found]
     return "\n".join(rows)
 
 

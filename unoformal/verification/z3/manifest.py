@@ -205,7 +205,8 @@ def _joined() -> frozenset[str]:
     """The names of the catalogue's presets and combinations."""
     from unoformal.catalogue import combinations, presets
 
-    return frozenset((*(p.name for p in presets()), *(c.name for c in combinations())))
+    return frozenset((*(p.name for p in presets()),
+                      *(c.name for c in combinations() if c.expect)))
 
 
 @cache
@@ -222,6 +223,8 @@ def _known() -> dict[str, RuleTable]:
     for p in presets():  # its rules' entries are theirs: it states none of its own
         known[p.name] = dataclasses.replace(load_rules(p.name), expect=())
     for c in combinations():
+        if not c.expect:  # an explorer finding's reason alone: no verdict to expect
+            continue
         known[c.name] = dataclasses.replace(load_rules(c.name), name=c.name,
                                             expect=expect_of(list(c.expect)))
     return known
