@@ -9,9 +9,11 @@ import json
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.test_roundtrip import _play
 from unoformal.commands.cli import main
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
@@ -285,3 +287,102 @@ def test_a_required_play_condition_holds_on_the_engines_shortcut_too(tmp_path: P
     for penalties in (True, False):
         assert not [a for a in game.legal_actions(game.to_play, penalties=penalties)
                     if a.type is ActionType.PLAY]
+
+
+def _doc_block(name: str) -> str:
+    """The page's toml block that starts with ``# name``."""
+    found = re.search(f"```toml\n(# {re.escape(name)}\n.*?)```", DOC.read_text("utf-8"), re.S)
+    assert found is not None, name
+    return found.group(1)
+
+
+@pytest.fixture
+def skip_draw(tmp_path: Path) -> Path:
+    path = tmp_path / "skip-draw.toml"
+    path.write_text(_doc_block("skip-draw.toml"), encoding="utf-8")
+    return path
+
+
+def _skip_played(rules: Any) -> tuple[Game, Game]:
+    """A game at three players where the player to move holds a Skip that may be played,
+    before and after playing it."""
+    for seed in range(300):
+        game = Game(["A", "B", "C"], seed=seed, rules=rules)
+        if game.phase != PLAY:
+            continue
+        skips = [a for a in game.legal_actions(game.to_play, penalties=False)
+                 if a.type is ActionType.PLAY and a.card is not None
+                 and a.card.startswith(("RS", "YS", "GS", "BS"))]
+        if skips:
+            after = game.copy()
+            after.apply(skips[0])
+            return game, after
+    raise AssertionError("no Skip to play in 300 seeds")
+
+
+def test_a_step_a_file_adds_is_played_by_the_engine(skip_draw: Path) -> None:
+    """skip-draw.toml's ``then``: the player a Skip skips draws one card; under classic,
+    the same Skip draws nothing."""
+    before, after = _skip_played(load_rules(str(skip_draw)))
+    skipped = (before.turn + 1) % 3
+    assert len(after.hands[skipped]) == len(before.hands[skipped]) + 1
+    assert after.turn == (before.turn + 2) % 3
+    before, after = _skip_played(CLASSIC)
+    skipped = (before.turn + 1) % 3
+    assert len(after.hands[skipped]) == len(before.hands[skipped])
+
+
+def test_a_step_a_file_adds_is_read_by_every_tool(
+        skip_draw: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words list it in the Skip's play, Z3 refutes what the file expects (and no
+    other kind of card has the step), validate finds the engine and the relation agree,
+    and a record of a game under the file replays without it."""
+    assert main(["rules", "--rules", str(skip_draw), "--markdown"]) == 0
+    words = capsys.readouterr().out
+    start = words.index("  - `play_skip` (")
+    play_skip = words[start:words.index("- Engine:", start)]
+    assert "the next player draws 1 card (HOUSE-SKIP-DRAW)" in play_skip
+    blocks = re.split(r"\n  - `", words)  # each command's words, under each rule it cites
+    # the Skip's play, and the same play jumped in with (JUMP-IN's section, switched on)
+    assert {b.split("`")[0] for b in blocks if "(HOUSE-SKIP-DRAW)" in b} == \
+        {"play_skip", "jump_skip"}
+    assert main(["verify", "--rules", str(skip_draw), "--players", "3", "--json",
+                 "--property", "card-effects", "--no-witness"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["verdict"], r["expected"]) for r in rows] == [("refuted", "refuted")]
+    # a short run: no mismatch (what it leaves uncovered makes the exit 1)
+    assert main(["validate", "--rules", str(skip_draw), "--players", "3",
+                 "--steps", "1500", "--workers", "1"]) in (0, 1)
+    said = capsys.readouterr().out
+    assert "0 mismatches" in said and "play_skip" not in said.split("uncovered:")[-1]
+    record = tmp_path / "game.json"
+    game = _play(monkeypatch, record, str(skip_draw), seed=4)
+    assert any(a.type is ActionType.PLAY and a.card is not None and a.card[1:] == "S"
+               for a in game.history)  # the record has the step to replay
+    skip_draw.unlink()
+    capsys.readouterr()
+    assert main(["replay", str(record), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["text"] == game.to_text()
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ('then = "take(next, 1)"', 'then = "tkae(next, 1)"', "no effect 'tkae'"),
+    ('then = "take(next, 1)"', 'then = "take(nobody, 1)"', "a seat is one of"),
+    ('then = "take(next, 1)"', 'then = "take(offender, 1)"',
+     "offender is named only by accept and challenge"),
+    ('then = "take(next, 1)"', 'then = "take(next, 0)"', "from 1 to 20"),
+    ('then = "take(next, 1)"', 'then = "take(next 1)"', "values are separated by commas"),
+    ('then = "take(next, 1)"', 'then = "take(next, 1);"', "an effect is missing"),
+    ('then = "take(next, 1)"', 'then = "flip-direction(1)"', "takes no value"),
+    ('then = "take(next, 1)"', '', "then_if is the condition of the steps"),
+    ('then_if = "card(skip)"', 'then_if = "card(skp)"', "a kind of card is one of"),
+])
+def test_a_broken_step_is_refused_naming_the_file_the_rule_and_the_field(
+        skip_draw: Path, old: str, new: str, said: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    skip_draw.write_text(skip_draw.read_text().replace(old, new))
+    assert main(["verify", "--rules", str(skip_draw), "--players", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "skip-draw.toml" in err and "HOUSE-SKIP-DRAW" in err and said in err, err

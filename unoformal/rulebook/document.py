@@ -16,8 +16,9 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from unoformal.rulebook.table import Rule, RuleTable
+from unoformal.rulebook.table import HOUSE_FILE, Rule, RuleTable
 from unoformal.rulebook.words import show
 
 PACKAGE = Path(__file__).resolve().parent.parent  # unoformal/
@@ -34,6 +35,7 @@ class Sites:
     commands: list[list[str]] = field(default_factory=list)  # its moves' commands, in words
     branches: dict[str, str] = field(default_factory=dict)  # what coverage counts: its words
     switched_on: bool = False  # a house rule off in the table: commands from it switched on
+    filed: bool = False  # a rule file's house rule: stated in its file, as changed moves
     engine: dict[str, list[str]] = field(default_factory=dict)  # file -> functions
     steps: set[str] = field(default_factory=set)  # Z3 steps citing it
     read_by: set[str] = field(default_factory=set)  # Z3 steps reading its entry
@@ -118,11 +120,17 @@ def _values(rule: Rule) -> str:
     return ": " + ", ".join(shown) if shown else ""
 
 
+def _unstated(where: Sites) -> str:
+    if where.filed:
+        return "in its rule file, as the changes to the moves below"
+    return "not yet (engine and Z3 by hand)"
+
+
 def _where(where: Sites) -> list[str]:
     statement, engine = _functions_of(where.statement), _functions_of(where.engine)
     reading = sorted(where.read_by - where.steps)
     return [
-        f"- Stated in the rule language: {statement or 'not yet (engine and Z3 by hand)'}",
+        f"- Stated in the rule language: {statement or _unstated(where)}",
         *_played(where.commands, where.switched_on),
         *_counted(where.branches),
         f"- Engine: {engine or 'no function cites it'}",
@@ -153,8 +161,15 @@ def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
     from unoformal.rules.book import commands
 
     ends: dict[KnockOut, None] = {}
+    # a rule file's house rules: each move a change of theirs reaches, by the conjuncts
+    # and steps citing them (a move's own citations name the rulebook's rules)
+    filed = {r.id for r in table.house if r.source == HOUSE_FILE and r.id in sites}
+    for rid in filed:
+        sites[rid].filed = True
     for command in commands(table):
         cited = command.cites + tuple(c for b in command.branches for c in b.cites)
+        if filed:
+            cited += _filed_in(command, filed)
         for rid in dict.fromkeys(cited):
             if rid in sites:
                 sites[rid].commands.append(command.text())
@@ -169,6 +184,16 @@ def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
             sites[step.rule].commands.append(
                 ["every move of a round, the start card's included, ends with `KnockOut`:",
                  *step.lines()])
+
+
+def _filed_in(command: Any, filed: set[str]) -> tuple[str, ...]:
+    """The house rules of ``filed`` that a conjunct or a step of ``command`` (a
+    ``Command``: the table's layer reads the language's only inside functions) cites."""
+    guard = command.guard + tuple(p for b in command.branches for p in b.guard)
+    steps = command.effect + tuple(s for b in command.branches for s in b.effect)
+    named = [p.rule for p in guard] + [getattr(n, "rule", None) for step in steps
+                                       for n in step.walk()]
+    return tuple(r for r in dict.fromkeys(named) if r in filed)
 
 
 def _counted(branches: dict[str, str]) -> list[str]:

@@ -148,7 +148,8 @@ def house_schema() -> dict[str, Any]:
                                          "maxLength": 40},
                              "conjunct": {"type": "string", "maxLength": 300},
                              "when": _COND, "drop": {"type": "boolean"}, "require": _COND,
-                             "words": {"type": "string", "maxLength": 300}}}
+                             "words": {"type": "string", "maxLength": 300},
+                             "then": _COND, "then_if": _COND}}
     prop = {"type": "object", "additionalProperties": False,
             "required": ["name", "says", "command"],
             "properties": {"name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$",

@@ -445,7 +445,9 @@ class Change:
     (``drop``); with ``require`` it adds a conjunct, refused in ``words`` under the house
     rule's ID. A condition is an expression of the rule language's conditions
     (``unoformal.rules.house``: ``phase(play) or (phase(drawn) and drawn-playable(false))``),
-    parsed where the commands are built."""
+    parsed where the commands are built. With ``then`` the move makes more steps after its
+    own (effects of the rule language, ``take(next, 1)``, separated by ``;``), where
+    ``then_if`` holds, if it is given."""
 
     command: Annotated[str, Text(40, r"^[a-z_]+$", "a move's command name", 1)]
     conjunct: Annotated[str, Text(300)] = ""
@@ -453,6 +455,10 @@ class Change:
     drop: bool = False
     require: Annotated[str, Text(4000)] = ""
     words: Annotated[str, Text(300)] = ""
+    # steps the move makes after its own (``take(next, 1); pass-turn(2)``), where
+    # ``then_if`` holds when they are reached (a condition, as ``when``)
+    then: Annotated[str, Text(4000)] = ""
+    then_if: Annotated[str, Text(4000)] = ""
 
 
 @dataclass(frozen=True)
@@ -478,6 +484,9 @@ class HouseRule(Rule):
 
     changes: tuple[Change, ...] = ()
     properties: tuple[HouseProperty, ...] = ()
+
+
+HOUSE_FILE = "house rule file"  # the seed of a rule file's house rule (``[[house]]``)
 
 
 @dataclass(frozen=True)

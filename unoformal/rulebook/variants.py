@@ -43,6 +43,7 @@ from unoformal.rulebook.modules import load_module
 from unoformal.rulebook.schema import check_table, expect_of, plain, show, validate
 from unoformal.rulebook.table import (
     CLASSIC,
+    HOUSE_FILE,
     Change,
     Expect,
     HouseProperty,
@@ -162,7 +163,7 @@ def house_data(rule: HouseRule | dict[str, Any]) -> Any:
                            "enabled": rule.enabled, "change": []}
     for change in rule.changes:
         data: dict[str, Any] = {"command": change.command}
-        for key in ("conjunct", "when", "require", "words"):
+        for key in ("conjunct", "when", "require", "words", "then", "then_if"):
             if getattr(change, key):
                 data[key] = getattr(change, key)
         if change.drop:
@@ -188,10 +189,11 @@ def _house_rules(table: RuleTable, house: Sequence[HouseRule | dict[str, Any]],
         taken.add(data["id"])
         changes = tuple(Change(c["command"], c.get("conjunct", ""), c.get("when", ""),
                                bool(c.get("drop", False)), c.get("require", ""),
-                               c.get("words", "")) for c in data.get("change", []))
+                               c.get("words", ""), c.get("then", ""), c.get("then_if", ""))
+                        for c in data.get("change", []))
         props = tuple(HouseProperty(p["name"], p["says"], p["command"], p.get("before", ""),
                                     p.get("after", "")) for p in data.get("property", []))
-        out.append(HouseRule(data["id"], "house rule file", data["text"],
+        out.append(HouseRule(data["id"], HOUSE_FILE, data["text"],
                              reason=data.get("reason", ""), enabled=data.get("enabled", True),
                              house=True, changes=changes, properties=props))
     return tuple(out)

@@ -19,7 +19,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.book import commands
 from unoformal.rules.house import CARD, CHANGEABLE, CONDITIONS, condition
-from unoformal.rules.play import playable
+from unoformal.rules.play import play
 from unoformal.rules.respond import accept, challenge
 from unoformal.rules.turn import choose_color, draw, keep, misplay, pass_nothing_to_draw
 from unoformal.rules.uno import advise, catch, say_uno
@@ -36,9 +36,13 @@ def check_house(table: RuleTable, where: str) -> None:
             if change.command not in CHANGEABLE:
                 raise VariantError(f"{at}.command = {show(change.command)}: a rule file "
                                    f"changes one of {', '.join(CHANGEABLE)}")
-            if not (change.require or change.conjunct):
+            if change.then_if and not change.then:
+                raise VariantError(f"{at}: then_if is the condition of the steps a change "
+                                   "adds: give them (then)")
+            if not (change.require or change.conjunct or change.then):
                 raise VariantError(f"{at}: a change names a conjunct (to replace its "
-                                   "condition with when, or drop it) or requires one")
+                                   "condition with when, or drop it), requires one, or "
+                                   "adds steps to the move (then)")
             if change.conjunct and not (change.when or change.drop):
                 raise VariantError(f"{at}: conjunct {show(change.conjunct, 60)} is named: "
                                    "give its new condition (when) or drop = true")
@@ -52,8 +56,8 @@ def check_house(table: RuleTable, where: str) -> None:
     try:
         for build in moves:
             build(switched_on)
-        for kind in Kind:
-            playable(switched_on, kind)
+        for kind in Kind:  # a play's guard and the steps a change adds to it
+            play(switched_on, kind)
     except VariantError as err:
         raise VariantError(f"{where}: {err.message}", err.rule_id) from None
     _check_properties(table, where)

@@ -46,11 +46,11 @@ from unoformal.language.conditions import (
     PhaseNot,
     Unless,
 )
-from unoformal.language.effects import KnockOut
+from unoformal.language.effects import Effect, FlipDirection, KnockOut, PassTurn, Take, When
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Change, HouseRule, MercyCards, OwnCondition, RuleTable
-from unoformal.rules.state import PHASES
+from unoformal.rules.state import OVER, PHASES
 
 # The moves a rule file may change: whether a card may be played (``play``: the conjuncts
 # every play command ends with, which the moves that ask whether a card may be played
@@ -287,6 +287,143 @@ def _value(token: str) -> Any:
 _Built = TypeVar("_Built", bound=Command)
 
 
+# The seats an effect of a rule file names: who makes the move, the player after them,
+# the player to move once the move's own steps are made; the offender where a draw card
+# is answered, the player caught where one is caught.
+_SEATS = {"actor": Who.ACTOR, "next": Who.NEXT, "to-move": Who.TO_MOVE,
+          "offender": Who.OFFENDER, "target": Who.TARGET}
+_NAMED_BY = {Who.OFFENDER: ("accept", "challenge"), Who.TARGET: ("catch",)}
+
+
+def _seat(value: Any, command: str) -> Who:
+    if value not in _SEATS:
+        raise ValueError(f"a seat is one of {', '.join(_SEATS)}")
+    who = _SEATS[value]
+    if who in _NAMED_BY and command not in _NAMED_BY[who]:
+        raise ValueError(f"{value} is named only by {' and '.join(_NAMED_BY[who])}")
+    return who
+
+
+def _cards(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 20:
+        raise ValueError("a number of cards is a whole number from 1 to 20")
+    return value
+
+
+def _seats(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 9:
+        raise ValueError("a number of seats is a whole number from 1 to 9")
+    return value
+
+
+def _none(values: list[Any]) -> None:
+    if values:
+        raise ValueError("takes no value")
+
+
+# What an effect is built from: its arguments, the move it is a step of, the house
+# rule's ID and a name for its chance constants apart from the move's other draws.
+_EffectBuild = Callable[[list[Any], str, str, str], Effect]
+
+# The rule language's effects a rule file names (``then``), each with its arguments. Each
+# builds a node of the language, which has its three readings (engine, Z3, words).
+EFFECTS: dict[str, tuple[_EffectBuild, str]] = {
+    "take": (lambda v, cmd, rid, part: _take(v, cmd, rid, part),
+             "take(next, 1): this seat draws this many cards (actor, next, to-move; offender "
+             "in accept and challenge, target in catch)"),
+    "pass-turn": (lambda v, cmd, rid, part: PassTurn(_seats(_one(v))),
+                  "pass-turn(2): the turn goes this many seats on from the actor"),
+    "flip-direction": (lambda v, cmd, rid, part: _flip(v),
+                       "flip-direction: the direction of play is reversed"),
+}
+
+
+def _take(values: list[Any], command: str, rule_id: str, part: str) -> Effect:
+    if len(values) != 2:
+        raise ValueError("takes a seat and a number of cards")
+    return Take(_seat(values[0], command), _cards(values[1]), rule_id, part)
+
+
+def _flip(values: list[Any]) -> Effect:
+    _none(values)
+    return FlipDirection()
+
+
+def effects(text: Any, where: str, command: str, rule_id: str) -> tuple[Effect, ...]:
+    """The steps a rule file's ``then`` states, separated by ``;``: effects of
+    :data:`EFFECTS` with their arguments (``take(next, 1)``). A malformed one is refused
+    naming ``where`` (the file, the entry, the field) and what is allowed."""
+    if not isinstance(text, str) or not text.strip():
+        raise VariantError(f"{where}: expected effects, such as \"take(next, 1)\"")
+    out: list[Effect] = []
+    for k, piece in enumerate(text.split(";")):
+        tokens = _tokens(piece, where)
+        out.append(_effect(tokens, text, where, command, rule_id, f".{rule_id}.{k}"))
+    return tuple(out)
+
+
+def _effect(tokens: list[str], text: str, where: str, command: str, rule_id: str,
+            part: str) -> Effect:
+    def fail(why: str) -> NoReturn:
+        raise VariantError(f"{where}: {show(text, 80)}: {why}; the effects are "
+                           f"{', '.join(EFFECTS)}, separated by ;")
+
+    if not tokens:
+        fail("an effect is missing")
+    name, rest = tokens[0], tokens[1:]
+    if name not in EFFECTS:
+        fail(f"no effect {show(name)}")
+    values: list[Any] = []
+    if rest:
+        if rest[0] != "(" or rest[-1] != ")":
+            fail(f"{name}: expected its values in parentheses")
+        inner = rest[1:-1]
+        values = [_value(t) for t in inner[0::2]]
+        if any(t != "," for t in inner[1::2]) or (inner and inner[-1] == ","):
+            fail(f"{name}: values are separated by commas")
+    build, says = EFFECTS[name]
+    try:
+        return build(values, command, rule_id, part)
+    except ValueError as err:
+        fail(f"{name}: {err} ({says})")
+
+
+def then(table: RuleTable, command: _Built, card: Kind | None = None) -> _Built:
+    """``command`` with the steps ``table``'s enabled house rules add to it (``then``,
+    where ``then_if`` holds), after its own and after the branch it takes. ``card``: the
+    kind of the card a play's command is built for (``card(...)`` reads it)."""
+    import dataclasses
+
+    name = "play" if card is not None else command.name
+    added: list[Effect] = []
+    for rule in table.house:
+        if not rule.enabled:
+            continue
+        for i, change in enumerate(rule.changes):
+            if change.command != name or not change.then:
+                continue
+            where = f"house rule {rule.id}: change[{i}]"
+            steps = effects(change.then, f"{where}.then", command.name, rule.id)
+            cond: Cond = ALWAYS
+            if change.then_if:
+                cond = folded(condition(change.then_if, f"{where}.then_if", card, table.own))
+                if isinstance(cond, Fixed) and not cond.value:
+                    continue  # a play of another kind of card: no step of this one
+            # made while the round goes on: a round the move has ended is scored already,
+            # and a card drawn after it would count for nothing
+            going = PhaseNot(OVER) if cond == ALWAYS else Both((PhaseNot(OVER), cond))
+            added.append(When(going, steps, (), ("then", "nothing more")))
+            note = getattr(table, "note_read", None)
+            if callable(note):  # the relation's reader notes the rule (changed_guard)
+                note(rule.id)
+    if not added:
+        return command
+    if command.branches:
+        return dataclasses.replace(command, branches=tuple(
+            dataclasses.replace(b, effect=(*b.effect, *added)) for b in command.branches))
+    return dataclasses.replace(command, effect=(*command.effect, *added))
+
+
 def changed(table: RuleTable, command: _Built) -> _Built:
     """``command`` with the changes of ``table``'s enabled house rules that name it, and
     ending with MERCY's knock-out where the table has it (:func:`knocking`)."""
@@ -294,7 +431,7 @@ def changed(table: RuleTable, command: _Built) -> _Built:
 
     guard = changed_guard(table, command.name, command.guard)
     built = command if guard is command.guard else dataclasses.replace(command, guard=guard)
-    return knocking(table, built)
+    return knocking(table, then(table, built))
 
 
 def unnoted(table: RuleTable) -> RuleTable:

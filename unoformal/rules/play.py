@@ -76,7 +76,7 @@ from unoformal.rules.effects import (
     jump_adds,
     stacks_last_card,
 )
-from unoformal.rules.house import changed_guard, knocking
+from unoformal.rules.house import changed_guard, knocking, then
 from unoformal.rules.state import DRAWN, MORE, OVER, PLAY, RESPOND
 from unoformal.rules.turn import color_first, turn_begins
 
@@ -210,7 +210,7 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
         else:
             said = (f"the player to move plays a {rule.pass_rank} and every hand passes to "
                     "the next player")
-    return knocking(table, Command(
+    return knocking(table, then(table, Command(
         name, tuple(dict.fromkeys(cites)), Actor.ON_TURN, choices,
         (color_first(table),
          Conjunct(HoldsCard(), "PLAY-1", "{card} is not in {actor}'s hand"),
@@ -218,7 +218,7 @@ def play(table: RuleTable, kind: Kind, able: tuple[Conjunct, ...] | None = None,
                   "UNO is said with the next-to-last card" if uno.enabled
                   else "nobody calls UNO in these rules"),
          *(playable(table, kind) if able is None else able), *aimed),
-        tuple(steps), said))
+        tuple(steps), said), kind))
 
 
 def _aimed(table: RuleTable) -> tuple[Conjunct, ...]:
