@@ -20,6 +20,7 @@ from unoformal.engine.game import Game
 from unoformal.engine.record import replay, to_record
 from unoformal.errors import InvalidInputError
 from unoformal.language import Binding
+from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.variants import load_rules
 from unoformal.rules.uno import advise, catch
 
@@ -238,3 +239,111 @@ def test_a_file_over_one_that_names_a_module_reads_its_conditions(
     assert rules.own == load_rules(str(rule_file)).own
     assert "- only if the actor sits after the target (HOUSE-CATCH)" in catch(rules).text()
     assert "- only if the actor sits after the target (HOUSE-OVER)" in advise(rules).text()
+
+
+AGAIN_MODULE = '''from dataclasses import dataclass
+from typing import Any
+
+from unoformal.language import Binding, Effect
+
+
+@dataclass(frozen=True)
+class PlaysAgain(Effect):
+    """The actor is to move again."""
+
+    def run(self, game: Any, b: Binding) -> None:
+        game.turn = b.actor
+
+    def encode(self, spec: Any, s: Any, b: Binding, tag: str) -> Any:
+        return s.evolve(turn=b.actor), []
+
+    def text(self) -> str:
+        return "the actor plays again"
+
+
+def plays_again(args: list[Any]) -> Effect:
+    if args:
+        raise ValueError("takes no arguments")
+    return PlaysAgain()
+
+
+EFFECTS = {"plays-again": (plays_again, "plays-again: the actor is to move again")}
+'''
+
+AGAIN_FILE = '''name = "reverse-again"
+base = "classic"
+description = "A player who plays a Reverse plays again."
+module = "again.py"
+
+[[house]]
+id = "HOUSE-AGAIN"
+text = "A player who plays a Reverse plays again."
+
+[[house.change]]
+command = "play"
+then_if = "card(reverse)"
+then = "plays-again"
+'''
+
+
+@pytest.fixture
+def again(tmp_path: Path) -> Path:
+    (tmp_path / "again.py").write_text(AGAIN_MODULE, encoding="utf-8")
+    path = tmp_path / "reverse-again.toml"
+    path.write_text(AGAIN_FILE, encoding="utf-8")
+    return path
+
+
+def test_a_modules_effect_is_a_step_every_reader_takes(again: Path) -> None:
+    """An effect the language lacks, from the file's module (``EFFECTS``): the engine
+    makes it (after a Reverse at three players the same player is to move), the words
+    say it, and validate finds the engine's reading and the relation's agree."""
+    from unoformal.rules.play import play
+
+    rules = load_rules(str(again))
+    assert [(c.name, c.effect) for c in rules.own] == [("plays-again", True)]
+    assert "  - then the actor plays again" in play(rules, Kind.REVERSE).text()
+    assert "the actor plays again" not in "\n".join(play(rules, Kind.SKIP).text())
+    for seed in range(300):
+        game = Game(["Ann", "Bob", "Cy"], seed=seed, rules=rules)
+        plays = [a for a in game.legal_actions(game.to_play, penalties=False)
+                 if a.type is ActionType.PLAY and a.card is not None and a.card[1:] == "R"]
+        if plays and game.phase == "play":
+            player = game.turn
+            game.apply(plays[0])
+            assert game.turn == player and game.direction == -1
+            break
+    else:
+        raise AssertionError("no Reverse to play in 300 seeds")
+    assert validate(rules, (3,), 2000, 0).mismatches == []
+
+
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ("    def encode(self, spec: Any, s: Any, b: Binding, tag: str) -> Any:\n"
+     "        return s.evolve(turn=b.actor), []\n", "", "PlaysAgain has no encode()"),
+    ("    return PlaysAgain()", "    return 7", "built 7, not an effect"),
+    ('raise ValueError("takes no arguments")', 'raise KeyError("boom")', "raised KeyError"),
+    ('EFFECTS = {"plays-again"', 'EFFECTS = {"take"', "effect 'take' is the rule language's"),
+])
+def test_a_broken_module_effect_is_refused_naming_the_file(
+        again: Path, old: str, new: str, said: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    module = again.parent / "again.py"
+    text = module.read_text().replace(old, new)
+    if "KeyError" in new:
+        text = text.replace("    if args:\n", "    if True:\n")
+    module.write_text(text)
+    assert main(["verify", "--rules", str(again), "--players", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "reverse-again.toml" in err and said in err, err
+
+
+def test_validate_catches_a_module_effect_whose_run_and_encode_disagree(again: Path) -> None:
+    """The planted bug: ``encode`` passes the turn on from the actor, ``run`` keeps it."""
+    module = again.parent / "again.py"
+    module.write_text(module.read_text().replace(
+        "return s.evolve(turn=b.actor), []",
+        "return s.evolve(turn=spec.seat_after(b.actor, s.direction, 1)), []"))
+    report = validate(load_rules(str(again)), (3,), 2000, 0, first=True)
+    assert report.mismatches, "validate missed the planted disagreement"

@@ -50,23 +50,24 @@ def load_module(named: str, rule_file: Path, where: str) -> tuple[OwnCondition, 
     return _conditions(_namespace(path.resolve(), at), named, str(path.resolve()), at)
 
 
-def reloaded(source: str, named: str, name: str) -> OwnCondition:
-    """The condition ``name`` of the module at ``source`` (a table unpickled in a worker
-    process imports the module there: the user ran it already, with this table)."""
+def reloaded(source: str, named: str, name: str, effect: bool = False) -> OwnCondition:
+    """The condition (or ``effect``) ``name`` of the module at ``source`` (a table
+    unpickled in a worker process imports the module there: the user ran it already,
+    with this table)."""
     at = f"module {show(named)}"
     found = [c for c in _conditions(_namespace(Path(source), at), named, source, at)
-             if c.name == name]
+             if c.name == name and c.effect == effect]
     if not found:
-        raise VariantError(f"{at}: no condition {show(name)} in CONDITIONS any more",
-                           key="module")
+        table = "EFFECTS" if effect else "CONDITIONS"
+        raise VariantError(f"{at}: no {show(name)} in {table} any more", key="module")
     return found[0]
 
 
-def _reduced(own: OwnCondition) -> tuple[Any, tuple[str, str, str]]:
+def _reduced(own: OwnCondition) -> tuple[Any, tuple[str, str, str, bool]]:
     """How a condition is pickled: a campaign's worker (Dask) gets the table pickled and
     imports the module again from its path, as this process did, rather than look for the
     module by name."""
-    return reloaded, (own.source, own.module, own.name)
+    return reloaded, (own.source, own.module, own.name, own.effect)
 
 
 # registered here, where every OwnCondition is made, so the table's module need not know
@@ -105,26 +106,37 @@ def _imported(path: Path, mtime: int, size: int) -> dict[str, Any] | str:
 
 def _conditions(namespace: dict[str, Any], named: str, source: str,
                 at: str) -> tuple[OwnCondition, ...]:
-    stated = namespace.get("CONDITIONS")
-    shape = ("expected CONDITIONS = {\"name\": (builder, \"name(...): its words\")}, a "
-             "builder taking the list of the condition's arguments")
-    if stated is None:
-        raise VariantError(f"{at}: defines no CONDITIONS; {shape}", key="module")
+    """The module's conditions (``CONDITIONS``) and effects (``EFFECTS``): one of the two
+    at least."""
+    if "CONDITIONS" not in namespace and "EFFECTS" not in namespace:
+        raise VariantError(f"{at}: defines no CONDITIONS and no EFFECTS; expected "
+                           "CONDITIONS = {\"name\": (builder, \"name(...): its words\")}, a "
+                           "builder taking the list of the arguments, or EFFECTS alike",
+                           key="module")
+    return tuple(own for table in ("CONDITIONS", "EFFECTS") if table in namespace
+                 for own in _stated(namespace[table], table, named, source, at))
+
+
+def _stated(stated: Any, table: str, named: str, source: str,
+            at: str) -> list[OwnCondition]:
+    shape = (f"expected {table} = {{\"name\": (builder, \"name(...): its words\")}}, a "
+             "builder taking the list of the arguments")
     if not isinstance(stated, dict) or not stated or len(stated) > MAX_CONDITIONS:
-        raise VariantError(f"{at}: CONDITIONS = {show(stated, 60)}: {shape} (1 to "
+        raise VariantError(f"{at}: {table} = {show(stated, 60)}: {shape} (1 to "
                            f"{MAX_CONDITIONS} of them)", key="module")
     out = []
     for name, value in stated.items():
         if not isinstance(name, str) or not NAME.match(name):
-            raise VariantError(f"{at}: CONDITIONS name {show(name, 60)}: expected lower-case "
+            raise VariantError(f"{at}: {table} name {show(name, 60)}: expected lower-case "
                                "letters, digits and '-', starting with a letter",
                                key="module")
         if not (isinstance(value, tuple) and len(value) == 2 and callable(value[0])
                 and isinstance(value[1], str) and value[1].strip()):
-            raise VariantError(f"{at}: CONDITIONS[{show(name)}] = {show(value, 60)}: "
+            raise VariantError(f"{at}: {table}[{show(name)}] = {show(value, 60)}: "
                                f"{shape}", key="module")
-        out.append(OwnCondition(name, value[0], value[1], named, source))
-    return tuple(out)
+        out.append(OwnCondition(name, value[0], value[1], named, source,
+                                effect=table == "EFFECTS"))
+    return out
 
 
 def _one_line(err: BaseException) -> str:

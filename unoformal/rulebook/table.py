@@ -491,17 +491,18 @@ HOUSE_FILE = "house rule file"  # the seed of a rule file's house rule (``[[hous
 
 @dataclass(frozen=True)
 class OwnCondition:
-    """A condition a rule file's Python module adds to the rule language
-    (``module = "my_conditions.py"``; :mod:`unoformal.rulebook.modules`): the name its
-    conditions call it by, what builds its node from the arguments written after the name
-    (a node of ``unoformal.language``, with its three readings), its words, and the module
-    as the file names it (a record names it; it never runs it)."""
+    """A condition, or with ``effect`` an effect, a rule file's Python module adds to the
+    rule language (``module = "my_conditions.py"``; :mod:`unoformal.rulebook.modules`):
+    the name its expressions call it by, what builds its node from the arguments written
+    after the name (a node of ``unoformal.language``, with its three readings), its words,
+    and the module as the file names it (a record names it; it never runs it)."""
 
     name: str
     build: Callable[[list[Any]], Any]
     says: str
     module: str
     source: str = ""  # the module's resolved path, where a worker process loads it again
+    effect: bool = False  # an effect (the module's EFFECTS), not a condition (CONDITIONS)
     # How one is pickled (for a campaign's worker) is registered by rulebook.modules, the
     # only module that makes one: the table's layer does not use the loader above it.
 

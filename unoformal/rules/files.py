@@ -18,7 +18,7 @@ from unoformal.language.commands import Command
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import RuleTable
 from unoformal.rules.book import commands
-from unoformal.rules.house import CARD, CHANGEABLE, CONDITIONS, condition
+from unoformal.rules.house import CARD, CHANGEABLE, CONDITIONS, EFFECTS, condition
 from unoformal.rules.play import play
 from unoformal.rules.respond import accept, challenge
 from unoformal.rules.turn import choose_color, draw, keep, misplay, pass_nothing_to_draw
@@ -90,10 +90,12 @@ def _check_own(table: RuleTable, where: str) -> None:
     """A module's condition takes a name the language does not have (a rule file reads
     one name one way)."""
     for cond in table.own:
-        if cond.name in CONDITIONS or cond.name == CARD or cond.name in _WORDS:
-            raise VariantError(f"{where}: module = {show(cond.module)}: condition "
+        what = "effect" if cond.effect else "condition"
+        if (cond.name in EFFECTS if cond.effect else
+                cond.name in CONDITIONS or cond.name == CARD or cond.name in _WORDS):
+            raise VariantError(f"{where}: module = {show(cond.module)}: {what} "
                                f"{show(cond.name)} is the rule language's; a module's "
-                               "condition takes a name of its own", key="module")
+                               f"{what} takes a name of its own", key="module")
 
 
 _WORDS = ("and", "or", "not")  # the expressions' own words

@@ -176,7 +176,7 @@ class _Parser:
         self.card = card
         # the language's names first: a module's that shadows one is refused at load
         # (rules.files), so here it is never reached
-        self.own = {c.name: c for c in own if c.name not in CONDITIONS}
+        self.own = {c.name: c for c in own if c.name not in CONDITIONS and not c.effect}
 
     def fail(self, why: str) -> NoReturn:
         names = (*CONDITIONS, *self.own, *((CARD,) if self.card is not None else ()))
@@ -349,29 +349,32 @@ def _flip(values: list[Any]) -> Effect:
     return FlipDirection()
 
 
-def effects(text: Any, where: str, command: str, rule_id: str) -> tuple[Effect, ...]:
+def effects(text: Any, where: str, command: str, rule_id: str,
+            own: tuple[OwnCondition, ...] = ()) -> tuple[Effect, ...]:
     """The steps a rule file's ``then`` states, separated by ``;``: effects of
-    :data:`EFFECTS` with their arguments (``take(next, 1)``). A malformed one is refused
-    naming ``where`` (the file, the entry, the field) and what is allowed."""
+    :data:`EFFECTS` with their arguments (``take(next, 1)``), or of the file's Python
+    module (``own``'s effects). A malformed one is refused naming ``where`` (the file, the
+    entry, the field) and what is allowed."""
     if not isinstance(text, str) or not text.strip():
         raise VariantError(f"{where}: expected effects, such as \"take(next, 1)\"")
+    mine = {c.name: c for c in own if c.effect and c.name not in EFFECTS}
     out: list[Effect] = []
     for k, piece in enumerate(text.split(";")):
         tokens = _tokens(piece, where)
-        out.append(_effect(tokens, text, where, command, rule_id, f".{rule_id}.{k}"))
+        out.append(_effect(tokens, text, where, (command, rule_id, f".{rule_id}.{k}"), mine))
     return tuple(out)
 
 
-def _effect(tokens: list[str], text: str, where: str, command: str, rule_id: str,
-            part: str) -> Effect:
+def _effect(tokens: list[str], text: str, where: str, at: tuple[str, str, str],
+            mine: dict[str, OwnCondition]) -> Effect:
     def fail(why: str) -> NoReturn:
         raise VariantError(f"{where}: {show(text, 80)}: {why}; the effects are "
-                           f"{', '.join(EFFECTS)}, separated by ;")
+                           f"{', '.join((*EFFECTS, *mine))}, separated by ;")
 
     if not tokens:
         fail("an effect is missing")
     name, rest = tokens[0], tokens[1:]
-    if name not in EFFECTS:
+    if name not in EFFECTS and name not in mine:
         fail(f"no effect {show(name)}")
     values: list[Any] = []
     if rest:
@@ -381,11 +384,37 @@ def _effect(tokens: list[str], text: str, where: str, command: str, rule_id: str
         values = [_value(t) for t in inner[0::2]]
         if any(t != "," for t in inner[1::2]) or (inner and inner[-1] == ","):
             fail(f"{name}: values are separated by commas")
+    if name in mine:
+        why = _own_effect(mine[name], values)
+        if isinstance(why, Effect):
+            return why
+        fail(why)
     build, says = EFFECTS[name]
     try:
-        return build(values, command, rule_id, part)
+        return build(values, *at)
     except ValueError as err:
         fail(f"{name}: {err} ({says})")
+
+
+def _own_effect(own: OwnCondition, values: list[Any]) -> Effect | str:
+    """An effect of the file's module, built by the module's code; or why it cannot be
+    (whatever it raises, a node that is not an effect, a reading left out)."""
+    try:
+        built = own.build(values)
+    except Exception as err:  # the user's code: any exception, said in one line
+        text = " ".join(str(err).split())[:300]
+        return f"{own.name} (module {show(own.module)}) raised {type(err).__name__}: " \
+            f"{text} ({own.says})"
+    if not isinstance(built, Effect):
+        return (f"{own.name} (module {show(own.module)}) built {show(built, 60)}, not an "
+                "effect (a subclass of unoformal.language.Effect)")
+    missing = [m for m in ("run", "encode", "text")
+               if getattr(type(built), m) is getattr(Effect, m)]
+    if missing:
+        return (f"{own.name} (module {show(own.module)}): {type(built).__name__} has no "
+                f"{', '.join(m + '()' for m in missing)}; an effect has three readings: run "
+                "(the engine), encode (Z3), text (the words)")
+    return built
 
 
 def then(table: RuleTable, command: _Built, card: Kind | None = None) -> _Built:
@@ -403,7 +432,7 @@ def then(table: RuleTable, command: _Built, card: Kind | None = None) -> _Built:
             if change.command != name or not change.then:
                 continue
             where = f"house rule {rule.id}: change[{i}]"
-            steps = effects(change.then, f"{where}.then", command.name, rule.id)
+            steps = effects(change.then, f"{where}.then", command.name, rule.id, table.own)
             cond: Cond = ALWAYS
             if change.then_if:
                 cond = folded(condition(change.then_if, f"{where}.then_if", card, table.own))
