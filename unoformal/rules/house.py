@@ -350,18 +350,20 @@ def _flip(values: list[Any]) -> Effect:
 
 
 def effects(text: Any, where: str, command: str, rule_id: str,
-            own: tuple[OwnCondition, ...] = ()) -> tuple[Effect, ...]:
+            own: tuple[OwnCondition, ...] = (), part: str = "") -> tuple[Effect, ...]:
     """The steps a rule file's ``then`` states, separated by ``;``: effects of
     :data:`EFFECTS` with their arguments (``take(next, 1)``), or of the file's Python
     module (``own``'s effects). A malformed one is refused naming ``where`` (the file, the
-    entry, the field) and what is allowed."""
+    entry, the field) and what is allowed. ``part`` names the change's chance constants
+    apart from another change's of the same move."""
     if not isinstance(text, str) or not text.strip():
         raise VariantError(f"{where}: expected effects, such as \"take(next, 1)\"")
     mine = {c.name: c for c in own if c.effect and c.name not in EFFECTS}
     out: list[Effect] = []
     for k, piece in enumerate(text.split(";")):
         tokens = _tokens(piece, where)
-        out.append(_effect(tokens, text, where, (command, rule_id, f".{rule_id}.{k}"), mine))
+        at = (command, rule_id, f"{part or '.' + rule_id}.{k}")
+        out.append(_effect(tokens, text, where, at, mine))
     return tuple(out)
 
 
@@ -432,7 +434,8 @@ def then(table: RuleTable, command: _Built, card: Kind | None = None) -> _Built:
             if change.command != name or not change.then:
                 continue
             where = f"house rule {rule.id}: change[{i}]"
-            steps = effects(change.then, f"{where}.then", command.name, rule.id, table.own)
+            steps = effects(change.then, f"{where}.then", command.name, rule.id, table.own,
+                            f".{rule.id}.{i}")
             cond: Cond = ALWAYS
             if change.then_if:
                 cond = folded(condition(change.then_if, f"{where}.then_if", card, table.own))
