@@ -28,6 +28,7 @@ import os
 import tempfile
 import time
 from array import array
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -337,6 +338,24 @@ class PackedSearch:
             g.stopped = f"time limit {self.max_seconds:,.0f} CPU s reached"
         return g.stopped is not None
 
+    def _tally(self, g: PackedGraph, codes: bytearray,
+               tally: dict[tuple[Label, ...], int],
+               witness: dict[tuple[Label, ...], tuple[int, Action, int]],
+               by_action: dict[int, int]) -> dict[Label, tuple[int, Action, int]]:
+        """A chunk's edges counted per action and per label; the first witness of each
+        label not yet covered, from the tuples in the order they first came (so a label's
+        first tuple holds its first edge)."""
+        for code, count in Counter(codes).items():
+            by_action[code] = by_action.get(code, 0) + count
+        counts, covered = g.label_counts, g.covered
+        pending: dict[Label, tuple[int, Action, int]] = {}
+        for labels, count in tally.items():
+            for label in labels:
+                counts[label] = counts.get(label, 0) + count
+                if label not in covered and label not in pending:
+                    pending[label] = witness[labels]
+        return pending
+
     def _chunk(self, g: PackedGraph, lo: int, hi: int, vfp: npt.NDArray[np.uint64],
                vid: npt.NDArray[np.int32], by_action: dict[int, int]
                ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
@@ -346,10 +365,11 @@ class PackedSearch:
         children = bytearray()
         src = array("i")
         codes = bytearray()
-        # first witnesses of labels not yet covered: label -> (source, action, child index)
-        pending: dict[Label, tuple[int, Action, int]] = {}
-        counts = g.label_counts
-        covered = g.covered
+        # per distinct label tuple (an edge's labels, a finished round's ends): how many
+        # edges carry it, and the first that does (source, action, child index); counted
+        # per tuple, not per label, since a few dozen tuples cover every edge of a chunk
+        tally: dict[tuple[Label, ...], int] = {}
+        witness: dict[tuple[Label, ...], tuple[int, Action, int]] = {}
         k = 0
         clock = time.process_time()
         for i in range(hi - lo):
@@ -364,16 +384,15 @@ class PackedSearch:
                 children += e.child
                 src.append(sid)
                 codes.append(e.code)
-                by_action[e.code] = by_action.get(e.code, 0) + 1
-                for label in e.ends:
-                    counts[label] = counts.get(label, 0) + 1
-                    if label not in covered and label not in pending:
-                        pending[label] = (sid, e.action, k)
-                for label in e.labels:
-                    counts[label] = counts.get(label, 0) + 1
-                    if label not in covered and label not in pending:
-                        pending[label] = (sid, e.action, k)
+                for labels in (e.labels, e.ends) if e.ends else (e.labels,):
+                    seen = tally.get(labels)
+                    if seen is None:
+                        tally[labels] = 1
+                        witness[labels] = (sid, e.action, k)
+                    else:
+                        tally[labels] = seen + 1
                 k += 1
+        pending = self._tally(g, codes, tally, witness, by_action)
         g.successor_seconds += time.process_time() - clock
         g.generated += k
         if not k:
@@ -400,7 +419,7 @@ class PackedSearch:
             vfp = np.insert(vfp, at, u)
             vid = np.insert(vid, at, number)
         for label, (sid, action, index) in pending.items():
-            covered[label] = (sid, action, int(ids[index]))
+            g.covered[label] = (sid, action, int(ids[index]))
         if self.keep_edges:
             g.src.append(np.asarray(src, dtype=np.int32))
             g.dst.append(ids)
