@@ -45,14 +45,15 @@ from unoformal.verification.explore.chance import ExploreGame, deal_outcomes, fi
 from unoformal.verification.explore.coverage import Label, Labeler
 from unoformal.verification.explore.graph import Config, Explorer, Root
 from unoformal.verification.packed.commands import CommandSuccessor
+from unoformal.verification.packed.generated import GeneratedSuccessor
 from unoformal.verification.packed.layout import OVER_CODE, Layout
 from unoformal.verification.packed.successor import ACTION_TYPES, EngineSuccessor, Successor
 
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
 
 
-# "engine", "commands" (CommandSuccessor), a successor function, or an EngineSuccessor
-# class (the tests' plants)
+# "engine", "commands" (CommandSuccessor), "generated" (GeneratedSuccessor), a successor
+# function, or an EngineSuccessor class (the tests' plants)
 Choice = str | Successor | type[EngineSuccessor]
 
 
@@ -222,6 +223,7 @@ class PackedSearch:
         self._successor = successor
         self.template: ExploreGame | None = None
         self._commands: CommandSuccessor | None = None
+        self._generated: GeneratedSuccessor | None = None
 
     def successor(self) -> Successor:
         assert self.template is not None
@@ -238,6 +240,11 @@ class PackedSearch:
                 self._commands = CommandSuccessor(self.layout, self.template,
                                                   self.config.penalties)
             return self._commands
+        if choice == "generated":
+            if self._generated is None:  # built once: its source is per table
+                self._generated = GeneratedSuccessor(self.layout, self.template,
+                                                     self.config.penalties)
+            return self._generated
         raise ValueError(f"unknown successor {choice!r}")
 
     def run(self) -> PackedGraph:
