@@ -36,6 +36,7 @@ from unoformal.language import effects as e
 from unoformal.language.commands import Command
 from unoformal.language.conditions import Conjunct
 from unoformal.language.protocols import Binding, Who
+from unoformal.rulebook.cards import Kind
 from unoformal.rules.state import DRAWN, OVER, PHASES, PLAY, RESPOND
 from unoformal.verification.explore.chance import ExploreGame
 from unoformal.verification.packed.commands import CommandSuccessor
@@ -378,8 +379,30 @@ class _Draw:
 
     def __call__(self, s: State, ran: list[Label], p: int, count: int,
                  keeps: bool) -> Outcomes:
+        pile = self.pile(s)
+        if 0 < count < sum(pile):
+            return self._from_pile(s, ran, p, count, keeps, pile)
         out: Outcomes = []
         self._draw(s, ran, p, count, count, -1, keeps, out)
+        return out
+
+    def _from_pile(self, s: State, ran: list[Label], p: int, count: int, keeps: bool,
+                   pile: list[int]) -> Outcomes:
+        """The common draw, in one loop: the pile holds more than ``count`` cards, so no
+        reshuffle and no short draw (``_draw``'s multiset branch, then ``_drawn``)."""
+        at, size = self.r.hand_at(p), self.width + p
+        closes = s[UNO_WINDOW] == p
+        out: Outcomes = []
+        for faces in self._multisets(pile, count):
+            s2 = s[:]
+            for f in faces:
+                s2[at + f] += 1
+            s2[size] += count
+            if closes:
+                s2[UNO_WINDOW] = NONE
+            if keeps:
+                s2[DRAWN_AT] = faces[-1]
+            out.append((s2, ran[:]))
         return out
 
     def _draw(self, s: State, ran: list[Label], p: int, count: int, left: int, last: int,
@@ -458,10 +481,11 @@ class GeneratedSuccessor:
         self.advise, self.say_uno, self.catch = oot.advise, oot.say_uno, oot.catch
         self.names = names = _Names()
         pile = self._compile_pile(layout)
-        names.ns.update(EDGE=Edge, STORE=self._store, SCORE=r.score_labels,
-                        DRAW=_Draw(r, self.width, pile), WD4L=r.wd4_legal, END=r.end_round,
-                        NONE=NONE)
+        names.ns.update(EDGE=Edge, STORE=self._store, DRAW=_Draw(r, self.width, pile),
+                        WD4L=r.wd4_legal, NONE=NONE)
+        self._compile_round_end()
         self.fns: dict[Key, Callable[[State, list[Edge]], None]] = {}
+        self.source: dict[str, str] = {}
         self._check()
 
     # ------------------------------------------------------------- the refusals
@@ -528,6 +552,29 @@ class GeneratedSuccessor:
             t[12] = t[13] = 0
         return bytes(t[:self.width])
 
+    def _compile_round_end(self) -> None:
+        """``Reader.end_round`` (SCORE-1's points: the cards left, each at its face's
+        points) and ``Reader.score_labels`` (a label per card left, by its kind), written
+        per face: ``END(t, winner)`` and ``SCORE(t)``."""
+        r, names = self.reader, self.names
+        cells = [(p, f, r.hand_at(p) + f) for p in range(r.n) for f in range(r.nf)]
+        points = " + ".join(f"{r.points[f]} * t[{at}]" for _, f, at in cells if r.points[f])
+        lines = ["def END(t, w):", f"    points = {points or 0}",
+                 "    t[12], t[13] = points & 0xFF, points >> 8",
+                 f"    t[{WINNER}], t[{PH}], t[{UNO_WINDOW}] = w, {_OVER}, {NONE}",
+                 f"    t[{PENDING}], t[{KIND}], t[{OFFENDER}] = 0, {NONE}, {NONE}",
+                 "def SCORE(t):", f"    w = t[{WINNER}]", "    out = []"]
+        for p in range(r.n):
+            lines.append(f"    if w != {p}:")
+            for f in range(r.nf):
+                kind = r.kind[f]
+                label = ("SCORE-1", "numbers" if kind is Kind.NUMBER else
+                         "wilds" if kind.is_wild else "actions")
+                lines.append(f"        out += ({names.of(label, 'L', label)},) * "
+                             f"t[{r.hand_at(p) + f}]")
+        lines.append("    return tuple(out)")
+        exec(compile("\n".join(lines) + "\n", "<round end>", "exec"), names.ns)
+
     def _compile_pile(self, layout: Layout) -> Callable[[State], list[int]]:
         """The pile's counts: the deck less the hands, the discard and the top."""
         r = self.reader
@@ -571,6 +618,7 @@ class GeneratedSuccessor:
 
     def _compile(self, name: str, body: list[str]) -> None:
         source = f"def {name}(s, out):\n" + "\n".join(body) + "\n"
+        self.source[name] = source  # kept to be read: what a key or a move became
         exec(compile(source, f"<generated {name}>", "exec"), self.names.ns)
 
     def _load(self, w: _Writer, phase: int) -> None:

@@ -387,15 +387,16 @@ class PackedSearch:
             if not edges:
                 g.stuck.append(sid)
                 continue
-            for e in edges:
-                children += e.child
+            # unpacked, not read by name: a named tuple's field is a descriptor call
+            for action, code, child, ran, ends in edges:
+                children += child
                 src.append(sid)
-                codes.append(e.code)
-                for labels in (e.labels, e.ends) if e.ends else (e.labels,):
+                codes.append(code)
+                for labels in (ran, ends) if ends else (ran,):
                     seen = tally.get(labels)
                     if seen is None:
                         tally[labels] = 1
-                        witness[labels] = (sid, e.action, k)
+                        witness[labels] = (sid, action, k)
                     else:
                         tally[labels] = seen + 1
                 k += 1
