@@ -383,7 +383,7 @@ class _Draw:
         if 0 < count < sum(pile):
             return self._from_pile(s, ran, p, count, keeps, pile)
         out: Outcomes = []
-        self._draw(s, ran, p, count, count, -1, keeps, out)
+        self._draw(s, ran, p, count, count, -1, keeps, out, pile)
         return out
 
     def _from_pile(self, s: State, ran: list[Label], p: int, count: int, keeps: bool,
@@ -406,11 +406,11 @@ class _Draw:
         return out
 
     def _draw(self, s: State, ran: list[Label], p: int, count: int, left: int, last: int,
-              keeps: bool, out: Outcomes) -> None:
-        pile = self.pile(s) if left else []
+              keeps: bool, out: Outcomes, pile: list[int]) -> None:
+        """``Reader._draw``, the pile's counts carried along (kept as the state changes)
+        rather than recomputed from the state."""
         if left and not any(pile):
-            self._reshuffle(s, ran)
-            pile = self.pile(s)
+            self._reshuffle(s, ran, pile)
             if not any(pile):
                 self._drawn(s, ran, p, count, count - left, last, keeps, out)
                 return
@@ -422,7 +422,7 @@ class _Draw:
                     s[at + f] += k
                     last = f
             s[self.width + p] += size
-            self._draw(s, ran, p, count, left - size, last, keeps, out)
+            self._draw(s, ran, p, count, left - size, last, keeps, out, [0] * len(pile))
             return
         if not left:
             self._drawn(s, ran, p, count, count, last, keeps, out)
@@ -452,11 +452,15 @@ class _Draw:
             s[DRAWN_AT] = last if taken else NONE
         out.append((s, ran))
 
-    def _reshuffle(self, s: State, ran: list[Label]) -> None:
+    def _reshuffle(self, s: State, ran: list[Label], pile: list[int]) -> None:
+        """``Reader._reshuffle``: the discard below the top (and the top too, unless kept)
+        back into the pile."""
         r = self.r
         for f in range(r.nf):
+            pile[f] += s[r.disc + f]
             s[r.disc + f] = 0
-        if not r.keep_top:
+        if not r.keep_top and s[TOP] != NONE:
+            pile[s[TOP]] += 1
             s[TOP] = NONE
         ran.append(r.reshuffled)
 
