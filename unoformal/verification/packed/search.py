@@ -47,7 +47,12 @@ from unoformal.verification.explore.graph import Config, Explorer, Root
 from unoformal.verification.packed.commands import CommandSuccessor
 from unoformal.verification.packed.generated import GeneratedSuccessor
 from unoformal.verification.packed.layout import OVER_CODE, Layout
-from unoformal.verification.packed.successor import ACTION_TYPES, EngineSuccessor, Successor
+from unoformal.verification.packed.successor import (
+    ACTION_TYPES,
+    Edge,
+    EngineSuccessor,
+    Successor,
+)
 
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
 
@@ -345,62 +350,60 @@ class PackedSearch:
             g.stopped = f"time limit {self.max_seconds:,.0f} CPU s reached"
         return g.stopped is not None
 
-    def _tally(self, g: PackedGraph, codes: bytearray,
-               tally: dict[tuple[Label, ...], int],
-               witness: dict[tuple[Label, ...], tuple[int, Action, int]],
+    def _tally(self, g: PackedGraph, edges: list[Edge], src: array[int], codes: bytes,
                by_action: dict[int, int]) -> dict[Label, tuple[int, Action, int]]:
-        """A chunk's edges counted per action and per label; the first witness of each
-        label not yet covered, from the tuples in the order they first came (so a label's
-        first tuple holds its first edge)."""
+        """A chunk's edges counted per action and per label; the first witness (source,
+        action, child index) of each label not yet covered. Counted per distinct label
+        tuple (an edge's labels, a finished round's ends), since a few dozen tuples cover
+        a chunk's edges, and read in the order the edges give them (a round's ends before
+        the edge's labels), so the first tuple that holds a label holds its first edge."""
         for code, count in Counter(codes).items():
             by_action[code] = by_action.get(code, 0) + count
+        ran = [e[3] for e in edges]
+        ends = [(i, e[4]) for i, e in enumerate(edges) if e[4]]
+        tally = Counter(ran)
+        tally.update(x for _, x in ends)
+        last = len(ran) - 1
+        # each tuple's first index: the comprehension over the edges backwards keeps it
+        first = {labels: i for i, labels in zip(range(last, -1, -1), reversed(ran),
+                                                strict=True)}
+        first_ends = {labels: i for i, labels in reversed(ends)}
+        order = sorted([(i, 1, labels) for labels, i in first.items()]
+                       + [(i, 0, labels) for labels, i in first_ends.items()])
         counts, covered = g.label_counts, g.covered
         pending: dict[Label, tuple[int, Action, int]] = {}
-        for labels, count in tally.items():
+        for i, _, labels in order:
             for label in labels:
-                counts[label] = counts.get(label, 0) + count
+                counts[label] = counts.get(label, 0) + tally[labels]
                 if label not in covered and label not in pending:
-                    pending[label] = witness[labels]
+                    pending[label] = (src[i], edges[i][0], i)
+            tally[labels] = 0  # counted once (a tuple both an edge's labels and ends)
         return pending
 
     def _chunk(self, g: PackedGraph, lo: int, hi: int, vfp: npt.NDArray[np.uint64],
                vid: npt.NDArray[np.int32], by_action: dict[int, int]
                ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
         succ = self.successor()
-        frontier = g.records.read(lo, hi)
-        phases = frontier[:, 0]
-        children = bytearray()
+        width = self.layout.width
+        frontier = g.records.read(lo, hi).tobytes()  # a record is a slice of it
+        edges: list[Edge] = []
         src = array("i")
-        codes = bytearray()
-        # per distinct label tuple (an edge's labels, a finished round's ends): how many
-        # edges carry it, and the first that does (source, action, child index); counted
-        # per tuple, not per label, since a few dozen tuples cover every edge of a chunk
-        tally: dict[tuple[Label, ...], int] = {}
-        witness: dict[tuple[Label, ...], tuple[int, Action, int]] = {}
-        k = 0
         clock = time.process_time()
         for i in range(hi - lo):
-            if phases[i] == OVER_CODE:
+            row = i * width
+            if frontier[row] == OVER_CODE:
                 continue  # a finished round has no move
-            sid = lo + i
-            edges = succ(bytes(frontier[i]))
-            if not edges:
-                g.stuck.append(sid)
+            out = succ(frontier[row:row + width])
+            if not out:
+                g.stuck.append(lo + i)
                 continue
-            # unpacked, not read by name: a named tuple's field is a descriptor call
-            for action, code, child, ran, ends in edges:
-                children += child
-                src.append(sid)
-                codes.append(code)
-                for labels in (ran, ends) if ends else (ran,):
-                    seen = tally.get(labels)
-                    if seen is None:
-                        tally[labels] = 1
-                        witness[labels] = (sid, action, k)
-                    else:
-                        tally[labels] = seen + 1
-                k += 1
-        pending = self._tally(g, codes, tally, witness, by_action)
+            edges += out
+            src.extend([lo + i] * len(out))
+        # the edges' fields gathered by comprehensions, not one by one in the loop above
+        k = len(edges)
+        children = b"".join([e[2] for e in edges])
+        codes = bytes([e[1] for e in edges])
+        pending = self._tally(g, edges, src, codes, by_action)
         g.successor_seconds += time.process_time() - clock
         g.generated += k
         if not k:
