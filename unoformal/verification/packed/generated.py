@@ -79,6 +79,31 @@ Outcomes = list[tuple[State, list[Label]]]
 Key = tuple[int, int, int, int]  # phase, turn, UNO window, offender (as the record holds)
 
 
+class _Slot(str):
+    """Source reading one tracked slot of the state (a control field, a hand's size)."""
+
+    slot: int
+
+
+class _Eq(str):
+    """Source saying a tracked slot holds a constant: where it holds, the slot is known."""
+
+    slot: int
+    value: int
+
+
+class _And(str):
+    """Source of several conditions that all hold."""
+
+    parts: list[str]
+
+
+def _slot(text: str, slot: int) -> _Slot:
+    out = _Slot(text)
+    out.slot = slot
+    return out
+
+
 def _src(x: Val) -> str:
     return x if isinstance(x, str) else repr(x)
 
@@ -92,7 +117,12 @@ def _op(fmt: str, fn: Callable[..., Any], *xs: Val) -> Val:
 
 
 def _eq(a: Val, b: Val) -> Val:
-    return _op("{} == {}", lambda x, y: x == y, a, b)
+    out = _op("{} == {}", lambda x, y: x == y, a, b)
+    if isinstance(a, _Slot) and not isinstance(b, str):
+        said = _Eq(out)
+        said.slot, said.value = a.slot, int(b)
+        return said
+    return out
 
 
 def _ne(a: Val, b: Val) -> Val:
@@ -120,7 +150,11 @@ def _all(xs: Iterable[Val]) -> Val:
             left.append(x)
         elif not x:
             return False  # the source before it reads the state only: nothing to keep
-    return True if not left else "(" + " and ".join(left) + ")"
+    if len(left) < 2:
+        return left[0] if left else True
+    out = _And("(" + " and ".join(left) + ")")
+    out.parts = left
+    return out
 
 
 def _any(xs: Iterable[Val]) -> Val:
@@ -177,6 +211,7 @@ class _Writer:
         self.pre: list[str] = []
         self.ran = False
         self.chance = False  # an effect with more than one outcome: children deduplicated
+        self.facts: set[str] = set()  # conditions known to hold here (a listing writes none)
 
     # ------------------------------------------------------------- writing
 
@@ -193,12 +228,29 @@ class _Writer:
         self.depth -= 1
 
     def when(self, cond: Val, body: Callable[[], None]) -> None:
-        """``body`` where ``cond`` holds (listing: nothing follows inside)."""
+        """``body`` where ``cond`` holds, in a listing (which writes nothing, so what an
+        ``if`` around it says still holds inside: not asked again)."""
+        if isinstance(cond, _And):
+            cond = _all(part for part in cond.parts if part not in self.facts)
+        elif isinstance(cond, str) and cond in self.facts:
+            cond = True
         if not isinstance(cond, str):
             if cond:
                 body()
             return
+        saved = set(self.facts), dict(self.known)
+        self.facts.add(cond)
+        self.learn(cond)
         self.block(f"if {cond}:", body)
+        self.facts, self.known = saved
+
+    def learn(self, cond: str) -> None:
+        """The slots ``cond`` says, known where it holds."""
+        if isinstance(cond, _Eq):
+            self.known[cond.slot] = cond.value
+        elif isinstance(cond, _And):
+            for part in cond.parts:
+                self.learn(part)
 
     def split(self, cond: Val, yes: Callable[[], None], no: Callable[[], None]) -> None:
         """The rest of an effect written twice, once where ``cond`` holds and once where it
@@ -207,25 +259,43 @@ class _Writer:
             (yes if cond else no)()
             return
         saved = dict(self.known), list(self.pre), self.ran
+        self.learn(cond)
         self.block(f"if {cond}:", yes)
         self.known, self.pre, self.ran = dict(saved[0]), list(saved[1]), saved[2]
+        before = len(self.lines)
         self.block("else:", no)
+        if self.lines[before + 1:] == ["    " * (self.depth + 1) + "pass"]:
+            del self.lines[before:]  # an empty arm: no ``else`` at all
+
+    def tracked(self, i: Val) -> bool:
+        """The slots whose values are followed as the source is written: the control
+        fields and the hands' sizes (every write to them goes through ``set``/``add``)."""
+        width = self.g.width
+        return not isinstance(i, str) and (i < _HEADER or width <= i < width + self.r.n)
 
     def at(self, i: Val) -> Val:
         """The state's slot ``i``: its value if known, else the source reading it."""
         if not isinstance(i, str) and i in self.known:
             return self.known[i]
-        return f"{self.var}[{_src(i)}]"
+        text = f"{self.var}[{_src(i)}]"
+        return _slot(text, i) if self.tracked(i) and not isinstance(i, str) else text
 
     def set(self, i: Val, v: Val) -> None:
         if not isinstance(i, str) and self.known.get(i, -1) == v and not isinstance(v, str):
             return  # already so
         self.emit(f"{self.var}[{_src(i)}] = {_src(v)}")
-        if not isinstance(i, str) and i < _HEADER:
+        if self.tracked(i) and not isinstance(i, str):
             if isinstance(v, str):
                 self.known.pop(i, None)
             else:
                 self.known[i] = v
+
+    def add(self, i: int, delta: int) -> None:
+        was = self.known.get(i)
+        if was is None:
+            self.emit(f"{self.var}[{i}] {'+' if delta > 0 else '-'}= {abs(delta)}")
+        else:
+            self.set(i, was + delta)
 
     def forget(self, *slots: int) -> None:
         for i in slots:
@@ -384,66 +454,47 @@ class _Draw:
 
     def __call__(self, s: State, ran: list[Label], p: int, count: int,
                  keeps: bool) -> Outcomes:
+        """``Reader.take`` as a loop (``_draw``'s recursion unrolled), the pile's counts
+        carried along as the state changes rather than recomputed from it."""
         pile = self.pile(s)
-        if count and not any(pile):  # RESHUFFLE-1 first (``_draw`` would, the same way)
-            self._reshuffle(s, ran, pile)
-            if not any(pile):  # nothing at all to draw: a short draw of none, once
-                out: Outcomes = []
-                self._drawn(s, ran, p, count, 0, -1, keeps, out)
-                return out
-        if 0 < count < sum(pile):
-            return self._from_pile(s, ran, p, count, keeps, pile)
-        out = []
-        self._draw(s, ran, p, count, count, -1, keeps, out, pile)
-        return out
+        at, left, last = self.r.hand_at(p), count, -1
+        while True:
+            if left and not any(pile):
+                self._reshuffle(s, ran, pile)
+                if not any(pile):  # nothing left to draw: short
+                    return [self._drawn(s, ran, p, count, count - left, last, keeps)]
+            size = sum(pile)
+            if left >= size > 0:  # the whole pile, then the rest after a reshuffle
+                for f, k in enumerate(pile):
+                    if k:
+                        s[at + f] += k
+                        last = f
+                s[self.width + p] += size
+                left -= size
+                pile = [0] * len(pile)
+                continue
+            if not left:
+                return [self._drawn(s, ran, p, count, count, last, keeps)]
+            return self._from_pile(s, ran, p, left, keeps, pile)
 
-    def _from_pile(self, s: State, ran: list[Label], p: int, count: int, keeps: bool,
+    def _from_pile(self, s: State, ran: list[Label], p: int, left: int, keeps: bool,
                    pile: list[int]) -> Outcomes:
-        """The common draw, in one loop: the pile holds more than ``count`` cards, so no
-        reshuffle and no short draw (``_draw``'s multiset branch, then ``_drawn``)."""
+        """The last ``left`` cards from a pile that holds more: every multiset once, in
+        order (``_draw``'s multiset branch, then ``_drawn`` with all cards taken)."""
         at, size = self.r.hand_at(p), self.width + p
         closes = s[UNO_WINDOW] == p
         out: Outcomes = []
-        for faces in self._multisets(pile, count):
+        for faces in self._multisets(pile, left):
             s2 = s[:]
             for f in faces:
                 s2[at + f] += 1
-            s2[size] += count
+            s2[size] += left
             if closes:
                 s2[UNO_WINDOW] = NONE
             if keeps:
                 s2[DRAWN_AT] = faces[-1]
             out.append((s2, ran[:]))
         return out
-
-    def _draw(self, s: State, ran: list[Label], p: int, count: int, left: int, last: int,
-              keeps: bool, out: Outcomes, pile: list[int]) -> None:
-        """``Reader._draw``, the pile's counts carried along (kept as the state changes)
-        rather than recomputed from the state."""
-        if left and not any(pile):
-            self._reshuffle(s, ran, pile)
-            if not any(pile):
-                self._drawn(s, ran, p, count, count - left, last, keeps, out)
-                return
-        size = sum(pile)
-        at = self.r.hand_at(p)
-        if left >= size > 0:
-            for f, k in enumerate(pile):
-                if k:
-                    s[at + f] += k
-                    last = f
-            s[self.width + p] += size
-            self._draw(s, ran, p, count, left - size, last, keeps, out, [0] * len(pile))
-            return
-        if not left:
-            self._drawn(s, ran, p, count, count, last, keeps, out)
-            return
-        for faces in self._multisets(pile, left):
-            s2 = s[:]
-            for f in faces:
-                s2[at + f] += 1
-            s2[self.width + p] += left
-            self._drawn(s2, ran[:], p, count, count, faces[-1], keeps, out)
 
     def _multisets(self, pile: list[int], k: int) -> list[list[int]]:
         """``reading._multisets``, remembered per pile and size."""
@@ -454,14 +505,15 @@ class _Draw:
         return found
 
     def _drawn(self, s: State, ran: list[Label], p: int, count: int, taken: int, last: int,
-               keeps: bool, out: Outcomes) -> None:
+               keeps: bool) -> tuple[State, list[Label]]:
+        """``Reader._drawn``: the one outcome of a draw that took what there was."""
         if taken and s[UNO_WINDOW] == p:
             s[UNO_WINDOW] = NONE
         if taken < count:
             ran.append(self.r.short)
         if keeps:
             s[DRAWN_AT] = last if taken else NONE
-        out.append((s, ran))
+        return s, ran
 
     def _reshuffle(self, s: State, ran: list[Label], pile: list[int]) -> None:
         """``Reader._reshuffle``: the discard below the top (and the top too, unless kept)
@@ -703,8 +755,8 @@ class GeneratedSuccessor:
         """``CommandSuccessor._cards``: per face held, in face order, its plays where its
         ``playable`` conjuncts hold, else (with penalties, not answering) its misplay."""
         for face in range(self.reader.nf):
-            w.block(f"if s[{w.hand(p, face)}]:",
-                    partial(self._face, w, p, face, with_uno))
+            held = _op("{} > 0", lambda x: x > 0, w.at(w.hand(p, face)))  # as HoldsCard
+            w.when(held, partial(self._face, w, p, face, with_uno))
 
     def _face(self, w: _Writer, p: int, face: int, with_uno: int) -> None:
         f = self.cs.faces[face]
@@ -951,7 +1003,7 @@ class GeneratedSuccessor:
         b, r = w.b, self.reader
         p, card = b.actor, b.card
         w.emit(f"t[{w.hand(p, card)}] -= 1")
-        w.emit(f"t[{w.g.width + p}] -= 1")
+        w.add(w.g.width + p, -1)
         if n.judges:
             w.set(WD4, f"(1 if WD4L(t, {p}, None) else 0)")
             w.set(PREV, w.at(COLOR))
@@ -1035,7 +1087,7 @@ class GeneratedSuccessor:
         w.flush()
         w.emit(f"for t, ran in DRAW(t, ran, {_src(p)}, {_src(count)}, {keeps}):")
         w.depth += 1
-        w.forget(UNO_WINDOW, DRAWN_AT, TOP)
+        w.forget(UNO_WINDOW, DRAWN_AT, TOP, *range(self.width, self.width + self.n))
         k()
         w.depth -= 1
 
