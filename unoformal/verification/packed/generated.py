@@ -450,6 +450,7 @@ class _Draw:
 
     def __init__(self, reader: Reader, width: int, pile: Callable[[State], list[int]]) -> None:
         self.r, self.width, self.pile = reader, width, pile
+        self.hands = [reader.hand_at(p) for p in range(reader.n)]
         self.memo: dict[tuple[tuple[int, ...], int], list[list[int]]] = {}
 
     def __call__(self, s: State, ran: list[Label], p: int, count: int,
@@ -457,6 +458,8 @@ class _Draw:
         """``Reader.take`` as a loop (``_draw``'s recursion unrolled), the pile's counts
         carried along as the state changes rather than recomputed from it."""
         pile = self.pile(s)
+        if 0 < count < sum(pile):  # the common draw first: no reshuffle, none short
+            return self._from_pile(s, ran, p, count, keeps, pile)
         at, left, last = self.r.hand_at(p), count, -1
         while True:
             if left and not any(pile):
@@ -481,7 +484,7 @@ class _Draw:
                    pile: list[int]) -> Outcomes:
         """The last ``left`` cards from a pile that holds more: every multiset once, in
         order (``_draw``'s multiset branch, then ``_drawn`` with all cards taken)."""
-        at, size = self.r.hand_at(p), self.width + p
+        at, size = self.hands[p], self.width + p
         closes = s[UNO_WINDOW] == p
         out: Outcomes = []
         for faces in self._multisets(pile, left):
