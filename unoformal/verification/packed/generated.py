@@ -552,7 +552,7 @@ class GeneratedSuccessor:
         self.names = names = _Names()
         pile = self._compile_pile(layout)
         names.ns.update(EDGE=Edge, NEW=tuple.__new__, STORE=self._store,
-                        DRAW=_Draw(r, self.width, pile), WD4L=r.wd4_legal, NONE=NONE)
+                        DRAW=_Draw(r, self.width, pile), NONE=NONE)
         self._compile_round_end()
         self.fns: dict[Key, Callable[[State, list[Edge]], None]] = {}
         self.source: dict[str, str] = {}
@@ -621,6 +621,30 @@ class GeneratedSuccessor:
             t[WINNER] = NONE
             t[12] = t[13] = 0
         return bytes(t[:self.width])
+
+    def _wd4(self, p: int, without: int | None) -> str:
+        """``Reader.wd4_legal`` for seat ``p`` (its ``without`` card left out), written
+        with WD4-1's rows folded: per (color, top), the hand's slots that make it a bluff
+        (a card of the color held) and how many of each it may hold; the excused faces
+        (any held clears it) first."""
+        r, names = self.reader, self.names
+        name = f"WD4_{p}_{_n(without)}"
+        if name in names.ns:
+            return name
+        at = r.hand_at(p)
+        allowed = {f: 1 if f == without else 0 for f in range(r.nf)}
+        rows = {color << 8 | top: tuple((at + f, allowed[f]) for f in range(r.nf) if row[f])
+                for (color, top), row in r.block.items()}
+        lines = [f"def {name}(t):"]
+        if r.excused is not None:
+            excused = [f for f in range(r.nf) if r.excused[f]]
+            held = " or ".join(f"t[{at + f}] > {allowed[f]}" for f in excused)
+            lines.append(f"    if {held or 'False'}: return True")
+        lines += [f"    for at, may in {names.of(rows, 'B', ('B', p, without))}"
+                  f"[t[{COLOR}] << 8 | t[{TOP}]]:",
+                  "        if t[at] > may: return False", "    return True"]
+        exec(compile("\n".join(lines) + "\n", f"<{name}>", "exec"), names.ns)
+        return name
 
     def _compile_round_end(self) -> None:
         """``Reader.end_round`` (SCORE-1's points: the cards left, each at its face's
@@ -908,7 +932,7 @@ class GeneratedSuccessor:
         return f"{name}[{_src(color)} << 8 | {_src(top)}]"
 
     def c_Wd4Legal(self, w: _Writer, n: c.Wd4Legal, b: Binding) -> Val:
-        return f"WD4L({w.var}, {b.actor}, {b.card})"
+        return f"{self._wd4(b.actor, b.card)}({w.var})"
 
     def c_CanEffect(self, w: _Writer, n: c.CanEffect, b: Binding) -> Val:
         if n.effect.victim_may_challenge or self.reader.what_is_left:
@@ -1008,7 +1032,7 @@ class GeneratedSuccessor:
         w.emit(f"t[{w.hand(p, card)}] -= 1")
         w.add(w.g.width + p, -1)
         if n.judges:
-            w.set(WD4, f"(1 if WD4L(t, {p}, None) else 0)")
+            w.set(WD4, f"(1 if {self._wd4(p, None)}(t) else 0)")
             w.set(PREV, w.at(COLOR))
         top = w.at(TOP)
         if isinstance(top, str):
