@@ -457,8 +457,10 @@ class _Draw:
                  keeps: bool) -> Outcomes:
         """``Reader.take`` as a loop (``_draw``'s recursion unrolled), the pile's counts
         carried along as the state changes rather than recomputed from it."""
+        if not count:  # nothing to draw (a pending count of 0): one outcome, as it was
+            return [self._drawn(s, ran, p, 0, 0, -1, keeps)]
         pile = self.pile(s)
-        if 0 < count < sum(pile):  # the common draw first: no reshuffle, none short
+        if count < sum(pile):  # the common draw first: no reshuffle, none short
             return self._from_pile(s, ran, p, count, keeps, pile)
         at, left, last = self.r.hand_at(p), count, -1
         while True:

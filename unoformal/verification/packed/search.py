@@ -31,7 +31,7 @@ from array import array
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import compress, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -350,7 +350,9 @@ class PackedSearch:
             g.stopped = f"time limit {self.max_seconds:,.0f} CPU s reached"
         return g.stopped is not None
 
-    def _tally(self, g: PackedGraph, edges: list[Edge], src: array[int], codes: bytes,
+    def _tally(self, g: PackedGraph, actions: tuple[Action, ...], src: array[int],
+               codes: bytes, ran: tuple[tuple[Label, ...], ...],
+               ends: tuple[tuple[Label, ...], ...],
                by_action: dict[int, int]) -> dict[Label, tuple[int, Action, int]]:
         """A chunk's edges counted per action and per label; the first witness (source,
         action, child index) of each label not yet covered. Counted per distinct label
@@ -359,15 +361,13 @@ class PackedSearch:
         the edge's labels), so the first tuple that holds a label holds its first edge."""
         for code, count in Counter(codes).items():
             by_action[code] = by_action.get(code, 0) + count
-        ran = [e[3] for e in edges]
-        ends = [(i, e[4]) for i, e in enumerate(edges) if e[4]]
+        over = [(i, ends[i]) for i in compress(range(len(ends)), ends)]  # rounds ended
         tally = Counter(ran)
-        tally.update(x for _, x in ends)
+        tally.update(x for _, x in over)
         last = len(ran) - 1
-        # each tuple's first index: the comprehension over the edges backwards keeps it
-        first = {labels: i for i, labels in zip(range(last, -1, -1), reversed(ran),
-                                                strict=True)}
-        first_ends = {labels: i for i, labels in reversed(ends)}
+        # each tuple's first index: a dict built from the edges backwards keeps it
+        first = dict(zip(reversed(ran), range(last, -1, -1), strict=True))
+        first_ends = {labels: i for i, labels in reversed(over)}
         order = sorted([(i, 1, labels) for labels, i in first.items()]
                        + [(i, 0, labels) for labels, i in first_ends.items()])
         counts, covered = g.label_counts, g.covered
@@ -376,7 +376,7 @@ class PackedSearch:
             for label in labels:
                 counts[label] = counts.get(label, 0) + tally[labels]
                 if label not in covered and label not in pending:
-                    pending[label] = (src[i], edges[i][0], i)
+                    pending[label] = (src[i], actions[i], i)
             tally[labels] = 0  # counted once (a tuple both an edge's labels and ends)
         return pending
 
@@ -399,11 +399,12 @@ class PackedSearch:
                 continue
             edges += out
             src.extend([lo + i] * len(out))
-        # the edges' fields gathered by comprehensions, not one by one in the loop above
+        # the edges' fields gathered at once (zip(*)), not one by one in the loop above
         k = len(edges)
-        children = b"".join([e[2] for e in edges])
-        codes = bytes([e[1] for e in edges])
-        pending = self._tally(g, edges, src, codes, by_action)
+        actions, code_of, child, ran, ends = zip(*edges, strict=True) if k else ((),) * 5
+        children = b"".join(child)
+        codes = bytes(code_of)
+        pending = self._tally(g, actions, src, codes, ran, ends, by_action)
         g.successor_seconds += time.process_time() - clock
         g.generated += k
         if not k:
