@@ -1,7 +1,7 @@
 """Benchmark of the packed explorer against today's explorer, in the same run.
 
     python benchmarks/bench_packed.py [PRESET ...] [--spill DIR] [--max-seconds S]
-                                      [--successors engine,commands]
+                                      [--successors engine,commands,generated]
 
 For each preset, today's explorer (``unoformal.verification.explore``) and the packed
 search (``unoformal.verification.packed``) each run in a fresh process, one after the
@@ -14,8 +14,9 @@ fingerprint collision. Not a test: the figures depend on the machine and its loa
 docs/explorer.md records them.
 
 ``--successors`` names the packed search's successor functions to run, each in its own
-process (default both): ``engine`` (``EngineSuccessor``, the engine's ``push``) and
-``commands`` (``CommandSuccessor``, the commands read over records).
+process (default all three): ``engine`` (``EngineSuccessor``, the engine's ``push``),
+``commands`` (``CommandSuccessor``, the commands read over records into closures) and
+``generated`` (``GeneratedSuccessor``, the commands written as Python source).
 
 A preset the explorer cannot hold (``--packed-only``, or a name of
 ``unoformal.verification.packed.presets.FAR``) runs the packed search alone.
@@ -74,7 +75,7 @@ def main() -> int:
     p.add_argument("--max-seconds", type=float, default=None,
                    help="stop the packed search after this many CPU seconds")
     p.add_argument("--packed-only", action="store_true")
-    p.add_argument("--successors", default="engine,commands",
+    p.add_argument("--successors", default="engine,commands,generated",
                    help="the packed search's successor functions, comma-separated")
     p.add_argument("--json", action="store_true")
     args = p.parse_args()

@@ -52,9 +52,12 @@ class _Single:
     for a color to name)."""
 
     def __init__(self, guard: Guard, run: Run, each: list[list[Action]],
-                 colors: list[list[int | None]], answers: bool) -> None:
+                 colors: list[list[int | None]], answers: bool, command: Command,
+                 parts: tuple[Conjunct, ...]) -> None:
         self.guard, self.run, self.each, self.colors = guard, run, each, colors
         self.answers = answers  # run with the offender bound (``Game._do_accept``)
+        # the nodes read (``packed/generated.py`` reads them again, into source)
+        self.command, self.parts = command, parts
 
 
 class _Face:
@@ -64,9 +67,13 @@ class _Face:
 
     def __init__(self, playable: list[Guard | None], rest: Guard, run: Run,
                  plays: list[tuple[list[tuple[Action, Binding]], list[tuple[Action, Binding]]]],
-                 misplay: list[tuple[Action, Binding]]) -> None:
+                 misplay: list[tuple[Action, Binding]], command: Command,
+                 able: list[tuple[Conjunct, ...] | None], rest_parts: tuple[Conjunct, ...]
+                 ) -> None:
         self.playable, self.rest, self.run = playable, rest, run
         self.plays, self.misplay = plays, misplay
+        # the nodes read (``packed/generated.py`` reads them again, into source)
+        self.command, self.able, self.rest_parts = command, able, rest_parts
 
 
 class CommandSuccessor:
@@ -108,9 +115,9 @@ class CommandSuccessor:
         # asked once per card; the rest is asked per play (its color, UNO said)
         able = _playable(cp, lk.kind[face])
         rest = tuple(part for part in command.guard if part not in able)
-        playable = []
-        for phase in PHASES:
-            parts = in_phase(_playable(cp, lk.kind[face]), phase)
+        playable: list[Guard | None] = []
+        able_parts = [in_phase(_playable(cp, lk.kind[face]), phase) for phase in PHASES]
+        for parts in able_parts:
             playable.append(None if parts is None else reader.guard(command, parts))
         plays = []
         for p in range(self.n):
@@ -120,7 +127,7 @@ class CommandSuccessor:
             plays.append((row[0], row[1]))
         misplay = [(lk.misplay[p][face], Binding(p, card=face)) for p in range(self.n)]
         return _Face(playable, reader.guard(command, rest), reader.run(command), plays,
-                     misplay)
+                     misplay, command, able_parts, rest)
 
     def _menu(self, reader: Reader, t: object, cp: object) -> list[list[_Single | None]]:
         """Per phase, the on-turn moves its guards leave possible, in the engine's order
@@ -150,7 +157,7 @@ class CommandSuccessor:
                     colors = [[_color(lk, a) for a in row] for row in each]
                     answers = command is answers_to[0] or command is answers_to[1]
                     listed.append(_Single(reader.guard(command, guard), reader.run(command),
-                                          each, colors, answers))
+                                          each, colors, answers, command, guard))
             out.append(listed)
         return out
 

@@ -28,9 +28,10 @@ import os
 import tempfile
 import time
 from array import array
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import compress, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -44,14 +45,20 @@ from unoformal.verification.explore.chance import ExploreGame, deal_outcomes, fi
 from unoformal.verification.explore.coverage import Label, Labeler
 from unoformal.verification.explore.graph import Config, Explorer, Root
 from unoformal.verification.packed.commands import CommandSuccessor
+from unoformal.verification.packed.generated import GeneratedSuccessor
 from unoformal.verification.packed.layout import OVER_CODE, Layout
-from unoformal.verification.packed.successor import ACTION_TYPES, EngineSuccessor, Successor
+from unoformal.verification.packed.successor import (
+    ACTION_TYPES,
+    Edge,
+    EngineSuccessor,
+    Successor,
+)
 
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
 
 
-# "engine", "commands" (CommandSuccessor), a successor function, or an EngineSuccessor
-# class (the tests' plants)
+# "engine", "commands" (CommandSuccessor), "generated" (GeneratedSuccessor), a successor
+# function, or an EngineSuccessor class (the tests' plants)
 Choice = str | Successor | type[EngineSuccessor]
 
 
@@ -221,6 +228,7 @@ class PackedSearch:
         self._successor = successor
         self.template: ExploreGame | None = None
         self._commands: CommandSuccessor | None = None
+        self._generated: GeneratedSuccessor | None = None
 
     def successor(self) -> Successor:
         assert self.template is not None
@@ -237,6 +245,11 @@ class PackedSearch:
                 self._commands = CommandSuccessor(self.layout, self.template,
                                                   self.config.penalties)
             return self._commands
+        if choice == "generated":
+            if self._generated is None:  # built once: its source is per table
+                self._generated = GeneratedSuccessor(self.layout, self.template,
+                                                     self.config.penalties)
+            return self._generated
         raise ValueError(f"unknown successor {choice!r}")
 
     def run(self) -> PackedGraph:
@@ -337,43 +350,61 @@ class PackedSearch:
             g.stopped = f"time limit {self.max_seconds:,.0f} CPU s reached"
         return g.stopped is not None
 
+    def _tally(self, g: PackedGraph, actions: tuple[Action, ...], src: array[int],
+               codes: bytes, ran: tuple[tuple[Label, ...], ...],
+               ends: tuple[tuple[Label, ...], ...],
+               by_action: dict[int, int]) -> dict[Label, tuple[int, Action, int]]:
+        """A chunk's edges counted per action and per label; the first witness (source,
+        action, child index) of each label not yet covered. Counted per distinct label
+        tuple (an edge's labels, a finished round's ends), since a few dozen tuples cover
+        a chunk's edges, and read in the order the edges give them (a round's ends before
+        the edge's labels), so the first tuple that holds a label holds its first edge."""
+        for code, count in Counter(codes).items():
+            by_action[code] = by_action.get(code, 0) + count
+        over = [(i, ends[i]) for i in compress(range(len(ends)), ends)]  # rounds ended
+        tally = Counter(ran)
+        tally.update(x for _, x in over)
+        last = len(ran) - 1
+        # each tuple's first index: a dict built from the edges backwards keeps it
+        first = dict(zip(reversed(ran), range(last, -1, -1), strict=True))
+        first_ends = {labels: i for i, labels in reversed(over)}
+        order = sorted([(i, 1, labels) for labels, i in first.items()]
+                       + [(i, 0, labels) for labels, i in first_ends.items()])
+        counts, covered = g.label_counts, g.covered
+        pending: dict[Label, tuple[int, Action, int]] = {}
+        for i, _, labels in order:
+            for label in labels:
+                counts[label] = counts.get(label, 0) + tally[labels]
+                if label not in covered and label not in pending:
+                    pending[label] = (src[i], actions[i], i)
+            tally[labels] = 0  # counted once (a tuple both an edge's labels and ends)
+        return pending
+
     def _chunk(self, g: PackedGraph, lo: int, hi: int, vfp: npt.NDArray[np.uint64],
                vid: npt.NDArray[np.int32], by_action: dict[int, int]
                ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
         succ = self.successor()
-        frontier = g.records.read(lo, hi)
-        phases = frontier[:, 0]
-        children = bytearray()
+        width = self.layout.width
+        frontier = g.records.read(lo, hi).tobytes()  # a record is a slice of it
+        edges: list[Edge] = []
         src = array("i")
-        codes = bytearray()
-        # first witnesses of labels not yet covered: label -> (source, action, child index)
-        pending: dict[Label, tuple[int, Action, int]] = {}
-        counts = g.label_counts
-        covered = g.covered
-        k = 0
         clock = time.process_time()
         for i in range(hi - lo):
-            if phases[i] == OVER_CODE:
+            row = i * width
+            if frontier[row] == OVER_CODE:
                 continue  # a finished round has no move
-            sid = lo + i
-            edges = succ(bytes(frontier[i]))
-            if not edges:
-                g.stuck.append(sid)
+            out = succ(frontier[row:row + width])
+            if not out:
+                g.stuck.append(lo + i)
                 continue
-            for e in edges:
-                children += e.child
-                src.append(sid)
-                codes.append(e.code)
-                by_action[e.code] = by_action.get(e.code, 0) + 1
-                for label in e.ends:
-                    counts[label] = counts.get(label, 0) + 1
-                    if label not in covered and label not in pending:
-                        pending[label] = (sid, e.action, k)
-                for label in e.labels:
-                    counts[label] = counts.get(label, 0) + 1
-                    if label not in covered and label not in pending:
-                        pending[label] = (sid, e.action, k)
-                k += 1
+            edges += out
+            src.extend([lo + i] * len(out))
+        # the edges' fields gathered at once (zip(*)), not one by one in the loop above
+        k = len(edges)
+        actions, code_of, child, ran, ends = zip(*edges, strict=True) if k else ((),) * 5
+        children = b"".join(child)
+        codes = bytes(code_of)
+        pending = self._tally(g, actions, src, codes, ran, ends, by_action)
         g.successor_seconds += time.process_time() - clock
         g.generated += k
         if not k:
@@ -400,7 +431,7 @@ class PackedSearch:
             vfp = np.insert(vfp, at, u)
             vid = np.insert(vid, at, number)
         for label, (sid, action, index) in pending.items():
-            covered[label] = (sid, action, int(ids[index]))
+            g.covered[label] = (sid, action, int(ids[index]))
         if self.keep_edges:
             g.src.append(np.asarray(src, dtype=np.int32))
             g.dst.append(ids)

@@ -15,7 +15,7 @@ reached it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.rules.state import OVER
@@ -27,8 +27,10 @@ ACTION_TYPES = list(ActionType)
 ACTION_INDEX = {t: i for i, t in enumerate(ACTION_TYPES)}
 
 
-@dataclass(frozen=True)
-class Edge:
+class Edge(NamedTuple):
+    """One edge. A named tuple, not a frozen dataclass: one is made for every edge, and a
+    frozen dataclass's ``__init__`` (``object.__setattr__`` per field) cost 0.7 us of it."""
+
     action: Action
     code: int  # the action type's index in ActionType
     child: bytes

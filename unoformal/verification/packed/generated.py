@@ -1,0 +1,1171 @@
+"""A successor function over packed records, generated as Python source from the commands.
+
+:class:`GeneratedSuccessor` reads the same nodes as ``CommandSuccessor`` (``commands.py``)
+with the same listing, but into source text instead of closures: per control key (phase,
+turn, UNO window, offender: what the listing branches on) one function that lists the
+moves with every guard inlined as an expression over the record, and per listed move one
+function that runs its effect as straight-line reads and writes of the list at fixed
+offsets. What is known when the source is written is folded in: the binding of each move
+(its seat, card, color, UNO call), the table's values (the match row, the reverse at two
+players, ``keep_top``), and the control fields the key fixes, as far as the effect leaves
+them known (a phase set, a window cleared). A conditional write (the UNO window opening,
+the round ending) splits the rest of the effect in two, so each copy knows its fields.
+
+Why: the closures cost a call per node and a runner per chain; here a guard is one
+expression and an effect one function (``docs/explorer.md``, "What is not built yet").
+
+The state is the record as a list of ints with each hand's size after the record's bytes
+(kept by the effects: a card placed, cards drawn), so no guard sums a hand. The pile is
+the rest of the deck, recomputed only where a draw needs its faces. Chance is the
+explorer's, as ``Reader.take`` enumerates it (mirrored in :class:`_Draw`). The source of a
+key is written and compiled the first time a record of that key is met, and a move's
+effect the first time it is listed; a node class with no generated reading is refused by
+name (``Unread``) when the successor is built, by a walk over every node of the table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from functools import partial
+from typing import Any
+
+from unoformal.engine.actions import Action
+from unoformal.language import conditions as c
+from unoformal.language import effects as e
+from unoformal.language.commands import Command
+from unoformal.language.conditions import Conjunct
+from unoformal.language.protocols import Binding, Who
+from unoformal.rulebook.cards import Kind
+from unoformal.rules.state import DRAWN, OVER, PHASES, PLAY, RESPOND
+from unoformal.verification.explore.chance import ExploreGame
+from unoformal.verification.packed.commands import CommandSuccessor
+from unoformal.verification.packed.layout import KIND_INDEX, NONE, Layout
+from unoformal.verification.packed.reading import (
+    _READS_DRAWN,
+    COLOR,
+    DIR,
+    DRAWN_AT,
+    KIND,
+    OFFENDER,
+    PENDING,
+    PH,
+    PREV,
+    TOP,
+    TURN,
+    UNO_WINDOW,
+    WD4,
+    WINNER,
+    Label,
+    Reader,
+    Unread,
+    _multisets,
+)
+from unoformal.verification.packed.successor import ACTION_INDEX, Edge
+
+_P = {p: i for i, p in enumerate(PHASES)}
+_RESPOND, _OVER = _P[RESPOND], _P[OVER]
+_HEADER = 15  # the control bytes: the only slots whose values the writer tracks
+
+# The state while a move runs: the record's bytes, then each hand's size. A bytearray, not
+# a list: a copy and the child's bytes are then each one copy of memory (a list's were a
+# loop over its ints: 0.41 of a child's 0.5 us).
+State = bytearray
+
+# A value while the source is written: a constant (an int or a bool), or source text that
+# reads it from the state at run time.
+Val = int | str
+Outcomes = list[tuple[State, list[Label]]]
+Key = tuple[int, int, int, int]  # phase, turn, UNO window, offender (as the record holds)
+
+
+class _Slot(str):
+    """Source reading one tracked slot of the state (a control field, a hand's size)."""
+
+    slot: int
+
+
+class _Eq(str):
+    """Source saying a tracked slot holds a constant: where it holds, the slot is known."""
+
+    slot: int
+    value: int
+
+
+class _And(str):
+    """Source of several conditions that all hold."""
+
+    parts: list[str]
+
+
+def _slot(text: str, slot: int) -> _Slot:
+    out = _Slot(text)
+    out.slot = slot
+    return out
+
+
+def _src(x: Val) -> str:
+    return x if isinstance(x, str) else repr(x)
+
+
+def _op(fmt: str, fn: Callable[..., Any], *xs: Val) -> Val:
+    """``fn`` of constants folded now, else the source ``fmt`` of them."""
+    if all(not isinstance(x, str) for x in xs):
+        folded: Val = fn(*xs)
+        return folded
+    return "(" + fmt.format(*(_src(x) for x in xs)) + ")"
+
+
+def _eq(a: Val, b: Val) -> Val:
+    out = _op("{} == {}", lambda x, y: x == y, a, b)
+    if isinstance(a, _Slot) and not isinstance(b, str):
+        said = _Eq(out)
+        said.slot, said.value = a.slot, int(b)
+        return said
+    return out
+
+
+def _ne(a: Val, b: Val) -> Val:
+    return _op("{} != {}", lambda x, y: x != y, a, b)
+
+
+def _ge(a: Val, b: Val) -> Val:
+    return _op("{} >= {}", lambda x, y: x >= y, a, b)
+
+
+def _not(a: Val) -> Val:
+    return _op("not {}", lambda x: not x, a)
+
+
+def _is(a: Val, value: bool) -> Val:
+    """``bool(a) == value``, for a condition (read for its truth only)."""
+    return a if value else _not(a)
+
+
+def _all(xs: Iterable[Val]) -> Val:
+    """``and``, in order, constants folded (a False one ends it)."""
+    left: list[str] = []
+    for x in xs:
+        if isinstance(x, str):
+            left.append(x)
+        elif not x:
+            return False  # the source before it reads the state only: nothing to keep
+    if len(left) < 2:
+        return left[0] if left else True
+    out = _And("(" + " and ".join(left) + ")")
+    out.parts = left
+    return out
+
+
+def _any(xs: Iterable[Val]) -> Val:
+    left: list[str] = []
+    for x in xs:
+        if isinstance(x, str):
+            left.append(x)
+        elif x:
+            return True
+    return False if not left else "(" + " or ".join(left) + ")"
+
+
+def _pick(cond: Val, a: Val, b: Val) -> Val:
+    if not isinstance(cond, str):
+        return a if cond else b
+    if not isinstance(a, str) and not isinstance(b, str) and a == b:
+        return a
+    return f"({_src(a)} if {cond} else {_src(b)})"
+
+
+def _n(x: int | None) -> int:
+    return NONE if x is None else x
+
+
+class _Names:
+    """The generated source's namespace: the values it names (labels, actions, rows)."""
+
+    def __init__(self) -> None:
+        self.ns: dict[str, Any] = {}
+        self._names: dict[Any, str] = {}
+
+    def of(self, value: Any, prefix: str, key: Any = None) -> str:
+        key = (prefix, id(value) if key is None else key)
+        name = self._names.get(key)
+        if name is None:
+            name = self._names[key] = f"{prefix}{len(self._names)}"
+            self.ns[name] = value
+        return name
+
+
+class _Writer:
+    """One function's source: its lines, what is known of the state's control fields at
+    the line being written, and the labels that ran so far (``pre``: named constants not
+    yet in the run-time list ``ran``; ``ran``: whether that list exists yet)."""
+
+    def __init__(self, gen: GeneratedSuccessor, var: str, known: dict[int, int],
+                 b: Binding | None = None) -> None:
+        self.g, self.r = gen, gen.reader
+        self.b = Binding(None) if b is None else b  # an effect's move (a listing has many)
+        self.var = var
+        self.known = dict(known)
+        self.lines: list[str] = []
+        self.depth = 1
+        self.pre: list[str] = []
+        self.ran = False
+        self.chance = False  # an effect with more than one outcome: children deduplicated
+        self.facts: set[str] = set()  # conditions known to hold here (a listing writes none)
+
+    # ------------------------------------------------------------- writing
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def block(self, head: str, body: Callable[[], None]) -> None:
+        self.emit(head)
+        self.depth += 1
+        before = len(self.lines)
+        body()
+        if len(self.lines) == before:
+            self.emit("pass")
+        self.depth -= 1
+
+    def when(self, cond: Val, body: Callable[[], None]) -> None:
+        """``body`` where ``cond`` holds, in a listing (which writes nothing, so what an
+        ``if`` around it says still holds inside: not asked again)."""
+        if isinstance(cond, _And):
+            cond = _all(part for part in cond.parts if part not in self.facts)
+        elif isinstance(cond, str) and cond in self.facts:
+            cond = True
+        if not isinstance(cond, str):
+            if cond:
+                body()
+            return
+        saved = set(self.facts), dict(self.known)
+        self.facts.add(cond)
+        self.learn(cond)
+        self.block(f"if {cond}:", body)
+        self.facts, self.known = saved
+
+    def learn(self, cond: str) -> None:
+        """The slots ``cond`` says, known where it holds."""
+        if isinstance(cond, _Eq):
+            self.known[cond.slot] = cond.value
+        elif isinstance(cond, _And):
+            for part in cond.parts:
+                self.learn(part)
+
+    def split(self, cond: Val, yes: Callable[[], None], no: Callable[[], None]) -> None:
+        """The rest of an effect written twice, once where ``cond`` holds and once where it
+        does not, each with what it knows (nothing is written after a split)."""
+        if not isinstance(cond, str):
+            (yes if cond else no)()
+            return
+        saved = dict(self.known), list(self.pre), self.ran
+        self.learn(cond)
+        self.block(f"if {cond}:", yes)
+        self.known, self.pre, self.ran = dict(saved[0]), list(saved[1]), saved[2]
+        before = len(self.lines)
+        self.block("else:", no)
+        if self.lines[before + 1:] == ["    " * (self.depth + 1) + "pass"]:
+            del self.lines[before:]  # an empty arm: no ``else`` at all
+
+    def tracked(self, i: Val) -> bool:
+        """The slots whose values are followed as the source is written: the control
+        fields and the hands' sizes (every write to them goes through ``set``/``add``)."""
+        width = self.g.width
+        return not isinstance(i, str) and (i < _HEADER or width <= i < width + self.r.n)
+
+    def at(self, i: Val) -> Val:
+        """The state's slot ``i``: its value if known, else the source reading it."""
+        if not isinstance(i, str) and i in self.known:
+            return self.known[i]
+        text = f"{self.var}[{_src(i)}]"
+        return _slot(text, i) if self.tracked(i) and not isinstance(i, str) else text
+
+    def set(self, i: Val, v: Val) -> None:
+        if not isinstance(i, str) and self.known.get(i, -1) == v and not isinstance(v, str):
+            return  # already so
+        self.emit(f"{self.var}[{_src(i)}] = {_src(v)}")
+        if self.tracked(i) and not isinstance(i, str):
+            if isinstance(v, str):
+                self.known.pop(i, None)
+            else:
+                self.known[i] = v
+
+    def add(self, i: int, delta: int) -> None:
+        was = self.known.get(i)
+        if was is None:
+            self.emit(f"{self.var}[{i}] {'+' if delta > 0 else '-'}= {abs(delta)}")
+        else:
+            self.set(i, was + delta)
+
+    def forget(self, *slots: int) -> None:
+        for i in slots:
+            self.known.pop(i, None)
+
+    # ------------------------------------------------------------- the state's values
+
+    def hand(self, p: Val, face: Val = 0) -> Val:
+        r = self.r
+        return _op("{} + {} * " + str(r.nf) + " + {}", lambda a, b, f: r.base + b * r.nf + f,
+                   r.base, p, face)
+
+    def size(self, p: Val) -> Val:
+        return self.at(_op("{} + {}", lambda a, b: a + b, self.g.width, p))
+
+    def available(self) -> Val:
+        """``Reader.available``: the pile and the discard are the deck less the hands; the
+        top is not returned when RESHUFFLE-1 keeps it."""
+        sizes = [self.size(p) for p in range(self.r.n)]
+        keep = _ne(self.at(TOP), NONE) if self.r.keep_top else 0
+        return "(" + " - ".join([str(self.g.total), *map(_src, sizes), _src(keep)]) + ")"
+
+    def next(self, seat: Val, steps: int = 1) -> Val:
+        n = self.r.n
+        ahead = _op("({} + " + str(steps) + ") % " + str(n), lambda x: (x + steps) % n, seat)
+        back = _op("({} - " + str(steps) + ") % " + str(n), lambda x: (x - steps) % n, seat)
+        return _pick(_eq(self.at(DIR), 0), ahead, back)
+
+    def seat(self, b: Binding, who: Who) -> Val:
+        if who is Who.NEXT:
+            return self.next(b.actor)
+        if who is Who.TO_MOVE:
+            return self.at(TURN)
+        seat: Val = _n(b.of(who))
+        return seat
+
+    # ------------------------------------------------------------- guards
+
+    def guard(self, command: Command, parts: tuple[Conjunct, ...], b: Binding) -> Val:
+        """``Reader.guard``: the conjuncts, then those of the branch the state takes."""
+        conds = [self.cond(part.cond, b) for part in parts]
+        rest: Val = True
+        for br in reversed(command.branches):
+            more = _all(self.cond(p.cond, b) for p in br.guard)
+            rest = _pick(self.cond(br.when, b), more, rest)
+        return _all([*conds, rest])
+
+    def cond(self, node: c.Cond, b: Binding) -> Val:
+        made: Val = getattr(self.g, "c_" + type(node).__name__)(self, node, b)
+        return made
+
+    def can_play(self, p: Val, face: Val) -> Val:
+        """``Game._can_play``: the face's ``playable`` conjuncts, reduced for the phase,
+        asked of the phase the state is in (written per phase where it is not known)."""
+        if isinstance(p, str) or isinstance(face, str):
+            raise Unread("a card asked of a seat or face known only at run time")
+        f = self.g.cs.faces[face]
+        b = Binding(p, None, None, face)
+        phase = self.known.get(PH)
+        if phase is not None:
+            parts = f.able[phase]
+            return False if parts is None else self.guard(f.command, parts, b)
+        out: Val = False
+        for code, parts in enumerate(f.able):
+            if parts is not None:
+                self.known[PH] = code
+                out = _pick(_eq(f"{self.var}[{PH}]", code), self.guard(f.command, parts, b),
+                            out)
+                self.forget(PH)
+        return out
+
+    # ------------------------------------------------------------- effects
+
+    def steps(self, seq: tuple[e.Effect, ...], k: Callable[[], None]) -> None:
+        """The steps in order, then ``k``: each step writes the rest after itself (a draw
+        inside its loop over the outcomes, a split in each arm)."""
+        if not seq:
+            k()
+            return
+        head, tail = seq[0], seq[1:]
+        getattr(self.g, "e_" + type(head).__name__)(self, head, lambda: self.steps(tail, k))
+
+    def label(self, label: Label | None) -> None:
+        if label is not None:
+            self.pre.append(self.g.names.of(label, "L", label))
+
+    def flush(self) -> None:
+        """The labels so far into the run-time list (a draw or a conditional label
+        appends to it next)."""
+        if not self.ran:
+            self.emit(f"ran = [{', '.join(self.pre)}]")
+            self.ran = True
+        elif self.pre:
+            self.emit(f"ran += ({', '.join(self.pre)},)")
+        self.pre = []
+
+    def sorts(self, cond: Val, yes: Label | None, no: Label | None) -> None:
+        if not isinstance(cond, str):
+            self.label(yes if cond else no)
+            return
+        self.flush()
+        names = self.g.names
+        if yes is not None:
+            self.emit(f"if {cond}: ran.append({names.of(yes, 'L', yes)})")
+            if no is not None:
+                self.emit(f"else: ran.append({names.of(no, 'L', no)})")
+        elif no is not None:
+            self.emit(f"if not {cond}: ran.append({names.of(no, 'L', no)})")
+
+    def finish(self, action: Action) -> None:
+        """The child stored as ``Reader.store`` writes it (the fields its phase does not
+        read cleared), and its edge."""
+        g = self.g
+        phase = self.known.get(PH)
+        if phase is None:
+            self.emit("c = STORE(t)")
+            ends = f"(SCORE(t) if t[{PH}] == {_OVER} else ())"
+        else:
+            if not _READS_DRAWN[phase]:
+                self.set(DRAWN_AT, NONE)
+            if phase != _RESPOND:
+                self.set(PENDING, 0)
+                self.set(WD4, 0)
+                for i in (KIND, OFFENDER, PREV):
+                    self.set(i, NONE)
+            if phase != _OVER:
+                self.set(WINNER, NONE)
+                self.set(12, 0)
+                self.set(13, 0)
+            self.emit(f"c = bytes(t[:{g.width}])")
+            ends = "SCORE(t)" if phase == _OVER else "()"
+        if not self.ran:
+            labels = g.names.of(tuple(g.names.ns[x] for x in self.pre), "K",
+                                ("K", *self.pre))
+        else:
+            labels = f"(*ran, {', '.join(self.pre)})" if self.pre else "tuple(ran)"
+        # Edge's own tuple.__new__, without its Python __new__ in between
+        edge = (f"out.append(NEW(EDGE, ({g.names.of(action, 'A')}, "
+                f"{ACTION_INDEX[action.type]}, c, {labels}, {ends})))")
+        if self.chance:
+            self.emit("if c not in seen:")
+            self.emit("    seen.append(c)")
+            self.emit("    " + edge)
+        else:
+            self.emit(edge)
+
+
+class _Draw:
+    """``Reader.take`` with the hand sizes kept: every multiset of the pile's faces once,
+    in the lexicographic order of its sorted faces; a pile too small is drawn whole, then
+    RESHUFFLE-1, then the rest (``explore.chance``'s order)."""
+
+    def __init__(self, reader: Reader, width: int, pile: Callable[[State], list[int]]) -> None:
+        self.r, self.width, self.pile = reader, width, pile
+        self.hands = [reader.hand_at(p) for p in range(reader.n)]
+        self.memo: dict[tuple[tuple[int, ...], int], list[list[int]]] = {}
+
+    def __call__(self, s: State, ran: list[Label], p: int, count: int,
+                 keeps: bool) -> Outcomes:
+        """``Reader.take`` as a loop (``_draw``'s recursion unrolled), the pile's counts
+        carried along as the state changes rather than recomputed from it."""
+        if not count:  # nothing to draw (a pending count of 0): one outcome, as it was
+            return [self._drawn(s, ran, p, 0, 0, -1, keeps)]
+        pile = self.pile(s)
+        if count < sum(pile):  # the common draw first: no reshuffle, none short
+            return self._from_pile(s, ran, p, count, keeps, pile)
+        at, left, last = self.r.hand_at(p), count, -1
+        while True:
+            if left and not any(pile):
+                self._reshuffle(s, ran, pile)
+                if not any(pile):  # nothing left to draw: short
+                    return [self._drawn(s, ran, p, count, count - left, last, keeps)]
+            size = sum(pile)
+            if left >= size > 0:  # the whole pile, then the rest after a reshuffle
+                for f, k in enumerate(pile):
+                    if k:
+                        s[at + f] += k
+                        last = f
+                s[self.width + p] += size
+                left -= size
+                pile = [0] * len(pile)
+                continue
+            if not left:
+                return [self._drawn(s, ran, p, count, count, last, keeps)]
+            return self._from_pile(s, ran, p, left, keeps, pile)
+
+    def _from_pile(self, s: State, ran: list[Label], p: int, left: int, keeps: bool,
+                   pile: list[int]) -> Outcomes:
+        """The last ``left`` cards from a pile that holds more: every multiset once, in
+        order (``_draw``'s multiset branch, then ``_drawn`` with all cards taken)."""
+        at, size = self.hands[p], self.width + p
+        closes = s[UNO_WINDOW] == p
+        out: Outcomes = []
+        for faces in self._multisets(pile, left):
+            s2 = s[:]
+            for f in faces:
+                s2[at + f] += 1
+            s2[size] += left
+            if closes:
+                s2[UNO_WINDOW] = NONE
+            if keeps:
+                s2[DRAWN_AT] = faces[-1]
+            out.append((s2, ran[:]))
+        return out
+
+    def _multisets(self, pile: list[int], k: int) -> list[list[int]]:
+        """``reading._multisets``, remembered per pile and size."""
+        key = (tuple(pile), k)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = _multisets(pile, k, 0)
+        return found
+
+    def _drawn(self, s: State, ran: list[Label], p: int, count: int, taken: int, last: int,
+               keeps: bool) -> tuple[State, list[Label]]:
+        """``Reader._drawn``: the one outcome of a draw that took what there was."""
+        if taken and s[UNO_WINDOW] == p:
+            s[UNO_WINDOW] = NONE
+        if taken < count:
+            ran.append(self.r.short)
+        if keeps:
+            s[DRAWN_AT] = last if taken else NONE
+        return s, ran
+
+    def _reshuffle(self, s: State, ran: list[Label], pile: list[int]) -> None:
+        """``Reader._reshuffle``: the discard below the top (and the top too, unless kept)
+        back into the pile."""
+        r = self.r
+        for f in range(r.nf):
+            pile[f] += s[r.disc + f]
+            s[r.disc + f] = 0
+        if not r.keep_top and s[TOP] != NONE:
+            pile[s[TOP]] += 1
+            s[TOP] = NONE
+        ran.append(r.reshuffled)
+
+
+class GeneratedSuccessor:
+    """The successors of a record, from source generated from the table's commands (see
+    the module)."""
+
+    command_class: type[CommandSuccessor] = CommandSuccessor  # the listing (and its reader)
+
+    def __init__(self, layout: Layout, template: ExploreGame, penalties: bool) -> None:
+        self.cs = cs = self.command_class(layout, template, penalties)
+        self.reader = r = cs.reader
+        self.layout, self.penalties, self.n = layout, penalties, layout.n
+        self.width = layout.width
+        self.total = sum(layout.copies)
+        t = template.t.counted
+        assert t is not None
+        self.table = t
+        self.misplay = t.turn.misplay
+        oot = t.out_of_turn
+        self.advise, self.say_uno, self.catch = oot.advise, oot.say_uno, oot.catch
+        self.names = names = _Names()
+        pile = self._compile_pile(layout)
+        names.ns.update(EDGE=Edge, NEW=tuple.__new__, STORE=self._store,
+                        DRAW=_Draw(r, self.width, pile), NONE=NONE)
+        self._compile_round_end()
+        self.fns: dict[Key, Callable[[State, list[Edge]], None]] = {}
+        self.source: dict[str, str] = {}
+        self._check()
+
+    # ------------------------------------------------------------- the refusals
+
+    def _commands(self) -> list[Command]:
+        cs = self.cs
+        listed = [f.command for f in cs.faces]
+        listed += [m.command for row in cs.menu for m in row if m is not None]
+        return [*listed, self.misplay, self.advise, self.say_uno, self.catch]
+
+    def _check(self) -> None:
+        """Every node of every command has a generated reading, or the table is refused
+        by the node's name now, before any record is read."""
+        for command in self._commands():
+            for part in command.guard:
+                self._walk(part.cond)
+            for br in command.branches:
+                self._walk(br.when)
+                for part in br.guard:
+                    self._walk(part.cond)
+                for step in br.effect:
+                    self._walk(step)
+            for step in command.effect:
+                self._walk(step)
+
+    def _walk(self, node: object) -> None:
+        if isinstance(node, c.Cond | e.Effect):
+            prefix, module = ("c_", c) if isinstance(node, c.Cond) else ("e_", e)
+            name = type(node).__name__
+            if type(node).__module__ != module.__name__ or \
+                    getattr(self, prefix + name, None) is None:
+                raise Unread(f"{name} has no generated reading over packed records")
+            for name in ("field", "source"):
+                if isinstance(getattr(node, name, None), str):
+                    self.reader._field(getattr(node, name))
+        if dataclasses.is_dataclass(node):
+            for f in dataclasses.fields(node):
+                value = getattr(node, f.name)
+                for item in value if isinstance(value, tuple) else (value,):
+                    if isinstance(item, c.Cond | e.Effect | Conjunct):
+                        self._walk(item)
+
+    # ------------------------------------------------------------- run time
+
+    def __call__(self, rec: bytes) -> list[Edge]:
+        key = (rec[PH], rec[TURN], rec[UNO_WINDOW], rec[OFFENDER])
+        fn = self.fns.get(key)
+        if fn is None:
+            fn = self.fns[key] = self._make(key)
+        out: list[Edge] = []
+        fn(bytearray(rec), out)
+        return out
+
+    def _store(self, t: State) -> bytes:
+        """``Reader.store`` where the child's phase is known only at run time."""
+        phase = t[PH]
+        if not _READS_DRAWN[phase]:
+            t[DRAWN_AT] = NONE
+        if phase != _RESPOND:
+            t[PENDING] = t[WD4] = 0
+            t[KIND] = t[OFFENDER] = t[PREV] = NONE
+        if phase != _OVER:
+            t[WINNER] = NONE
+            t[12] = t[13] = 0
+        return bytes(t[:self.width])
+
+    def _wd4(self, p: int, without: int | None) -> str:
+        """``Reader.wd4_legal`` for seat ``p`` (its ``without`` card left out), written
+        with WD4-1's rows folded: per (color, top), the hand's slots that make it a bluff
+        (a card of the color held) and how many of each it may hold; the excused faces
+        (any held clears it) first."""
+        r, names = self.reader, self.names
+        name = f"WD4_{p}_{_n(without)}"
+        if name in names.ns:
+            return name
+        at = r.hand_at(p)
+        allowed = {f: 1 if f == without else 0 for f in range(r.nf)}
+        rows = {color << 8 | top: tuple((at + f, allowed[f]) for f in range(r.nf) if row[f])
+                for (color, top), row in r.block.items()}
+        lines = [f"def {name}(t):"]
+        if r.excused is not None:
+            excused = [f for f in range(r.nf) if r.excused[f]]
+            held = " or ".join(f"t[{at + f}] > {allowed[f]}" for f in excused)
+            lines.append(f"    if {held or 'False'}: return True")
+        lines += [f"    for at, may in {names.of(rows, 'B', ('B', p, without))}"
+                  f"[t[{COLOR}] << 8 | t[{TOP}]]:",
+                  "        if t[at] > may: return False", "    return True"]
+        exec(compile("\n".join(lines) + "\n", f"<{name}>", "exec"), names.ns)
+        return name
+
+    def _compile_round_end(self) -> None:
+        """``Reader.end_round`` (SCORE-1's points: the cards left, each at its face's
+        points) and ``Reader.score_labels`` (a label per card left, by its kind), written
+        per face: ``END(t, winner)`` and ``SCORE(t)``."""
+        r, names = self.reader, self.names
+        cells = [(p, f, r.hand_at(p) + f) for p in range(r.n) for f in range(r.nf)]
+        points = " + ".join(f"{r.points[f]} * t[{at}]" for _, f, at in cells if r.points[f])
+        lines = ["def END(t, w):", f"    points = {points or 0}",
+                 "    t[12], t[13] = points & 0xFF, points >> 8",
+                 f"    t[{WINNER}], t[{PH}], t[{UNO_WINDOW}] = w, {_OVER}, {NONE}",
+                 f"    t[{PENDING}], t[{KIND}], t[{OFFENDER}] = 0, {NONE}, {NONE}",
+                 "def SCORE(t):", f"    w = t[{WINNER}]", "    out = []"]
+        for p in range(r.n):
+            lines.append(f"    if w != {p}:")
+            for f in range(r.nf):
+                kind = r.kind[f]
+                label = ("SCORE-1", "numbers" if kind is Kind.NUMBER else
+                         "wilds" if kind.is_wild else "actions")
+                lines.append(f"        out += ({names.of(label, 'L', label)},) * "
+                             f"t[{r.hand_at(p) + f}]")
+        lines.append("    return tuple(out)")
+        exec(compile("\n".join(lines) + "\n", "<round end>", "exec"), names.ns)
+
+    def _compile_pile(self, layout: Layout) -> Callable[[State], list[int]]:
+        """The pile's counts: the deck less the hands, the discard and the top."""
+        r = self.reader
+        rows = []
+        for f in range(r.nf):
+            held = " - ".join(f"t[{at + f}]" for at in range(r.base, r.disc + r.nf, r.nf))
+            rows.append(f"{r.copies[f]} - {held} - (t[{TOP}] == {f})")
+        ns: dict[str, Any] = {}
+        exec(compile(f"def pile(t):\n    return [{', '.join(rows)}]\n", "<pile>", "exec"),
+             ns)
+        made: Callable[[State], list[int]] = ns["pile"]
+        return made
+
+    # ------------------------------------------------------------- the listing
+
+    def _known(self, key: Key) -> dict[int, int]:
+        """The control fields a record of ``key`` holds, as ``Reader.load`` reads them."""
+        phase, turn, window, offender = key
+        known = {PH: phase, TURN: turn, UNO_WINDOW: window, OFFENDER: offender}
+        if phase != _RESPOND:
+            known.update({PENDING: 0, KIND: NONE, PREV: NONE, WD4: 1})
+        if not _READS_DRAWN[phase]:
+            known[DRAWN_AT] = NONE
+        if phase != _OVER:
+            known.update({12: 0, 13: 0})
+        return known
+
+    def _make(self, key: Key) -> Callable[[State, list[Edge]], None]:
+        """The listing of ``key``'s records (``CommandSuccessor.listed``), compiled."""
+        phase, turn, window, _ = key
+        w = _Writer(self, "s", self._known(key))
+        name = "K_" + "_".join(map(str, key))
+        if phase not in self.cs.no_moves:
+            self._load(w, phase)
+            self._listed(w, turn, None if window == NONE else window)
+        if len(w.lines) == 0:
+            w.emit("pass")
+        self._compile(name, w.lines)
+        made: Callable[[State, list[Edge]], None] = self.names.ns[name]
+        return made
+
+    def _compile(self, name: str, body: list[str]) -> None:
+        source = f"def {name}(s, out):\n" + "\n".join(body) + "\n"
+        self.source[name] = source  # kept to be read: what a key or a move became
+        exec(compile(source, f"<generated {name}>", "exec"), self.names.ns)
+
+    def _load(self, w: _Writer, phase: int) -> None:
+        """``Reader.load``: the hand sizes after the record; WD4-1's verdict true outside
+        an answer; END-1's winner-to-be, the first seat with no card."""
+        r, width = self.reader, self.width
+        spans = ", ".join(f"sum(s[{r.hand_at(p)}:{r.hand_at(p) + r.nf}])" for p in range(r.n))
+        w.emit(f"s += bytes(({spans},))")
+        if phase != _RESPOND:
+            w.emit(f"s[{WD4}] = 1")
+        if phase != _OVER:
+            winner = str(NONE)
+            for p in reversed(range(r.n)):
+                winner = f"({p} if not s[{width + p}] else {winner})"
+            w.emit(f"s[{WINNER}] = {winner}")
+
+    def _listed(self, w: _Writer, turn: int, target: int | None) -> None:
+        advise = self.penalties and w.guard(self.advise, self.advise.guard, Binding(turn))
+        if target is None:
+            w.split(advise, lambda: self._everyone(w, turn, True, None),
+                    lambda: self._on_turn(w, turn))
+        else:
+            w.split(advise, lambda: self._everyone(w, turn, True, target),
+                    lambda: self._everyone(w, turn, False, target))
+
+    def _everyone(self, w: _Writer, turn: int, advise: bool, target: int | None) -> None:
+        """Every seat in order: its advice, its UNO said or its catch, and on its turn
+        its moves (``CommandSuccessor.listed``)."""
+        for p in range(self.n):
+            if advise:
+                self._move(w, self.cs.advise_actions[p], self.advise, Binding(p))
+            if target is not None:
+                self._window(w, p, target)
+            if p == turn:
+                self._on_turn(w, p)
+
+    def _window(self, w: _Writer, p: int, target: int) -> None:
+        says, catch = Binding(p), Binding(p, target)
+
+        def say() -> None:
+            self._move(w, self.cs.uno_actions[p], self.say_uno, says)
+
+        def caught() -> None:
+            w.when(w.guard(self.catch, self.catch.guard, catch),
+                   lambda: self._move(w, self.cs.catch_actions[p][target], self.catch, catch))
+        w.split(w.guard(self.say_uno, self.say_uno.guard, says), say, caught)
+
+    def _on_turn(self, w: _Writer, p: int) -> None:
+        """``CommandSuccessor._on_turn``: the moves of the phase's menu, in its order."""
+        offender = w.known[OFFENDER]
+        bound_offender = None if offender == NONE else offender
+        b = Binding(p, None, bound_offender)
+        for move in self.cs.menu[w.known[PH]]:
+            if move is None:
+                with_uno = _eq(w.size(p), self.reader.uno_with)
+                w.split(with_uno, lambda: self._cards(w, p, 1), lambda: self._cards(w, p, 0))
+            else:
+                w.when(w.guard(move.command, move.parts, b),
+                       partial(self._each, w, p, move, bound_offender))
+
+    def _each(self, w: _Writer, p: int, move: Any, offender: int | None) -> None:
+        bound = offender if move.answers else None  # ``Game._do_accept``
+        for a, color in zip(move.each[p], move.colors[p], strict=True):
+            self._move(w, a, move.command, Binding(p, None, bound, None, color))
+
+    def _cards(self, w: _Writer, p: int, with_uno: int) -> None:
+        """``CommandSuccessor._cards``: per face held, in face order, its plays where its
+        ``playable`` conjuncts hold, else (with penalties, not answering) its misplay."""
+        for face in range(self.reader.nf):
+            held = _op("{} > 0", lambda x: x > 0, w.at(w.hand(p, face)))  # as HoldsCard
+            w.when(held, partial(self._face, w, p, face, with_uno))
+
+    def _face(self, w: _Writer, p: int, face: int, with_uno: int) -> None:
+        f = self.cs.faces[face]
+
+        def plays() -> None:
+            for action, b in f.plays[p][with_uno]:
+                w.when(w.guard(f.command, f.rest_parts, b),
+                       partial(self._move, w, action, f.command, b))
+
+        def misplay() -> None:
+            if self.penalties and w.known[PH] != _RESPOND:
+                action, b = f.misplay[p]
+                w.when(w.guard(self.misplay, self.misplay.guard, b),
+                       lambda: self._move(w, action, self.misplay, b))
+        w.split(w.can_play(p, face), plays, misplay)
+
+    def _move(self, w: _Writer, action: Action, command: Command, b: Binding) -> None:
+        """A call of the move's effect, written and compiled the first time it runs."""
+        known = dict(w.known)
+        name = self.names.of(None, "E", ("E", id(action), id(command), *_binding(b),
+                                         *sorted(known.items())))
+
+        def first(s: State, out: list[Edge]) -> None:
+            self._effect(name, known, action, command, b)
+            self.names.ns[name](s, out)
+        if self.names.ns[name] is None:
+            self.names.ns[name] = first
+        w.emit(f"{name}(s, out)")
+
+    def _effect(self, name: str, known: dict[int, int], action: Action, command: Command,
+                b: Binding) -> None:
+        """``Reader.run``: on a copy, the common effect, then the first branch whose
+        condition holds; every outcome stored as an edge of ``action``."""
+        w = _Writer(self, "t", known, b)
+        w.chance = _draws(command)
+        w.emit("t = s[:]")
+        if w.chance:
+            w.emit("seen = []")
+
+        def branches() -> None:
+            def at(i: int) -> None:
+                if i == len(command.branches):
+                    w.finish(action)
+                    return
+                br = command.branches[i]
+                w.split(w.cond(br.when, b), lambda: w.steps(br.effect,
+                                                            lambda: w.finish(action)),
+                        lambda: at(i + 1))
+            at(0)
+        w.steps(command.effect, branches)
+        self._compile(name, w.lines)
+
+    # ------------------------------------------------------------- conditions (Reader.c_*)
+
+    def c_Fixed(self, w: _Writer, n: c.Fixed, b: Binding) -> Val:
+        return bool(n.value)
+
+    def c_SomeWindow(self, w: _Writer, n: c.SomeWindow, b: Binding) -> Val:
+        return _ne(w.at(UNO_WINDOW), NONE)
+
+    def c_WindowOf(self, w: _Writer, n: c.WindowOf, b: Binding) -> Val:
+        seat = b.of(n.who)
+        return False if seat is None else _eq(w.at(UNO_WINDOW), seat)
+
+    def c_Differ(self, w: _Writer, n: c.Differ, b: Binding) -> Val:
+        return bool(b.of(n.a) != b.of(n.b))
+
+    def c_SameSeat(self, w: _Writer, n: c.SameSeat, b: Binding) -> Val:
+        return _eq(w.seat(b, n.a), w.seat(b, n.b))
+
+    def c_HandIs(self, w: _Writer, n: c.HandIs, b: Binding) -> Val:
+        return _eq(w.size(b.of(n.who)), n.cards)
+
+    def c_HandAtLeast(self, w: _Writer, n: c.HandAtLeast, b: Binding) -> Val:
+        return _is(_ge(w.size(b.of(n.who)), n.cards), n.value)
+
+    def c_CanDraw(self, w: _Writer, n: c.CanDraw, b: Binding) -> Val:
+        return True if self.reader.what_is_left else _ge(w.available(), n.cards)
+
+    def c_CanDrawPending(self, w: _Writer, n: c.CanDrawPending, b: Binding) -> Val:
+        return True if self.reader.what_is_left else _ge(w.available(), w.at(PENDING))
+
+    def c_PhaseIs(self, w: _Writer, n: c.PhaseIs, b: Binding) -> Val:
+        return _eq(w.at(PH), _P[n.phase])
+
+    def c_PhaseNot(self, w: _Writer, n: c.PhaseNot, b: Binding) -> Val:
+        return _ne(w.at(PH), _P[n.phase])
+
+    def c_PhaseIn(self, w: _Writer, n: c.PhaseIn, b: Binding) -> Val:
+        return _any(_eq(w.at(PH), _P[p]) for p in n.phases)
+
+    def c_PendingIn(self, w: _Writer, n: c.PendingIn, b: Binding) -> Val:
+        return _any(_eq(w.at(KIND), KIND_INDEX[k]) for k in n.kinds)
+
+    def c_Legal(self, w: _Writer, n: c.Legal, b: Binding) -> Val:
+        return _is(_eq(w.at(WD4), 1), n.value)
+
+    def c_Offends(self, w: _Writer, n: c.Offends, b: Binding) -> Val:
+        return _eq(w.at(OFFENDER), _n(b.offender))
+
+    def c_CardsLeft(self, w: _Writer, n: c.CardsLeft, b: Binding) -> Val:
+        return _is(_ge(w.available(), n.cards), n.value)
+
+    def c_CanPlay(self, w: _Writer, n: c.CanPlay, b: Binding) -> Val:
+        p = b.of(n.who)
+        able = _any(_all([w.at(w.hand(p, f)), w.can_play(p, f)])
+                    for f in range(self.reader.nf))
+        return _is(able, n.value)
+
+    def c_DrawnPlayable(self, w: _Writer, n: c.DrawnPlayable, b: Binding) -> Val:
+        drawn = w.at(DRAWN_AT)
+        if isinstance(drawn, str):
+            options = [_all([_eq(drawn, f), w.can_play(b.actor, f)])
+                       for f in range(self.reader.nf)]
+            return _is(_any(options), n.value)
+        return _is(drawn != NONE and w.can_play(b.actor, drawn), n.value)
+
+    def c_HoldsCard(self, w: _Writer, n: c.HoldsCard, b: Binding) -> Val:
+        return _op("{} > 0", lambda x: x > 0, w.at(w.hand(b.actor, b.card)))
+
+    def c_IsTop(self, w: _Writer, n: c.IsTop, b: Binding) -> Val:
+        return _eq(w.at(TOP), _n(b.card))
+
+    def c_CardPlayable(self, w: _Writer, n: c.CardPlayable, b: Binding) -> Val:
+        return _is(w.can_play(b.actor, b.card), n.value)
+
+    def c_UnoCall(self, w: _Writer, n: c.UnoCall, b: Binding) -> Val:
+        if not b.uno:
+            return True
+        return n.allowed and _eq(w.size(b.actor), n.with_cards)
+
+    def c_DrawnOnly(self, w: _Writer, n: c.DrawnOnly, b: Binding) -> Val:
+        drawn = _ne(w.at(PH), _P[DRAWN])
+        return _any([drawn, n.may_play_drawn and _eq(w.at(DRAWN_AT), _n(b.card))])
+
+    def c_Unanswering(self, w: _Writer, n: c.Unanswering, b: Binding) -> Val:
+        return _any([_eq(w.at(PH), _RESPOND), w.cond(n.cond, b)])
+
+    def c_Matches(self, w: _Writer, n: c.Matches, b: Binding) -> Val:
+        """PLAY-1's row, folded per (color, top) for this card."""
+        row = {color << 8 | top: m[b.card] for (color, top), m in self.reader.match.items()}
+        color, top = w.at(COLOR), w.at(TOP)
+        if not isinstance(color, str) and not isinstance(top, str):
+            return bool(row[color << 8 | top])
+        name = self.names.of(row, "M", ("M", b.card))
+        return f"{name}[{_src(color)} << 8 | {_src(top)}]"
+
+    def c_Wd4Legal(self, w: _Writer, n: c.Wd4Legal, b: Binding) -> Val:
+        return f"{self._wd4(b.actor, b.card)}({w.var})"
+
+    def c_CanEffect(self, w: _Writer, n: c.CanEffect, b: Binding) -> Val:
+        if n.effect.victim_may_challenge or self.reader.what_is_left:
+            return True
+        keep = 1 if self.reader.keep_top else 0
+        sizes = " - ".join(_src(w.size(p)) for p in range(self.n))
+        return f"({self.total} - {sizes} + {1 - keep} >= {n.effect.victim_draws})"
+
+    def c_GoesOut(self, w: _Writer, n: c.GoesOut, b: Binding) -> Val:
+        return _all([_eq(w.size(b.actor), 0), _eq(w.at(WINNER), NONE)])
+
+    def c_OffenderHolds(self, w: _Writer, n: c.OffenderHolds, b: Binding) -> Val:
+        offender = w.at(OFFENDER)
+        return _any([_ne(w.at(PH), _RESPOND), _eq(offender, NONE),
+                     _op("{} > 0", lambda x: x > 0, w.size(offender))
+                     if offender != NONE else False])
+
+    def c_ReverseSkips(self, w: _Writer, n: c.ReverseSkips, b: Binding) -> Val:
+        return bool(self.reader.reverse_skips)
+
+    def c_Both(self, w: _Writer, n: c.Both, b: Binding) -> Val:
+        return _all([w.cond(p, b) for p in n.parts])
+
+    def c_Either(self, w: _Writer, n: c.Either, b: Binding) -> Val:
+        return _any([w.cond(p, b) for p in n.parts])
+
+    def c_Unless(self, w: _Writer, n: c.Unless, b: Binding) -> Val:
+        return _not(w.cond(n.part, b))
+
+    def c_SaysUno(self, w: _Writer, n: c.SaysUno, b: Binding) -> Val:
+        return bool(b.uno)
+
+    def c_CardOfColor(self, w: _Writer, n: c.CardOfColor, b: Binding) -> Val:
+        return _eq(w.at(COLOR), self.reader.fcolor[b.card])
+
+    def c_NamesCurrent(self, w: _Writer, n: c.NamesCurrent, b: Binding) -> Val:
+        return _eq(w.at(COLOR), _n(b.color))
+
+    def c_OnOtherColor(self, w: _Writer, n: c.OnOtherColor, b: Binding) -> Val:
+        r = self.reader
+        tops = [f for f in range(r.nf)
+                if r.kind[f] is n.kind and r.fcolor[f] != r.fcolor[b.card]]
+        return _any(_eq(w.at(TOP), f) for f in tops)
+
+    def c_HoldsKind(self, w: _Writer, n: c.HoldsKind, b: Binding) -> Val:
+        faces = [f for f in range(self.reader.nf) if self.reader.kind[f] is n.kind]
+        return _any(w.at(w.hand(b.actor, f)) for f in faces)
+
+    def c_ColorKept(self, w: _Writer, n: c.ColorKept, b: Binding) -> Val:
+        return _eq(w.at(PREV), w.at(COLOR))
+
+    # ------------------------------------------------------------- effects (Reader.e_*)
+
+    def e_Clear(self, w: _Writer, n: e.Clear, k: Callable[[], None]) -> None:
+        w.set(self.reader._field(n.field), NONE)
+        k()
+
+    def e_Copy(self, w: _Writer, n: e.Copy, k: Callable[[], None]) -> None:
+        w.set(self.reader._field(n.field), w.at(self.reader._field(n.source)))
+        k()
+
+    def e_Mark(self, w: _Writer, n: e.Mark, k: Callable[[], None]) -> None:
+        w.set(self.reader._field(n.field), w.seat(w.b, n.who))
+        k()
+
+    def _nothing(self, w: _Writer, n: e.Effect, k: Callable[[], None]) -> None:
+        """Bookkeeping of the engine's words: no field of the record."""
+        k()
+
+    e_Reveal = e_Caused = e_NoteCause = e_NoteEffect = _nothing
+
+    def e_Resolve(self, w: _Writer, n: e.Resolve, k: Callable[[], None]) -> None:
+        b = w.b
+        w.set(PENDING, 0)
+        w.set(KIND, NONE)
+        w.set(OFFENDER, NONE)
+        turn = b.actor if n.keeps_turn else w.next(b.actor)  # read before the phase is set
+        w.set(PH, _P[PLAY])
+        w.set(TURN, turn)
+        self._round_end_check(w, k)
+
+    def e_SetPhase(self, w: _Writer, n: e.SetPhase, k: Callable[[], None]) -> None:
+        w.set(PH, _P[n.phase])
+        k()
+
+    def e_PassTurn(self, w: _Writer, n: e.PassTurn, k: Callable[[], None]) -> None:
+        w.set(TURN, w.next(w.b.actor, n.steps))
+        k()
+
+    def e_SetColor(self, w: _Writer, n: e.SetColor, k: Callable[[], None]) -> None:
+        w.set(COLOR, _n(w.b.color))
+        k()
+
+    def e_PlaceCard(self, w: _Writer, n: e.PlaceCard, k: Callable[[], None]) -> None:
+        b, r = w.b, self.reader
+        p, card = b.actor, b.card
+        w.emit(f"t[{w.hand(p, card)}] -= 1")
+        w.add(w.g.width + p, -1)
+        if n.judges:
+            w.set(WD4, f"(1 if {self._wd4(p, None)}(t) else 0)")
+            w.set(PREV, w.at(COLOR))
+        top = w.at(TOP)
+        if isinstance(top, str):
+            w.emit(f"if {top} != {NONE}: t[{r.disc} + {top}] += 1")
+        elif top != NONE:
+            w.emit(f"t[{r.disc + top}] += 1")
+        w.set(TOP, card)
+        w.set(COLOR, _n(b.color) if n.names_color else r.fcolor[card])
+        w.set(DRAWN_AT, NONE)
+        k()
+
+    def e_OpenWindow(self, w: _Writer, n: e.OpenWindow, k: Callable[[], None]) -> None:
+        b = w.b
+        if b.uno:
+            k()
+            return
+
+        def opens() -> None:
+            w.set(UNO_WINDOW, b.actor)
+            k()
+        w.split(_eq(w.size(b.actor), n.cards_left), opens, k)
+
+    def e_FlipDirection(self, w: _Writer, n: e.FlipDirection, k: Callable[[], None]) -> None:
+        w.set(DIR, _op("{} ^ 1", lambda x: x ^ 1, w.at(DIR)))
+        k()
+
+    def e_AddPending(self, w: _Writer, n: e.AddPending, k: Callable[[], None]) -> None:
+        before = _pick(_eq(w.at(PH), _RESPOND), w.at(PENDING), 0)
+        w.set(PENDING, _op("{} + " + str(n.cards), lambda x: x + n.cards, before))
+        w.set(KIND, KIND_INDEX[n.kind])
+        k()
+
+    def e_NoteOut(self, w: _Writer, n: e.NoteOut, k: Callable[[], None]) -> None:
+        actor = w.b.actor
+
+        def out() -> None:
+            w.set(WINNER, actor)
+            k()
+        w.split(_all([_eq(w.size(actor), 0), _eq(w.at(WINNER), NONE)]), out, k)
+
+    def e_EndIfOut(self, w: _Writer, n: e.EndIfOut, k: Callable[[], None]) -> None:
+        self._round_end_check(w, k)
+
+    def e_EndRound(self, w: _Writer, n: e.EndRound, k: Callable[[], None]) -> None:
+        self._end_round(w, w.b.actor)
+        k()
+
+    def e_When(self, w: _Writer, n: e.When, k: Callable[[], None]) -> None:
+        yes, no = (None if x is None else (x.rule, x.branch) for x in n.covers)
+
+        def then() -> None:
+            w.label(yes)
+            w.steps(n.then, k)
+
+        def otherwise() -> None:
+            w.label(no)
+            w.steps(n.otherwise, k)
+        w.split(w.cond(n.cond, w.b), then, otherwise)
+
+    def e_Shows(self, w: _Writer, n: e.Shows, k: Callable[[], None]) -> None:
+        w.label((n.label.rule, n.label.branch))
+        k()
+
+    def e_Sorts(self, w: _Writer, n: e.Sorts, k: Callable[[], None]) -> None:
+        yes, no = (None if x is None else (x.rule, x.branch) for x in (n.yes, n.no))
+        w.sorts(w.cond(n.cond, w.b), yes, no)
+        k()
+
+    def e_Take(self, w: _Writer, n: e.Take, k: Callable[[], None]) -> None:
+        self._take(w, w.seat(w.b, n.who), n.cards, n.keeps, k)
+
+    def e_TakePending(self, w: _Writer, n: e.TakePending, k: Callable[[], None]) -> None:
+        self._take(w, _n(w.b.of(n.who)), w.at(PENDING), False, k)
+
+    # ------------------------------------------------------------- engine primitives
+
+    def _take(self, w: _Writer, p: Val, count: Val, keeps: bool, k: Callable[[], None]) -> None:
+        """A draw: the rest of the effect runs on each outcome (``Reader.take``)."""
+        w.flush()
+        w.emit(f"for t, ran in DRAW(t, ran, {_src(p)}, {_src(count)}, {keeps}):")
+        w.depth += 1
+        w.forget(UNO_WINDOW, DRAWN_AT, TOP, *range(self.width, self.width + self.n))
+        k()
+        w.depth -= 1
+
+    def _round_end_check(self, w: _Writer, k: Callable[[], None]) -> None:
+        """``Reader.round_end_check`` (END-1): the winner-to-be still out ends the round."""
+        winner = w.at(WINNER)
+        if winner == NONE:
+            k()
+            return
+        if isinstance(winner, str):
+            w.emit(f"wn = {winner}")
+            winner = "wn"
+
+        def ends() -> None:
+            self._end_round(w, winner)
+            k()
+
+        def back() -> None:
+            w.set(WINNER, NONE)
+            k()
+        w.split(_ne(winner, NONE), lambda: w.split(_eq(w.size(winner), 0), ends, back), k)
+
+    def _end_round(self, w: _Writer, winner: Val) -> None:
+        """``Reader.end_round`` (SCORE-1)."""
+        w.emit(f"END(t, {_src(winner)})")
+        for i, v in ((PH, _P[OVER]), (UNO_WINDOW, NONE), (PENDING, 0), (KIND, NONE),
+                     (OFFENDER, NONE)):
+            w.known[i] = v
+        w.forget(12, 13)
+        if isinstance(winner, str):
+            w.forget(WINNER)
+        else:
+            w.known[WINNER] = winner
+
+
+def _binding(b: Binding) -> tuple[Any, ...]:
+    return (b.actor, b.target, b.offender, b.card, b.color, b.uno)
+
+
+def _draws(command: Command) -> bool:
+    """Whether the command draws (several outcomes, so its children are deduplicated)."""
+    def walk(node: object) -> bool:
+        if isinstance(node, e.Take | e.TakePending):
+            return True
+        if dataclasses.is_dataclass(node):
+            for f in dataclasses.fields(node):
+                value = getattr(node, f.name)
+                for item in value if isinstance(value, tuple) else (value,):
+                    if isinstance(item, e.Effect | e.Branch) and walk(item):
+                        return True
+        return False
+    return any(walk(x) for x in (*command.effect, *command.branches))
