@@ -583,18 +583,19 @@ def test_every_move_of_a_round_ends_with_the_knock_out() -> None:
 
 
 def test_the_readings_without_the_knock_out_refuse_a_mercy_table(tmp_path: Path) -> None:
-    """The packed command successor and the Promela model have no reading of
-    ``KnockOut``, so they refuse a MERCY table by its name. Before the knock-out was a
-    step, both read such a table as if nobody were ever knocked out: the command
-    successor found 60,936 states where the engine's has 10,236, and Promela wrote a
-    model of that other game."""
+    """The packed command successors (read and generated) and the Promela model have no
+    reading of ``KnockOut``, so they refuse a MERCY table by its name. Before the
+    knock-out was a step, the command successor and Promela read such a table as if
+    nobody were ever knocked out: the successor found 60,936 states where the engine's
+    has 10,236, and Promela wrote a model of that other game."""
     from unoformal.verification.packed.reading import Unread
     from unoformal.verification.packed.search import search
     from unoformal.verification.promela import model
     from unoformal.verification.promela.context import PromelaError
 
     cfg = _low_config(tmp_path, 2)
-    with pytest.raises(Unread, match="KnockOut has no reading over packed records"):
-        search(cfg, successor="commands")
+    for successor in ("commands", "generated"):
+        with pytest.raises(Unread, match="KnockOut has no reading over packed records"):
+            search(cfg, successor=successor)
     with pytest.raises(PromelaError, match="KnockOut has no Promela reading"):
         model.program(cfg)
