@@ -4,7 +4,7 @@
 with the same listing, but into source text instead of closures: per control key (phase,
 turn, UNO window, offender: what the listing branches on) one function that lists the
 moves with every guard inlined as an expression over the record, and per listed move one
-function that runs its effect as straight-line reads and writes of the list at fixed
+function that runs its effect as straight-line reads and writes of the state at fixed
 offsets. What is known when the source is written is folded in: the binding of each move
 (its seat, card, color, UNO call), the table's values (the match row, the reverse at two
 players, ``keep_top``), and the control fields the key fixes, as far as the effect leaves
@@ -14,7 +14,7 @@ the round ending) splits the rest of the effect in two, so each copy knows its f
 Why: the closures cost a call per node and a runner per chain; here a guard is one
 expression and an effect one function (``docs/explorer.md``, "What is not built yet").
 
-The state is the record as a list of ints with each hand's size after the record's bytes
+The state is the record as a ``bytearray`` with each hand's size after the record's bytes
 (kept by the effects: a card placed, cards drawn), so no guard sums a hand. The pile is
 the rest of the deck, recomputed only where a draw needs its faces. Chance is the
 explorer's, as ``Reader.take`` enumerates it (mirrored in :class:`_Draw`). The source of a
