@@ -423,8 +423,6 @@ def then(table: RuleTable, command: _Built, card: Kind | None = None) -> _Built:
     """``command`` with the steps ``table``'s enabled house rules add to it (``then``,
     where ``then_if`` holds), after its own and after the branch it takes. ``card``: the
     kind of the card a play's command is built for (``card(...)`` reads it)."""
-    import dataclasses
-
     name = "play" if card is not None else command.name
     added: list[Effect] = []
     for rule in table.house:
@@ -445,15 +443,27 @@ def then(table: RuleTable, command: _Built, card: Kind | None = None) -> _Built:
             # and a card drawn after it would count for nothing
             going = PhaseNot(OVER) if cond == ALWAYS else Both((PhaseNot(OVER), cond))
             added.append(When(going, steps, (), ("then", "nothing more")))
-            note = getattr(table, "note_read", None)
-            if callable(note):  # the relation's reader notes the rule (changed_guard)
-                note(rule.id)
-    if not added:
-        return command
+            _noted(table, rule.id)
+    return ending(command, tuple(added)) if added else command
+
+
+def ending(command: _Built, steps: tuple[Effect, ...]) -> _Built:
+    """``command`` with ``steps`` made after its own, after the branch it takes where it
+    has branches."""
+    import dataclasses
+
     if command.branches:
         return dataclasses.replace(command, branches=tuple(
-            dataclasses.replace(b, effect=(*b.effect, *added)) for b in command.branches))
-    return dataclasses.replace(command, effect=(*command.effect, *added))
+            dataclasses.replace(b, effect=(*b.effect, *steps)) for b in command.branches))
+    return dataclasses.replace(command, effect=(*command.effect, *steps))
+
+
+def _noted(table: RuleTable, rule_id: str) -> None:
+    """A reader that notes the entries a command reads (the relation's, for the mutant
+    runner and the verdicts' words) notes the house rule a change of it takes too."""
+    note = getattr(table, "note_read", None)
+    if callable(note):
+        note(rule_id)
 
 
 def changed(table: RuleTable, command: _Built) -> _Built:
@@ -478,16 +488,11 @@ def knocking(table: RuleTable, command: _Built) -> _Built:
     it takes where it has branches; ``command`` itself under a table without MERCY. Every
     move of a round, the start card's included, ends so (the next deal needs none: no
     round is under way)."""
-    import dataclasses
-
     if not unnoted(table).mercy.enabled:
         return command
     rule = table.mercy  # read through the view: a step of a table with MERCY cites it
     step = KnockOut(rule.at, rule.cards is MercyCards.PILE, rule.id)
-    if command.branches:
-        return dataclasses.replace(command, branches=tuple(
-            dataclasses.replace(b, effect=(*b.effect, step)) for b in command.branches))
-    return dataclasses.replace(command, effect=(*command.effect, step))
+    return ending(command, (step,))
 
 
 def changed_guard(table: RuleTable, name: str, guard: tuple[Conjunct, ...],
@@ -502,11 +507,7 @@ def changed_guard(table: RuleTable, name: str, guard: tuple[Conjunct, ...],
             if change.command == name:
                 guard = _apply(name, guard, rule, change,
                                f"house rule {rule.id}: change[{i}]", card, table.own)
-                # a reader that notes the entries a command reads (the relation's, for
-                # the mutant runner and the verdicts' words) notes the house rule too
-                note = getattr(table, "note_read", None)
-                if callable(note):
-                    note(rule.id)
+                _noted(table, rule.id)
     return guard
 
 
