@@ -577,8 +577,7 @@ def test_every_move_of_a_round_ends_with_the_knock_out() -> None:
                 (name, command.name)
     for name in ("classic", "stacking", "seven-o"):
         assert not any(isinstance(node, KnockOut) for command in commands(load_rules(name))
-                       for step in (*command.effect,
-                                    *(s for b in command.branches for s in b.effect))
+                       for step in command.steps()
                        for node in step.walk()), name
 
 

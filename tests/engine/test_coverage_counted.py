@@ -20,7 +20,7 @@ def _counted(game: Game, action: str) -> list[tuple[str, str]]:
 
 
 def _nodes(command: Command) -> list[Effect]:
-    steps = command.effect + tuple(s for b in command.branches for s in b.effect)
+    steps = command.steps()
     return [node for step in steps for node in step.walk()]
 
 

@@ -33,7 +33,7 @@ def _words(variant: str) -> list[str]:
         lines += [f"  counts {x.rule} {x.branch}: {x.text} "
                   f"({', '.join(k.value for k in x.kinds) or 'any card'})"
                   for x in labels_of(command)]
-        steps = command.effect + tuple(s for b in command.branches for s in b.effect)
+        steps = command.steps()
         lines += [f"  coverage: {node.text()}" for step in steps for node in step.walk()
                   if isinstance(node, (Shows, Sorts))]
     return lines

@@ -57,7 +57,7 @@ def _uncounted(steps: tuple[Effect, ...]) -> tuple[Effect, ...]:
 
 def labels_of(command: Command) -> list[Label]:
     """What coverage may count of ``command``, in the order of its effect."""
-    steps = command.effect + tuple(s for branch in command.branches for s in branch.effect)
+    steps = command.steps()
     return [label for step in steps for node in step.walk() for label in node.counted()]
 
 
@@ -74,6 +74,10 @@ class Command:
     effect: tuple[Effect, ...]
     prose: str  # what the move is, in a sentence (the rules document)
     branches: tuple[Branch, ...] = ()  # its outcomes, after the common effect
+
+    def steps(self) -> tuple[Effect, ...]:
+        """Every step it states: its common effect's, then each branch's."""
+        return self.effect + tuple(s for branch in self.branches for s in branch.effect)
 
     def taken(self, game: Concrete, b: Binding) -> Branch | None:
         """The branch the state takes (None for a command without branches)."""

@@ -176,8 +176,8 @@ def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
         for label in labels_of(command):
             if label.rule in sites:
                 sites[label.rule].branches.setdefault(label.branch, label.text)
-        steps = command.effect + tuple(s for b in command.branches for s in b.effect)
-        ends.update((s, None) for step in steps for s in step.walk() if isinstance(s, KnockOut))
+        ends.update((s, None) for step in command.steps() for s in step.walk()
+                    if isinstance(s, KnockOut))
     # MERCY's knock-out ends every move of a round, which none of them cites: stated once
     for step in ends:
         if step.rule in sites:
@@ -190,8 +190,7 @@ def _filed_in(command: Any, filed: set[str]) -> tuple[str, ...]:
     """The house rules of ``filed`` that a conjunct or a step of ``command`` (a
     ``Command``: the table's layer reads the language's only inside functions) cites."""
     guard = command.guard + tuple(p for b in command.branches for p in b.guard)
-    steps = command.effect + tuple(s for b in command.branches for s in b.effect)
-    named = [p.rule for p in guard] + [getattr(n, "rule", None) for step in steps
+    named = [p.rule for p in guard] + [getattr(n, "rule", None) for step in command.steps()
                                        for n in step.walk()]
     return tuple(r for r in dict.fromkeys(named) if r in filed)
 
