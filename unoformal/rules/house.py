@@ -242,23 +242,9 @@ class _Parser:
     def module(self, own: OwnCondition, values: list[Any]) -> Cond:
         """A condition of the file's module, built by the module's code: whatever it
         raises, or a node that is not the language's, is refused in one line."""
-        try:
-            built = own.build(values)
-        except Exception as err:  # the user's code: any exception, said in one line
-            text = " ".join(str(err).split())[:300]
-            self.fail(f"{own.name} (module {show(own.module)}) raised "
-                      f"{type(err).__name__}: {text} ({own.says})")
-        if not isinstance(built, Cond):
-            self.fail(f"{own.name} (module {show(own.module)}) built {show(built, 60)}, "
-                      "not a condition (a subclass of unoformal.language.Cond)")
-        # each reading its own: one left out would fail only where a verb first reads it,
-        # with a traceback (Cond's own raises TypeError)
-        missing = [m for m in ("holds", "encode", "text")
-                   if getattr(type(built), m) is getattr(Cond, m)]
-        if missing:
-            self.fail(f"{own.name} (module {show(own.module)}): {type(built).__name__} has "
-                      f"no {', '.join(m + '()' for m in missing)}; a condition has three "
-                      "readings: holds (the engine), encode (Z3), text (the words)")
+        built = _own_node(own, values, Cond, ("holds", "encode", "text"))
+        if isinstance(built, str):
+            self.fail(built)
         return built
 
     def played(self, values: list[Any]) -> Cond:
@@ -399,23 +385,37 @@ def _effect(tokens: list[str], text: str, where: str, at: tuple[str, str, str],
 
 
 def _own_effect(own: OwnCondition, values: list[Any]) -> Effect | str:
-    """An effect of the file's module, built by the module's code; or why it cannot be
-    (whatever it raises, a node that is not an effect, a reading left out)."""
+    """An effect of the file's module, built by the module's code; or why it cannot be."""
+    return _own_node(own, values, Effect, ("run", "encode", "text"))
+
+
+_Node = TypeVar("_Node", Cond, Effect)
+_READ_BY = {"holds": "the engine", "run": "the engine", "encode": "Z3", "text": "the words"}
+
+
+def _own_node(own: OwnCondition, values: list[Any], base: type[_Node],
+              readings: tuple[str, str, str]) -> _Node | str:
+    """A node of the file's module (a condition or an effect, ``base``), built by the
+    module's code; or why it cannot be, in one line: whatever it raises, a node that is
+    not a ``base``, a reading left out (it would fail only where a verb first reads it,
+    with a traceback: ``base``'s own raises TypeError)."""
+    what = "condition" if base is Cond else "effect"
     try:
         built = own.build(values)
     except Exception as err:  # the user's code: any exception, said in one line
         text = " ".join(str(err).split())[:300]
         return f"{own.name} (module {show(own.module)}) raised {type(err).__name__}: " \
             f"{text} ({own.says})"
-    if not isinstance(built, Effect):
-        return (f"{own.name} (module {show(own.module)}) built {show(built, 60)}, not an "
-                "effect (a subclass of unoformal.language.Effect)")
-    missing = [m for m in ("run", "encode", "text")
-               if getattr(type(built), m) is getattr(Effect, m)]
+    if not isinstance(built, base):
+        return (f"{own.name} (module {show(own.module)}) built {show(built, 60)}, not "
+                f"{'a' if base is Cond else 'an'} {what} (a subclass of "
+                f"unoformal.language.{base.__name__})")
+    missing = [m for m in readings if getattr(type(built), m) is getattr(base, m)]
     if missing:
+        said = ", ".join(f"{m} ({_READ_BY[m]})" for m in readings)
         return (f"{own.name} (module {show(own.module)}): {type(built).__name__} has no "
-                f"{', '.join(m + '()' for m in missing)}; an effect has three readings: run "
-                "(the engine), encode (Z3), text (the words)")
+                f"{', '.join(m + '()' for m in missing)}; {'a' if base is Cond else 'an'} "
+                f"{what} has three readings: {said}")
     return built
 
 
