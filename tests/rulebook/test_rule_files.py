@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -364,6 +365,29 @@ def test_a_step_a_file_adds_is_read_by_every_tool(
     capsys.readouterr()
     assert main(["replay", str(record), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["text"] == game.to_text()
+
+
+def test_a_files_rules_document_names_its_command_and_what_the_file_checks(
+        skip_draw: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The document of a rule file says the command that makes it (not docs/rules.md's),
+    lists the file's [[expect]], writes its change as the file does, and lists none of the
+    package's tests under its rule: this module's tests cite HOUSE-SKIP-DRAW, the docs'
+    example, which a user's rule of that ID is not."""
+    assert main(["rules", "--rules", str(skip_draw), "--markdown"]) == 0
+    words = capsys.readouterr().out
+    head = words[:words.index("\n## ")]
+    assert f"by `unoformal rules --rules {skip_draw} --markdown`" in head
+    assert "stale" not in head
+    assert "- `card-effects` at 2-10 players: refuted. A Skip now makes" in head
+    section = words[words.index("\n## HOUSE-SKIP-DRAW\n"):]
+    entry = re.search(r"`changes = (\{.*?\})`", section)
+    assert entry is not None, section
+    filed = tomllib.loads(skip_draw.read_text(encoding="utf-8"))["house"][0]["change"][0]
+    assert tomllib.loads(f"change = {entry.group(1)}")["change"] == filed
+    assert "- Tests:" not in section and "- Engine:" not in section
+    assert "test_rule_files.py" not in section
+    assert "- Its properties (`[[house.property]]`, proved by `unoformal verify`): none" \
+        in section
 
 
 @pytest.mark.parametrize(("old", "new", "said"), [

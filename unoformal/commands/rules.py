@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {err.line()}", file=sys.stderr)
         return 2
     if args.markdown:
-        print(render_markdown(table))
+        print(render_markdown(table, args.rules))
     else:
         Console().print(render_table(table))
     return 0
@@ -72,8 +72,9 @@ def render_table(table: RuleTable) -> Table:
     return out
 
 
-def render_markdown(table: RuleTable) -> str:
-    """The rules document (``docs/rules.md`` for classic); imports Z3 to list its steps."""
+def render_markdown(table: RuleTable, rules: str | None = None) -> str:
+    """The rules document (``docs/rules.md`` for classic; with ``rules``, the variant or
+    rule file ``--rules`` named, as it says); imports Z3 to list its steps."""
     from unoformal.rulebook.document import render
 
-    return render(table).rstrip("\n")
+    return render(table, rules=rules).rstrip("\n")

@@ -36,6 +36,7 @@ class Sites:
     branches: dict[str, str] = field(default_factory=dict)  # what coverage counts: its words
     switched_on: bool = False  # a house rule off in the table: commands from it switched on
     filed: bool = False  # a rule file's house rule: stated in its file, as changed moves
+    own: list[str] = field(default_factory=list)  # such a rule's [[house.property]], in words
     engine: dict[str, list[str]] = field(default_factory=dict)  # file -> functions
     steps: set[str] = field(default_factory=set)  # Z3 steps citing it
     read_by: set[str] = field(default_factory=set)  # Z3 steps reading its entry
@@ -58,8 +59,9 @@ def expand(text: str) -> str:
         f"{m.group(1)}-{i}" for i in range(int(m.group(2)), int(m.group(3)) + 1)), text)
 
 
-def render(table: RuleTable, root: Path = ROOT) -> str:
-    """The whole document for ``table``."""
+def render(table: RuleTable, root: Path = ROOT, rules: str | None = None) -> str:
+    """The whole document for ``table``: docs/rules.md's for classic, or, with ``rules``,
+    the document of the variant or rule file ``--rules`` named, which says so."""
     ids = list(dict.fromkeys(rule.id for _, rule in table.entries()))
     sites = {rid: Sites() for rid in ids}
     _cited_in(sites, "rules", "statement")
@@ -72,17 +74,24 @@ def render(table: RuleTable, root: Path = ROOT) -> str:
         _z3(on, {rid: sites[rid]}, properties=False)
     _tests(root / "tests", sites)
     _findings(root / "README.md", sites)
-    lines = _head(table)
+    lines = _head(table, rules)
     for rid in ids:
         entries = [(attr, rule) for attr, rule in table.entries() if rule.id == rid]
         lines += _section(rid, entries, sites[rid])
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _head(table: RuleTable) -> list[str]:
+def _generated(rules: str | None) -> str:
+    if rules is None:  # docs/rules.md
+        return (f"Generated from the rule table (`unoformal/rulebook/table.py`) by `{COMMAND}`; "
+                "do not edit by hand: a test fails when this file is stale.")
+    return (f"Generated from the rule table (`unoformal/rulebook/table.py`) as `{rules}` "
+            f"sets it, by `unoformal rules --rules {rules} --markdown`.")
+
+
+def _head(table: RuleTable, rules: str | None = None) -> list[str]:
     lines = [f"# UNO rules — {table.name}", "", table.description, "",
-             f"Generated from the rule table (`unoformal/rulebook/table.py`) by `{COMMAND}`; "
-             "do not edit by hand: a test fails when this file is stale.", "",
+             _generated(rules), "",
              "Each rule gives its words with the table's values filled in, the seed section it "
              "is decided from (seed 000 governs), the table entry, and where the rule is "
              "interpreted and checked: engine functions citing the ID, Z3 actions (steps) "
@@ -91,6 +100,10 @@ def _head(table: RuleTable) -> list[str]:
     if table.overrides:
         lines += ["", "Overrides of the classic table: " + "; ".join(
             f"{rid}.{key} = {show(value)}" for rid, key, value in table.overrides) + "."]
+    if table.expect:  # a variant file's own [[expect]]: what `unoformal verify` checks
+        lines += ["", "Verdicts its file expects (`[[expect]]`, checked by `unoformal verify`):",
+                  *(f"- `{e.property}` at {e.players} players: {e.verdict}. {e.reason}"
+                    for e in table.expect)]
     return lines
 
 
@@ -129,10 +142,20 @@ def _unstated(where: Sites) -> str:
 def _where(where: Sites) -> list[str]:
     statement, engine = _functions_of(where.statement), _functions_of(where.engine)
     reading = sorted(where.read_by - where.steps)
+    stated = [f"- Stated in the rule language: {statement or _unstated(where)}",
+              *_played(where.commands, where.switched_on),
+              *_counted(where.branches)]
+    if where.filed:
+        # A rule file's rule: no engine function, shipped property, test or finding of the
+        # package can name it (one that does names another rule of the same ID); what checks
+        # it is its file's own properties and [[expect]], listed at the top.
+        return [*stated,
+                f"- Z3 steps reading its entry: {_list(reading)}",
+                "- Its properties (`[[house.property]]`, proved by `unoformal verify`):"
+                + ("" if where.own else " none"),
+                *(f"  - {own}" for own in where.own)]
     return [
-        f"- Stated in the rule language: {statement or _unstated(where)}",
-        *_played(where.commands, where.switched_on),
-        *_counted(where.branches),
+        *stated,
         f"- Engine: {engine or 'no function cites it'}",
         f"- Z3 steps citing it: {_list(sorted(where.steps))}",
         f"- Z3 steps reading its entry: {_list(reading)}",
@@ -164,8 +187,10 @@ def _commands(table: RuleTable, sites: dict[str, Sites]) -> None:
     # a rule file's house rules: each move a change of theirs reaches, by the conjuncts
     # and steps citing them (a move's own citations name the rulebook's rules)
     filed = {r.id for r in table.house if r.source == HOUSE_FILE and r.id in sites}
-    for rid in filed:
-        sites[rid].filed = True
+    for rule in table.house:
+        if rule.id in filed:
+            sites[rule.id].filed = True
+            sites[rule.id].own = [f"`{p.name}`: {p.says}" for p in rule.properties]
     for command in commands(table):
         cited = command.cites + tuple(c for b in command.branches for c in b.cites)
         if filed:

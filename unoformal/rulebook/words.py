@@ -12,7 +12,9 @@ values: a variant that changes a value changes what its rule says.
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import fields, is_dataclass
 from enum import Enum
 from typing import Any
 
@@ -69,9 +71,12 @@ def fill(template: str, values: dict[str, Any]) -> str:
 
 
 def show(value: Any) -> str:
-    """A value as words: tuples as lists, enumerations as their text, kinds named."""
+    """A value as words: tuples as lists, enumerations as their text, kinds named, a rule
+    file's entry (a ``[[house.change]]``) as the fields it sets, as the file writes them."""
     if isinstance(value, tuple):
         return ", ".join(show(v) for v in value) if value else "none"
+    if is_dataclass(value) and not isinstance(value, type):
+        return _inline(value)
     if isinstance(value, Kind):
         return _KIND_WORDS[value]
     if isinstance(value, Enum):
@@ -79,6 +84,21 @@ def show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"  # as a variant file spells it
     return str(value)
+
+
+def _inline(entry: Any) -> str:
+    """A TOML inline table of the fields ``entry`` sets (those not at their default)."""
+    set_ = [(f.name, getattr(entry, f.name)) for f in fields(entry)
+            if getattr(entry, f.name) != f.default]
+    return "{" + ", ".join(f"{name} = {_toml(value)}" for name, value in set_) + "}"
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string's escapes
+    return show(value)
 
 
 def placeholders(template: str) -> set[str]:
