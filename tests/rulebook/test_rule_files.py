@@ -22,6 +22,7 @@ from unoformal.engine.record import replay, to_record
 from unoformal.errors import IllegalActionError, VariantError
 from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import load_rules
+from unoformal.rules.book import commands
 from unoformal.rules.state import DRAWN, PLAY
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "how-a-rule-is-written.md"
@@ -410,3 +411,129 @@ def test_a_broken_step_is_refused_naming_the_file_the_rule_and_the_field(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert "skip-draw.toml" in err and "HOUSE-SKIP-DRAW" in err and said in err, err
+
+
+# ------------------------------------------------- a step made in the place of the move's own
+
+
+@pytest.fixture
+def skip_two(tmp_path: Path) -> Path:
+    path = tmp_path / "skip-two.toml"
+    path.write_text(_doc_block("skip-two.toml"), encoding="utf-8")
+    return path
+
+
+def _played(rules: Any, players: list[str], face: str) -> tuple[Game, Game]:
+    """A game where the player to move may play a card of ``face`` (``S``, ``+2``; ``W``
+    a Wild), before and after playing it."""
+    for seed in range(400):
+        game = Game(players, seed=seed, rules=rules)
+        if game.phase != PLAY:
+            continue
+        plays = [a for a in game.legal_actions(game.to_play, penalties=False)
+                 if a.type is ActionType.PLAY and a.card is not None
+                 and (a.card == face if face == "W" else a.card[1:] == face)]
+        if plays:
+            after = game.copy()
+            after.apply(plays[0])
+            return game, after
+    raise AssertionError(f"no {face} to play in 400 seeds")
+
+
+def test_a_step_a_file_replaces_is_made_in_its_place(skip_two: Path) -> None:
+    """skip-two.toml: a Skip moves the turn three seats on; a Draw Two, whose play has the
+    same step, still two (then_if); under classic a Skip moves it two."""
+    four = ["A", "B", "C", "D"]
+    rules = load_rules(str(skip_two))
+    before, after = _played(rules, four, "S")
+    assert after.turn == before._next(before.turn, 3) != before._next(before.turn, 2)
+    before, after = _played(rules, four, "+2")
+    assert after.turn == before._next(before.turn, 2)
+    before, after = _played(CLASSIC, four, "S")
+    assert after.turn == before._next(before.turn, 2)
+
+
+def test_a_replaced_step_is_read_by_every_tool(
+        skip_two: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The words say what the Skip's play makes instead, and the Draw Two's is its own;
+    Z3 refutes what the file expects at two players; validate finds the engine and the
+    relation agree; a record replays without the file."""
+    assert main(["rules", "--rules", str(skip_two), "--markdown"]) == 0
+    words = capsys.readouterr().out
+    section = words[words.index("\n## HOUSE-SKIP-TWO\n"):]
+    skip = section[section.index("  - `play_skip` ("):]
+    assert '    - instead of "the turn goes 2 seats on" (HOUSE-SKIP-TWO):\n' \
+        "      - then the turn goes 3 seats on\n" in skip
+    assert "  - `play_draw_two` (" not in section  # the change leaves the Draw Two's play
+    assert main(["verify", "--rules", str(skip_two), "--players", "2", "--json",
+                 "--property", "two-player-turn-returns", "--no-witness"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["verdict"], r["expected"]) for r in rows] == [("refuted", "refuted")]
+    assert main(["validate", "--rules", str(skip_two), "--players", "4",
+                 "--steps", "1500", "--workers", "1"]) in (0, 1)
+    said = capsys.readouterr().out
+    assert "0 mismatches" in said and "play_skip" not in said.split("uncovered:")[-1]
+    record = tmp_path / "game.json"
+    game = _play(monkeypatch, record, str(skip_two), seed=4)
+    assert any(a.type is ActionType.PLAY and a.card is not None and a.card[1:] == "S"
+               for a in game.history)
+    skip_two.unlink()
+    capsys.readouterr()
+    assert main(["replay", str(record), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["text"] == game.to_text()
+
+
+def test_a_dropped_step_is_made_nowhere(tmp_path: Path) -> None:
+    """drop = true: a Wild that leaves the turn with its player (its "the turn passes to
+    the next player" dropped), in the engine and in the words."""
+    path = tmp_path / "wild-again.toml"
+    path.write_text(_doc_block("skip-two.toml").replace('"pass-turn(3)"', "").replace(
+        'instead = ', "drop = true").replace("card(skip)", "card(wild)").replace(
+        "the turn goes 2 seats on", "the turn passes to the next player").split(
+        "[[expect]]")[0], encoding="utf-8")
+    rules = load_rules(str(path))
+    before, after = _played(rules, ["A", "B", "C"], "W")
+    assert after.turn == before.turn
+    before, after = _played(CLASSIC, ["A", "B", "C"], "W")
+    assert after.turn == before._next(before.turn, 1)
+    wild = next(c for c in commands(rules) if c.name == "play_wild")
+    assert '- instead of "the turn passes to the next player" (HOUSE-SKIP-TWO):' in \
+        wild.text() and "  - then nothing" in wild.text()
+
+
+def test_the_packed_readings_make_a_replaced_step(tmp_path: Path) -> None:
+    """The packed successors, read and generated, and Promela take a replaced step (a
+    number card that keeps the turn and makes the other player draw, on the `duel` deck):
+    the engine's graph, edge for edge, which differs from the rulebook's. (Keeping the
+    turn alone would not tell a reading that drops the step: two seats on is no move at
+    two players.)"""
+    import numpy as np
+
+    from unoformal.verification.explore.graph import Config
+    from unoformal.verification.explore.presets import PRESETS, small_rules
+    from unoformal.verification.packed.search import search
+    from unoformal.verification.promela.model import program
+    from unoformal.verification.promela.spin import count, missing
+
+    path = tmp_path / "number-again.toml"
+    path.write_text(_doc_block("skip-two.toml").replace("card(skip)", "card(number)").replace(
+        "the turn goes 2 seats on", "the turn passes to the next player").replace(
+        "pass-turn(3)", "take(next, 1)").split("[[expect]]")[0], encoding="utf-8")
+    preset = PRESETS["duel"]
+
+    def config(rules: str | None) -> Config:
+        return Config(small_rules(preset.size, rules, dict(preset.extra), "duel"),
+                      tuple(preset.size.players_list()), "duel", False,
+                      preset.size.penalties)
+
+    engine = search(config(str(path)))
+    assert engine.edges != search(config(None)).edges
+    for successor in ("commands", "generated"):
+        got = search(config(str(path)), successor=successor)
+        assert np.array_equal(got.records.read(), engine.records.read()), successor
+        assert np.array_equal(got.dst.read(), engine.dst.read()), successor
+        assert np.array_equal(got.act.read(), engine.act.read()), successor
+    model = program(config(str(path)))  # a node without a Promela reading is refused here
+    if missing() is None:  # Spin counts the same states (CI installs it)
+        assert model.explorer_states(count(model.text, tmp_path).states) == engine.states

@@ -60,6 +60,7 @@ from unoformal.language.effects import (
     Branch,
     Clear,
     Effect,
+    Instead,
     KnockOut,
     PassTurn,
     SetColor,
@@ -75,8 +76,8 @@ __all__ = [
     "PENDING_RULE", "Actor", "All", "Binding", "Both", "Branch", "CanDraw", "CanPlay", "Card",
     "CardPlayable", "CardsLeft", "Clear", "Command", "Concrete", "Cond", "Conjunct",
     "DrawnOnly", "DrawnPlayable", "Effect", "Either", "Fixed", "HandAtLeast", "HandIs", "HoldsCard",
-    "HoldsKind", "IsTop", "KnockOut", "Label", "Matches", "Not", "OfCurrentColor", "OfKind",
-    "PassTurn", "PendingIn", "PhaseIn", "PhaseIs", "PhaseNot", "Playable", "Said",
+    "HoldsKind", "Instead", "IsTop", "KnockOut", "Label", "Matches", "Not", "OfCurrentColor",
+    "OfKind", "PassTurn", "PendingIn", "PhaseIn", "PhaseIs", "PhaseNot", "Playable", "Said",
     "SetColor", "SetPhase", "Shows", "Sorts", "Symbolic", "Take", "Unless", "When", "Who",
     "in_phase", "labels_of",
 ]

@@ -13,7 +13,7 @@ from typing import Any
 
 from unoformal.language.conditions import Conjunct
 from unoformal.language.coverage import Label
-from unoformal.language.effects import Branch, Effect, Shows, Sorts, When, encode_all
+from unoformal.language.effects import Branch, Effect, Instead, Shows, Sorts, When, encode_all
 from unoformal.language.protocols import Actor, Binding, Concrete, Symbolic, Term, Who
 
 
@@ -50,6 +50,8 @@ def _uncounted(steps: tuple[Effect, ...]) -> tuple[Effect, ...]:
         if isinstance(step, When):
             step = dataclasses.replace(step, then=_uncounted(step.then),
                                        otherwise=_uncounted(step.otherwise))
+        elif isinstance(step, Instead):
+            step = dataclasses.replace(step, steps=_uncounted(step.steps))
         out.append(step)
     return tuple(out)
 

@@ -713,6 +713,40 @@ class KnockOut(Effect):
 
 
 @dataclass(frozen=True)
+class Instead(Effect):
+    """A step of a move that a house rule replaces: ``steps`` are made where the move said
+    ``was`` (none: the rule drops it). It changes nothing itself; it keeps what the step
+    was and which rule changed it, for the words."""
+
+    rule: str
+    was: str  # the replaced step's words
+    steps: tuple[Effect, ...]
+
+    def run(self, game: Concrete, b: Binding) -> None:
+        for step in self.steps:
+            step.run(game, b)
+
+    def encode(self, spec: Symbolic, s: Any, b: Binding, tag: str) -> tuple[Any, list[Term]]:
+        return encode_all(self.steps, spec, s, b, tag)
+
+    def text(self) -> str:
+        now = "; ".join(step.text() for step in self.steps) or "nothing"
+        return f"instead of \"{self.was}\" ({self.rule}): {now}"
+
+    def lines(self) -> list[str]:
+        said = [f"- instead of \"{self.was}\" ({self.rule}):"]
+        return said + ([f"  {line}" for step in self.steps for line in step.lines()]
+                       or ["  - then nothing"])
+
+    def walk(self) -> tuple[Effect, ...]:
+        return (self, *(e for step in self.steps for e in step.walk()))
+
+    def replaced(self, change: Callable[[Effect], Effect]) -> Effect:
+        return change(dataclasses.replace(
+            self, steps=tuple(step.replaced(change) for step in self.steps)))
+
+
+@dataclass(frozen=True)
 class DealtIn(Effect):
     """MERCY: the players knocked out of the round are back for the next one (before the
     deal passes, so every seat counts)."""

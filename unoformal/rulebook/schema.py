@@ -149,7 +149,9 @@ def house_schema() -> dict[str, Any]:
                              "conjunct": {"type": "string", "maxLength": 300},
                              "when": _COND, "drop": {"type": "boolean"}, "require": _COND,
                              "words": {"type": "string", "maxLength": 300},
-                             "then": _COND, "then_if": _COND}}
+                             "then": _COND, "then_if": _COND,
+                             "step": {"type": "string", "maxLength": 300},
+                             "instead": _COND}}
     prop = {"type": "object", "additionalProperties": False,
             "required": ["name", "says", "command"],
             "properties": {"name": {"type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$",

@@ -447,7 +447,9 @@ class Change:
     (``unoformal.rules.house``: ``phase(play) or (phase(drawn) and drawn-playable(false))``),
     parsed where the commands are built. With ``then`` the move makes more steps after its
     own (effects of the rule language, ``take(next, 1)``, separated by ``;``), where
-    ``then_if`` holds, if it is given."""
+    ``then_if`` holds, if it is given. With ``step`` (the words of one of the move's own
+    steps, as docs/rules.md lists them after "then") the move makes ``instead``'s effects
+    in that step's place, or nothing there with ``drop``, where ``then_if`` holds."""
 
     command: Annotated[str, Text(40, r"^[a-z_]+$", "a move's command name", 1)]
     conjunct: Annotated[str, Text(300)] = ""
@@ -459,6 +461,8 @@ class Change:
     # ``then_if`` holds when they are reached (a condition, as ``when``)
     then: Annotated[str, Text(4000)] = ""
     then_if: Annotated[str, Text(4000)] = ""
+    step: Annotated[str, Text(300)] = ""
+    instead: Annotated[str, Text(4000)] = ""
 
 
 @dataclass(frozen=True)

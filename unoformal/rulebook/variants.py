@@ -163,7 +163,8 @@ def house_data(rule: HouseRule | dict[str, Any]) -> Any:
                            "enabled": rule.enabled, "change": []}
     for change in rule.changes:
         data: dict[str, Any] = {"command": change.command}
-        for key in ("conjunct", "when", "require", "words", "then", "then_if"):
+        for key in ("conjunct", "when", "require", "words", "then", "then_if", "step",
+                    "instead"):
             if getattr(change, key):
                 data[key] = getattr(change, key)
         if change.drop:
@@ -189,7 +190,8 @@ def _house_rules(table: RuleTable, house: Sequence[HouseRule | dict[str, Any]],
         taken.add(data["id"])
         changes = tuple(Change(c["command"], c.get("conjunct", ""), c.get("when", ""),
                                bool(c.get("drop", False)), c.get("require", ""),
-                               c.get("words", ""), c.get("then", ""), c.get("then_if", ""))
+                               c.get("words", ""), c.get("then", ""), c.get("then_if", ""),
+                               c.get("step", ""), c.get("instead", ""))
                         for c in data.get("change", []))
         props = tuple(HouseProperty(p["name"], p["says"], p["command"], p.get("before", ""),
                                     p.get("after", "")) for p in data.get("property", []))

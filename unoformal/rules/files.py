@@ -15,10 +15,19 @@ from collections.abc import Callable
 from unoformal.errors import VariantError
 from unoformal.inputs import show
 from unoformal.language.commands import Command
+from unoformal.language.effects import Instead
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import RuleTable
+from unoformal.rulebook.table import Change, RuleTable
 from unoformal.rules.book import commands
-from unoformal.rules.house import CARD, CHANGEABLE, CONDITIONS, EFFECTS, condition
+from unoformal.rules.house import (
+    CARD,
+    CHANGEABLE,
+    CONDITIONS,
+    EFFECTS,
+    condition,
+    step_texts,
+    step_words,
+)
 from unoformal.rules.play import play
 from unoformal.rules.respond import accept, challenge
 from unoformal.rules.turn import choose_color, draw, keep, misplay, pass_nothing_to_draw
@@ -36,13 +45,15 @@ def check_house(table: RuleTable, where: str) -> None:
             if change.command not in CHANGEABLE:
                 raise VariantError(f"{at}.command = {show(change.command)}: a rule file "
                                    f"changes one of {', '.join(CHANGEABLE)}")
-            if change.then_if and not change.then:
+            if change.then_if and not (change.then or change.step):
                 raise VariantError(f"{at}: then_if is the condition of the steps a change "
-                                   "adds: give them (then)")
-            if not (change.require or change.conjunct or change.then):
+                                   "makes: give them (then, or instead of a step)")
+            if not (change.require or change.conjunct or change.then or change.step):
                 raise VariantError(f"{at}: a change names a conjunct (to replace its "
-                                   "condition with when, or drop it), requires one, or "
-                                   "adds steps to the move (then)")
+                                   "condition with when, or drop it), requires one, "
+                                   "adds steps to the move (then), or names a step (to "
+                                   "make instead's in its place, or drop it)")
+            _check_step(change, at)
             if change.conjunct and not (change.when or change.drop):
                 raise VariantError(f"{at}: conjunct {show(change.conjunct, 60)} is named: "
                                    "give its new condition (when) or drop = true")
@@ -56,11 +67,42 @@ def check_house(table: RuleTable, where: str) -> None:
     try:
         for build in moves:
             build(switched_on)
-        for kind in Kind:  # a play's guard and the steps a change adds to it
-            play(switched_on, kind)
+        plays = [play(switched_on, kind) for kind in Kind]  # its guard, the steps added
     except VariantError as err:
         raise VariantError(f"{where}: {err.message}", err.rule_id) from None
+    _check_play_steps(table, plays, where)
     _check_properties(table, where)
+
+
+def _check_play_steps(table: RuleTable, plays: list[Command], where: str) -> None:
+    """A step a change of ``play`` names is one of some kind of card's play (a play of
+    another kind without it is left as it is)."""
+    made = {(n.rule, n.was) for c in plays for step in c.steps() for n in step.walk()
+            if isinstance(n, Instead)}
+    for i, rule in enumerate(table.house):
+        for j, change in enumerate(rule.changes):
+            if change.command == "play" and change.step and \
+                    (rule.id, step_words(change.step)) not in made:
+                said = "; ".join(dict.fromkeys(t for c in plays for t in step_texts(c)))
+                raise VariantError(f"{where}: house[{i}] ({rule.id}).change[{j}].step = "
+                                   f"{show(change.step, 80)}: no play has a step in those "
+                                   f"words (the plays' steps: {said})", rule.id)
+
+
+def _check_step(change: Change, at: str) -> None:
+    """``step`` names what ``instead`` or ``drop`` replaces; ``drop`` drops one thing."""
+    if change.instead and not change.step:
+        raise VariantError(f"{at}: instead is made in the place of one of the move's steps: "
+                           "name it (step)")
+    if change.step and not (change.instead or change.drop):
+        raise VariantError(f"{at}: step {show(change.step, 60)} is named: give what is made "
+                           "in its place (instead) or drop = true")
+    if change.step and change.conjunct:
+        raise VariantError(f"{at}: a change names a conjunct or a step, not both (give "
+                           "each its own [[house.change]])")
+    if change.step and change.instead and change.drop:
+        raise VariantError(f"{at}: step {show(change.step, 60)}: give instead or "
+                           "drop = true, not both")
 
 
 def _check_properties(table: RuleTable, where: str) -> None:

@@ -46,7 +46,15 @@ from unoformal.language.conditions import (
     PhaseNot,
     Unless,
 )
-from unoformal.language.effects import Effect, FlipDirection, KnockOut, PassTurn, Take, When
+from unoformal.language.effects import (
+    Effect,
+    FlipDirection,
+    Instead,
+    KnockOut,
+    PassTurn,
+    Take,
+    When,
+)
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Change, HouseRule, MercyCards, OwnCondition, RuleTable
@@ -424,6 +432,7 @@ def then(table: RuleTable, command: _Built, card: Kind | None = None) -> _Built:
     where ``then_if`` holds), after its own and after the branch it takes. ``card``: the
     kind of the card a play's command is built for (``card(...)`` reads it)."""
     name = "play" if card is not None else command.name
+    command = _instead(table, command, name, card)
     added: list[Effect] = []
     for rule in table.house:
         if not rule.enabled:
@@ -445,6 +454,77 @@ def then(table: RuleTable, command: _Built, card: Kind | None = None) -> _Built:
             added.append(When(going, steps, (), ("then", "nothing more")))
             _noted(table, rule.id)
     return ending(command, tuple(added)) if added else command
+
+
+def _instead(table: RuleTable, command: _Built, name: str, card: Kind | None) -> _Built:
+    """``command`` with the steps ``table``'s enabled house rules replace (``step``, by
+    its words) made as ``instead`` says, or dropped: an :class:`Instead` in its place,
+    whose steps are made where ``then_if`` holds (else the move's own step)."""
+    for rule in table.house:
+        if not rule.enabled:
+            continue
+        for i, change in enumerate(rule.changes):
+            if change.command != name or not change.step:
+                continue
+            where = f"house rule {rule.id}: change[{i}]"
+            cond: Cond = ALWAYS
+            if change.then_if:
+                cond = folded(condition(change.then_if, f"{where}.then_if", card, table.own))
+                if isinstance(cond, Fixed) and not cond.value:
+                    continue  # a play of another kind of card: its step is its own
+            now = () if change.drop else effects(
+                change.instead, f"{where}.instead", command.name, rule.id, table.own,
+                f".{rule.id}.{i}")
+            words = step_words(change.step)
+            swapped = _swapped(command, words, _in_place(rule.id, words, now, cond))
+            if swapped is None:
+                if card is not None:
+                    continue  # a play of another kind of card, without that step
+                raise VariantError(f"{where}.step = {show(change.step, 80)}: {command.name} "
+                                   f"has no step in those words (its steps: "
+                                   f"{'; '.join(step_texts(command))})", rule.id)
+            command = swapped
+            _noted(table, rule.id)
+    return command
+
+
+def _in_place(rule_id: str, words: str, now: tuple[Effect, ...],
+              cond: Cond) -> Callable[[Effect], Effect]:
+    """What a step in ``words`` becomes: ``now``, where ``cond`` holds (always: ``now``
+    alone), else the step itself."""
+    def made(own: Effect) -> Effect:
+        if cond == ALWAYS:
+            return Instead(rule_id, words, now)
+        return Instead(rule_id, words, (When(cond, now, (own,), ("then", "as the move says")),))
+    return made
+
+
+def step_words(text: str) -> str:
+    """A step's words as a file may copy them from docs/rules.md: "- then ..." or bare."""
+    words = text.strip().removeprefix("- ").strip()
+    return words.removeprefix("then ").strip()
+
+
+def step_texts(command: _Built) -> list[str]:
+    """The words of the steps of ``command`` a change may name: its own, and its
+    branches', as the rules document lists them (what coverage counts is no step)."""
+    return list(dict.fromkeys(step.text() for step in command.steps() if step.lines()))
+
+
+def _swapped(command: _Built, words: str,
+             made: Callable[[Effect], Effect]) -> _Built | None:
+    """``command`` with every step of its own, and of its branches, in ``words`` replaced
+    by what ``made`` makes of it; None where it has no such step."""
+    import dataclasses
+
+    def swap(steps: tuple[Effect, ...]) -> tuple[Effect, ...]:
+        return tuple(made(step) if step.lines() and step.text() == words else step
+                     for step in steps)
+
+    if words not in step_texts(command):
+        return None
+    return dataclasses.replace(command, effect=swap(command.effect), branches=tuple(
+        dataclasses.replace(b, effect=swap(b.effect)) for b in command.branches))
 
 
 def ending(command: _Built, steps: tuple[Effect, ...]) -> _Built:

@@ -1094,6 +1094,9 @@ class GeneratedSuccessor:
             w.steps(n.otherwise, k)
         w.split(w.cond(n.cond, w.b), then, otherwise)
 
+    def e_Instead(self, w: _Writer, n: e.Instead, k: Callable[[], None]) -> None:
+        w.steps(n.steps, k)  # a house rule's steps where the move's own one was
+
     def e_Shows(self, w: _Writer, n: e.Shows, k: Callable[[], None]) -> None:
         w.label((n.label.rule, n.label.branch))
         k()

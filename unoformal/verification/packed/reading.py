@@ -522,6 +522,9 @@ class Reader:
             return (then if holds else otherwise)(s, b, ran)
         return step
 
+    def e_Instead(self, n: e.Instead) -> Step:
+        return self.chain(n.steps)  # a house rule's steps where the move's own one was
+
     def e_Shows(self, n: e.Shows) -> Step:
         label = (n.label.rule, n.label.branch)
 

@@ -180,6 +180,11 @@ def branch(ctx: Ctx, n: e.When, b: Binding) -> Lines:
     return when(cond(ctx, n.cond, b), then, otherwise)
 
 
+def instead(ctx: Ctx, n: e.Instead, b: Binding) -> Lines:
+    """A house rule's steps where the move's own one was."""
+    return effect(ctx, n.steps, b)
+
+
 def _none(value: int | None) -> int:
     return NONE if value is None else value
 
@@ -220,6 +225,7 @@ _READINGS: dict[type, Reading] = {
     e.EndIfOut: lambda x, n, b: round_end_check(x),
     e.EndRound: lambda x, n, b: end_round(str(b.actor)),
     e.When: branch,  # type: ignore[dict-item]
+    e.Instead: instead,  # type: ignore[dict-item]
     e.TurnUp: lambda x, n, b: turn_up(x, b),
     e.StartAt: start_at,  # type: ignore[dict-item]
     e.RandomColor: lambda x, n, b: random_color(x),
