@@ -502,6 +502,32 @@ def test_a_dropped_step_is_made_nowhere(tmp_path: Path) -> None:
         wild.text() and "  - then nothing" in wild.text()
 
 
+@pytest.mark.parametrize(("old", "new", "said"), [
+    ('step = "the turn goes 2 seats on"', 'step = "the turn goes two seats on"',
+     "step = 'the turn goes two seats on': no play has a step in those words (the plays' "
+     "steps: `uno_window` is set to none;"),
+    ('instead = "pass-turn(3)"', '', "give what is made in its place (instead) or drop"),
+    ('instead = "pass-turn(3)"', 'instead = "pass-turn(3)"\ndrop = true',
+     "give instead or drop = true, not both"),
+    ('instead = "pass-turn(3)"', 'instead = "pass-trun(3)"', "no effect 'pass-trun'"),
+    ('step = "the turn goes 2 seats on"', '', "instead is made in the place of one of the "
+     "move's steps: name it (step)"),
+    ('command = "play"', 'command = "draw"', "change[0].step = 'the turn goes 2 seats on': "
+     "draw has no step in those words (its steps:"),
+])
+def test_a_broken_replacement_is_refused_naming_the_file_the_rule_and_the_field(
+        skip_two: Path, old: str, new: str, said: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    text = skip_two.read_text()
+    if 'command = "draw"' in new:  # then_if's card(...) reads a play only
+        text = text.replace('then_if = "card(skip)"\n', "")
+    skip_two.write_text(text.replace(old, new, 1))
+    assert main(["verify", "--rules", str(skip_two), "--players", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "skip-two.toml" in err and "HOUSE-SKIP-TWO" in err and said in err, err
+
+
 def test_the_packed_readings_make_a_replaced_step(tmp_path: Path) -> None:
     """The packed successors, read and generated, and Promela take a replaced step (a
     number card that keeps the turn and makes the other player draw, on the `duel` deck):

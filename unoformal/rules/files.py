@@ -45,6 +45,7 @@ def check_house(table: RuleTable, where: str) -> None:
             if change.command not in CHANGEABLE:
                 raise VariantError(f"{at}.command = {show(change.command)}: a rule file "
                                    f"changes one of {', '.join(CHANGEABLE)}")
+            _check_step(change, at)
             if change.then_if and not (change.then or change.step):
                 raise VariantError(f"{at}: then_if is the condition of the steps a change "
                                    "makes: give them (then, or instead of a step)")
@@ -53,7 +54,6 @@ def check_house(table: RuleTable, where: str) -> None:
                                    "condition with when, or drop it), requires one, "
                                    "adds steps to the move (then), or names a step (to "
                                    "make instead's in its place, or drop it)")
-            _check_step(change, at)
             if change.conjunct and not (change.when or change.drop):
                 raise VariantError(f"{at}: conjunct {show(change.conjunct, 60)} is named: "
                                    "give its new condition (when) or drop = true")
