@@ -188,9 +188,27 @@ def test_a_deal_with_a_hand_at_the_limit_is_refused() -> None:
     rules = load_rules(RULE)
     deck = Deck.of(rules)
     cards = [deck.code(c) for c in deck.cards()]
-    with pytest.raises(InvalidInputError, match=r"deal.hands.A: 25 cards; MERCY"):
+    with pytest.raises(InvalidInputError, match=r"deal.hands.A: 25 cards: MERCY knocks out "
+                       r"a hand of 25 cards or more, so no deal gives one"):
         Game(["A", "B"], rules=rules, dealer="B",
              deal={"hands": {"A": cards[:25], "B": cards[25:32]}, "draw_pile": cards[32:]})
+
+
+def test_a_state_text_with_a_hand_at_the_limit_or_a_player_out_holding_cards_is_refused(
+        ) -> None:
+    """A state text says the same as a deal of a hand MERCY knocks out; a player out holds
+    no card. In the over phase a hand may be at the limit: no check after the last card."""
+    rules = load_rules(RULE)
+    deck = Deck.of(rules)
+    many = ",".join(sorted(deck.code(f) for f in deck.cards() if f not in ("G3", "R1"))[:25])
+    with pytest.raises(InvalidInputError, match=r"^state text: hands: A holds 25 cards: "
+                       r"MERCY knocks out a hand of 25 cards or more, so no round goes on "
+                       r"with one") as held:
+        _position(rules, [many, "R1"])
+    assert held.value.rule_id == "MERCY"
+    with pytest.raises(InvalidInputError,
+                       match=r"^state text: hands: B holds 1 card\(s\) but is out"):
+        _position(rules, ["R1,R2", "R3"], out="B")
 
 
 @pytest.mark.parametrize(("combined", "check"), [

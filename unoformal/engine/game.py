@@ -418,12 +418,11 @@ class Game(Concrete):
             self.seat(name)
         for p, name in enumerate(self.names):
             self.hands[p] = self._codes(hands.get(name, []), f"deal.hands.{name}")
-        mercy = self.rules.mercy
-        for p, name in enumerate(self.names):
-            if mercy.enabled and len(self.hands[p]) >= mercy.at:
-                raise InvalidInputError(f"deal.hands.{name}: {len(self.hands[p])} cards; "
-                                        f"MERCY knocks out a hand of {mercy.at} or more, so "
-                                        "no deal gives one", mercy.id)
+        for p, name in enumerate(self.names):  # MERCY: no deal gives a hand it knocks out
+            why = self.rules.mercy.too_many(len(self.hands[p]))
+            if why is not None:
+                raise InvalidInputError(f"deal.hands.{name}: {why}, so no deal gives one",
+                                        self.rules.mercy.id)
         pile = self._codes(deal.get("draw_pile", []), "deal.draw_pile")
         if not pile:
             raise InvalidInputError("deal.draw_pile is empty: no start card to turn", "DEAL-2")

@@ -133,11 +133,10 @@ def _check_mercy(rules: RuleTable, values: dict[str, Any]) -> None:
             raise InvalidInputError(f"{names[p]} holds {len(hand)} card(s) but is out: a "
                                     "player knocked out holds none", rules.mercy.id,
                                     key="hands")
-        if p not in out and len(hand) >= rules.mercy.at \
-                and values["phase"] not in (OVER, START):
-            raise InvalidInputError(f"{names[p]} holds {len(hand)} cards in a round: MERCY "
-                                    f"knocks out a player at {rules.mercy.at}", rules.mercy.id,
-                                    key="hands")
+        why = rules.mercy.too_many(len(hand))
+        if p not in out and why is not None and values["phase"] not in (OVER, START):
+            raise InvalidInputError(f"{names[p]} holds {why}, so no round goes on with one",
+                                    rules.mercy.id, key="hands")
 
 
 _ZONES = (Domain.HANDS, Domain.PILE, Domain.DISCARD)

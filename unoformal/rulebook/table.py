@@ -516,6 +516,13 @@ class Mercy(Rule):
     at: Annotated[int, Range(2, 200)] = 25
     cards: MercyCards = MercyCards.DISCARD
 
+    def too_many(self, cards: int) -> str | None:
+        """Why no hand of ``cards`` is held in a round under this table (the words of
+        every reader that checks one: a deal, a state text); None where one may be."""
+        if not self.enabled or cards < self.at:
+            return None
+        return f"{cards} cards: {self.id} knocks out a hand of {self.at} cards or more"
+
 
 @dataclass(frozen=True)
 class RuleTable:
