@@ -849,7 +849,7 @@ class GeneratedSuccessor:
         return "\n".join(lines) + "\n", values
 
     def _compile(self, name: str, body: list[str]) -> None:
-        # typed for mypyc: its list append, and the bytearray's slicing, are then direct
+        # typed for mypyc: ``out.append`` is then its own list append, not a method call
         self._define(name, f"def {name}(s: bytearray, out: list[Any]) -> None:\n"
                      + "\n".join(body) + "\n")
 
