@@ -1,7 +1,7 @@
 """Benchmark of the packed explorer against today's explorer, in the same run.
 
     python benchmarks/bench_packed.py [PRESET ...] [--spill DIR] [--max-seconds S]
-                                      [--successors engine,commands,generated]
+                                      [--successors engine,commands,generated,compiled]
 
 For each preset, today's explorer (``unoformal.verification.explore``) and the packed
 search (``unoformal.verification.packed``) each run in a fresh process, one after the
@@ -16,11 +16,11 @@ docs/explorer.md records them.
 ``--successors`` names the packed search's successor functions to run, each in its own
 process (default all three): ``engine`` (``EngineSuccessor``, the engine's ``push``),
 ``commands`` (``CommandSuccessor``, the commands read over records into closures) and
-``generated`` (``GeneratedSuccessor``, the commands written as Python source, compiled by
-mypyc into the user's cache the first time a table is met: ``packed/native.py``). The
-compile is reported apart, in wall seconds (the compiler's own processes, so not in the
-CPU seconds the states per CPU second are counted over); ``UNOFORMAL_PURE_PYTHON=1`` runs
-the same source as pure Python.
+``generated`` (``GeneratedSuccessor``, the commands written as Python source), and, asked
+by name, ``compiled`` (the same source compiled by mypyc into the user's cache the first
+time a table is met: ``packed/native.py``). The compile is reported apart, in wall
+seconds (the compiler's own processes, so not in the CPU seconds the states per CPU
+second are counted over).
 
 A preset the explorer cannot hold (``--packed-only``, or a name of
 ``unoformal.verification.packed.presets.FAR``) runs the packed search alone.

@@ -30,9 +30,25 @@ from .test_packed import DATA, edge_lists_differ, mismatches, reachable
 
 @pytest.fixture(autouse=True)
 def pure(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The search's generated successor as pure Python here (a compile costs tens of
-    seconds); the module's own tests below compile what they compile into tmp_path."""
+    """Nothing compiles here unless a test says so (``search(successor="compiled")`` is
+    the compiling choice; a compile costs tens of seconds): the module's own tests below
+    compile what they compile into tmp_path."""
     monkeypatch.setenv(native.PURE_ENV, "1")
+
+
+def test_only_the_compiled_choice_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``generated`` runs the source as written; ``compiled`` asks for the module."""
+    monkeypatch.delenv(native.PURE_ENV)
+    asked: list[str] = []
+
+    def compile_(self: GeneratedSuccessor, *args: object, **kw: object) -> native.Built:
+        asked.append("compile")
+        return native.Built("pure Python (a test)")
+    monkeypatch.setattr(GeneratedSuccessor, "compile", compile_)
+    search(preset_config("micro"), successor="generated")
+    assert asked == []
+    g = search(preset_config("micro"), successor="compiled")
+    assert asked == ["compile"] and g.states == search(preset_config("micro")).states
 
 
 @pytest.mark.parametrize("name", ["micro", "duel", "tiny", "wd4", "skip", "reverse", "circle"])

@@ -58,8 +58,9 @@ from unoformal.verification.packed.successor import (
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
 
 
-# "engine", "commands" (CommandSuccessor), "generated" (GeneratedSuccessor), a successor
-# function, or an EngineSuccessor class (the tests' plants)
+# "engine", "commands" (CommandSuccessor), "generated" (GeneratedSuccessor), "compiled"
+# (the same, its module compiled by mypyc: packed/native.py), a successor function, or
+# an EngineSuccessor class (the tests' plants)
 Choice = str | Successor | type[EngineSuccessor]
 
 
@@ -251,11 +252,12 @@ class PackedSearch:
                 self._commands = CommandSuccessor(self.layout, self.template,
                                                   self.config.penalties)
             return self._commands
-        if choice == "generated":
+        if choice in ("generated", "compiled"):
             if self._generated is None:  # built once: its source is per table
                 self._generated = GeneratedSuccessor(self.layout, self.template,
                                                      self.config.penalties)
-                if native.wanted():  # compiled by mypyc, or once written whole
+                # "compiled" only, asked by name: a table's first compile takes minutes
+                if choice == "compiled" and native.wanted():
                     self._generated.compile(self.seeds)
             return self._generated
         raise ValueError(f"unknown successor {choice!r}")
