@@ -1,7 +1,7 @@
 """Benchmark of the packed explorer against today's explorer, in the same run.
 
     python benchmarks/bench_packed.py [PRESET ...] [--spill DIR] [--max-seconds S]
-                                      [--successors engine,commands,generated]
+                                      [--successors engine,commands,generated,compiled]
 
 For each preset, today's explorer (``unoformal.verification.explore``) and the packed
 search (``unoformal.verification.packed``) each run in a fresh process, one after the
@@ -16,7 +16,11 @@ docs/explorer.md records them.
 ``--successors`` names the packed search's successor functions to run, each in its own
 process (default all three): ``engine`` (``EngineSuccessor``, the engine's ``push``),
 ``commands`` (``CommandSuccessor``, the commands read over records into closures) and
-``generated`` (``GeneratedSuccessor``, the commands written as Python source).
+``generated`` (``GeneratedSuccessor``, the commands written as Python source), and, asked
+by name, ``compiled`` (the same source compiled by mypyc into the user's cache the first
+time a table is met: ``packed/native.py``). The compile is reported apart, in wall
+seconds (the compiler's own processes, so not in the CPU seconds the states per CPU
+second are counted over).
 
 A preset the explorer cannot hold (``--packed-only``, or a name of
 ``unoformal.verification.packed.presets.FAR``) runs the packed search alone.
@@ -54,7 +58,8 @@ else:
            "stopped": g.stopped, "ceiling": s["bookkeeping_ceiling"],
            "visited_bytes_per_state": s["visited_bytes_per_state"],
            "disk_bytes_per_state": s["disk_bytes_per_state"],
-           "record_bytes": s["record_bytes"], "collision": s["collision"]}
+           "record_bytes": s["record_bytes"], "collision": s["collision"],
+           "build": g.build, "compile": g.compile_seconds}
 out["peak"] = memory.peak_rss()
 print(json.dumps(out))
 """
@@ -66,6 +71,15 @@ def run(which: str, name: str, spill: str | None, max_seconds: float | None) -> 
                           capture_output=True, text=True, check=True)
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
+
+
+def _build(r: dict[str, Any]) -> str:
+    """The generated successor's module: compiled now (its wall seconds, outside the
+    CPU seconds: the compiler's own processes), cached, or pure Python (why)."""
+    how = r.get("build")
+    if how is None:
+        return ""
+    return f"{how} ({r['compile']:.1f} s)" if how == "compiled" else how
 
 
 def main() -> int:
@@ -93,8 +107,8 @@ def main() -> int:
         return 0
     print("| preset | search | states | edges | CPU s | states per CPU s | ratio | "
           "peak RSS | bytes/state (peak RSS) | visited set B/state | disk B/state | "
-          "ceiling | collision (TLC optimistic) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "ceiling | collision (TLC optimistic) | successor build (compile s) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         base = row.get("explorer")
         for which in ("explorer", *(k for k in row if k.startswith("packed:"))):
@@ -103,9 +117,9 @@ def main() -> int:
                 continue
             rate = r["states"] / r["cpu"]
             ratio = f"{rate / (base['states'] / base['cpu']):.2f}" if base else ""
-            extra = ["", "", "", ""] if which == "explorer" else [
+            extra = ["", "", "", "", ""] if which == "explorer" else [
                 str(r["visited_bytes_per_state"]), str(r["disk_bytes_per_state"]),
-                f"{r['ceiling']:,}", f"{r['collision']['optimistic']:.1e}"]
+                f"{r['ceiling']:,}", f"{r['collision']['optimistic']:.1e}", _build(r)]
             done = "" if r["complete"] else f" (stopped: {r.get('stopped')})"
             print(f"| {row['preset']} | {which}{done} | {r['states']:,} | {r['edges']:,} | "
                   f"{r['cpu']:.1f} | {rate:,.0f} | {ratio} | {r['peak'] / 2**20:,.0f} MiB | "

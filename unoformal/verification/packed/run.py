@@ -45,6 +45,7 @@ def summary(g: PackedGraph, reach: bool = False) -> dict[str, Any]:
         "cpu_seconds": round(g.cpu_seconds, 1), "wall_seconds": round(g.seconds, 1),
         "states_per_cpu_second": round(g.states / g.cpu_seconds) if g.cpu_seconds else None,
         "successor_cpu_seconds": round(g.successor_seconds, 1),
+        "successor_build": g.build, "compile_seconds": round(g.compile_seconds, 1),
         "bookkeeping_ceiling": round(g.states / max(1e-9, g.cpu_seconds - g.successor_seconds)),
         "peak_rss_mib": round(g.peak_bytes / 2**20),
         "peak_rss_bytes_per_state": round(g.peak_bytes / max(1, g.states), 1),

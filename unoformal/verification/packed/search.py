@@ -44,8 +44,9 @@ from unoformal.verification.explore import memory
 from unoformal.verification.explore.chance import ExploreGame, deal_outcomes, first_outcome
 from unoformal.verification.explore.coverage import Label, Labeler
 from unoformal.verification.explore.graph import Config, Explorer, Root
+from unoformal.verification.packed import native
 from unoformal.verification.packed.commands import CommandSuccessor
-from unoformal.verification.packed.generated import GeneratedSuccessor
+from unoformal.verification.packed.generated import GeneratedSuccessor, Key, key_of
 from unoformal.verification.packed.layout import OVER_CODE, Layout
 from unoformal.verification.packed.successor import (
     ACTION_TYPES,
@@ -57,8 +58,9 @@ from unoformal.verification.packed.successor import (
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
 
 
-# "engine", "commands" (CommandSuccessor), "generated" (GeneratedSuccessor), a successor
-# function, or an EngineSuccessor class (the tests' plants)
+# "engine", "commands" (CommandSuccessor), "generated" (GeneratedSuccessor), "compiled"
+# (the same, its module compiled by mypyc: packed/native.py), a successor function, or
+# an EngineSuccessor class (the tests' plants)
 Choice = str | Successor | type[EngineSuccessor]
 
 
@@ -140,6 +142,10 @@ class PackedGraph:
     # CPU seconds in the successor function and the loop that collects its edges; the
     # rest of cpu_seconds is the bookkeeping (fingerprints, the visited set, the arrays)
     successor_seconds: float = 0.0
+    # the generated successor's module: "cached", "compiled" (now, in compile_seconds of
+    # wall time: a compiler's processes, not in cpu_seconds) or "pure Python (why)"
+    build: str | None = None
+    compile_seconds: float = 0.0
     peak_bytes: int = 0
     visited_bytes: int = 0
     directory: str | None = None
@@ -229,6 +235,7 @@ class PackedSearch:
         self.template: ExploreGame | None = None
         self._commands: CommandSuccessor | None = None
         self._generated: GeneratedSuccessor | None = None
+        self.seeds: list[Key] = []  # the deals' control keys, where the module starts
 
     def successor(self) -> Successor:
         assert self.template is not None
@@ -245,10 +252,13 @@ class PackedSearch:
                 self._commands = CommandSuccessor(self.layout, self.template,
                                                   self.config.penalties)
             return self._commands
-        if choice == "generated":
+        if choice in ("generated", "compiled"):
             if self._generated is None:  # built once: its source is per table
                 self._generated = GeneratedSuccessor(self.layout, self.template,
                                                      self.config.penalties)
+                # "compiled" only, asked by name: a table's first compile takes minutes
+                if choice == "compiled" and native.wanted():
+                    self._generated.compile(self.seeds)
             return self._generated
         raise ValueError(f"unknown successor {choice!r}")
 
@@ -276,6 +286,9 @@ class PackedSearch:
                 gc.enable()
         g.seconds = time.perf_counter() - started
         g.cpu_seconds = time.process_time() - cpu
+        if self._generated is not None:
+            g.build = self._generated.built.how
+            g.compile_seconds = self._generated.built.seconds
         g.peak_bytes = memory.peak_rss()
         return g
 
@@ -304,6 +317,7 @@ class PackedSearch:
         g.records.append(bytes(rows))
         g.layer_start.append(0)
         recs = np.frombuffer(bytes(rows), dtype=np.uint8).reshape(-1, self.layout.width)
+        self.seeds = sorted({key_of(rec) for rec in recs})
         fps = self.layout.fingerprints(recs)
         order = np.argsort(fps, kind="stable")
         fps = fps[order]

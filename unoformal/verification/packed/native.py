@@ -1,0 +1,150 @@
+"""The generated successor's module compiled by mypyc, once per source, into a user cache.
+
+A module is named by a hash of its text (``unoformal_gen_<hash>``), so a changed table,
+player count or generator writes another module and never reads a stale one. It is built
+in a temporary directory beside the cache's entries and renamed into place when done: an
+interrupted or failed build leaves no file under the module's name, and the next run
+builds it again. Where mypyc or a C compiler is missing, where the build fails, or with
+``UNOFORMAL_PURE_PYTHON=1`` (``setup.py``'s switch), the caller runs the same text as
+pure Python, and this says why once on stderr, as ``setup.py`` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from dataclasses import dataclass
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+from types import ModuleType
+
+CACHE_ENV = "UNOFORMAL_CACHE_DIR"  # the cache's directory, if not the user's cache
+PURE_ENV = "UNOFORMAL_PURE_PYTHON"
+PREFIX = "unoformal_gen_"
+_said: set[str] = set()  # the reasons already written to stderr by this process
+
+
+class BuildFailed(Exception):
+    """mypyc or the C compiler failed on a module (the output's last lines say why)."""
+
+
+@dataclass
+class Built:
+    """How a module came to run: ``how`` is ``"cached"``, ``"compiled"`` or ``"pure
+    Python (why)"``; ``seconds`` the wall seconds of a build made now (its CPU time is
+    the compiler's processes', not this one's)."""
+
+    how: str
+    seconds: float = 0.0
+    module: ModuleType | None = None
+
+
+def cache_dir() -> Path:
+    """``$UNOFORMAL_CACHE_DIR``, else ``unoformal/generated`` under the user's cache
+    (``$XDG_CACHE_HOME``, else ``~/.cache``)."""
+    own = os.environ.get(CACHE_ENV)
+    if own:
+        return Path(own)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "unoformal" / "generated"
+
+
+def module_name(text: str) -> str:
+    return PREFIX + hashlib.sha256(text.encode()).hexdigest()[:24]
+
+
+def missing() -> str | None:
+    """Why nothing can be compiled here, or None: what ``setup.py`` needs too (mypyc,
+    a C compiler, Python's headers), or the pure switch set."""
+    if os.environ.get(PURE_ENV):
+        return f"{PURE_ENV} is set"
+    if importlib.util.find_spec("mypyc") is None:
+        return "mypyc is not available"
+    compiler = os.environ.get("CC", "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python headers"
+    return None
+
+
+def wanted() -> bool:
+    """Whether the search compiles the generated successor (not with the pure switch)."""
+    return not os.environ.get(PURE_ENV)
+
+
+def say_once(why: str) -> None:
+    if why not in _said:
+        _said.add(why)
+        print(f"unoformal: {why}; the generated successor runs as pure Python",
+              file=sys.stderr)
+
+
+def binary(where: Path, name: str) -> Path | None:
+    for suffix in EXTENSION_SUFFIXES:
+        found = where / (name + suffix)
+        if found.exists():
+            return found
+    return None
+
+
+def load(text: str, where: Path | None = None) -> Built:
+    """The module of ``text``: the cached one, else compiled now and cached; on no
+    compiler or a failed build, a ``Built`` without a module (the reason said once)."""
+    where = cache_dir() if where is None else where
+    name = module_name(text)
+    found = binary(where, name)
+    if found is not None:
+        return Built("cached", 0.0, _import(name, found))
+    why = missing()
+    if why is None:
+        print(f"unoformal: compiling the generated successor with mypyc, once for this "
+              f"table (cached in {where})", file=sys.stderr)
+        started = time.perf_counter()
+        try:
+            found = build(text, name, where)
+        except (BuildFailed, OSError) as err:
+            why = f"the mypyc build failed ({err})"
+        else:
+            return Built("compiled", time.perf_counter() - started, _import(name, found))
+    say_once(why)
+    return Built(f"pure Python ({why})")
+
+
+def build(text: str, name: str, where: Path) -> Path:
+    """mypyc on ``text`` in a temporary directory under ``where``, the extension renamed
+    into ``where`` only once whole (``os.replace``: atomic on one file system)."""
+    where.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=where))
+    try:
+        (work / f"{name}.py").write_text(text)
+        done = subprocess.run([sys.executable, "-m", "mypyc", f"{name}.py"], cwd=work,
+                              capture_output=True, text=True)
+        made = binary(work, name)
+        if done.returncode or made is None:
+            tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+            raise BuildFailed(" / ".join(tail) or f"exit status {done.returncode}")
+        target = where / made.name
+        os.replace(made, target)
+        return target
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _import(name: str, path: Path) -> ModuleType:
+    """The extension at ``path`` (once per process: an extension is not loaded twice)."""
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return module
