@@ -22,7 +22,7 @@ the rules document read the same changed command.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NoReturn, TypeVar
 
 from unoformal.errors import VariantError
@@ -434,57 +434,63 @@ def then(table: RuleTable, command: _Built, card: Kind | None = None) -> _Built:
     name = "play" if card is not None else command.name
     command = _instead(table, command, name, card)
     added: list[Effect] = []
+    for rule, i, change, where in _stepping(table, name, "then"):
+        steps = effects(change.then, f"{where}.then", command.name, rule.id, table.own,
+                        f".{rule.id}.{i}")
+        cond = _then_if(change, where, card, table.own)
+        if cond is None:
+            continue  # a play of another kind of card: no step of this one
+        # made while the round goes on: a round the move has ended is scored already,
+        # and a card drawn after it would count for nothing
+        going = PhaseNot(OVER) if cond == ALWAYS else Both((PhaseNot(OVER), cond))
+        added.append(When(going, steps, (), ("then", "nothing more")))
+        _noted(table, rule.id)
+    return ending(command, tuple(added)) if added else command
+
+
+def _stepping(table: RuleTable, name: str,
+              key: str) -> Iterator[tuple[HouseRule, int, Change, str]]:
+    """The changes of ``table``'s enabled house rules to the move ``name`` that set
+    ``key`` (``then``, ``step``), each with where the file states it."""
     for rule in table.house:
         if not rule.enabled:
             continue
         for i, change in enumerate(rule.changes):
-            if change.command != name or not change.then:
-                continue
-            where = f"house rule {rule.id}: change[{i}]"
-            steps = effects(change.then, f"{where}.then", command.name, rule.id, table.own,
-                            f".{rule.id}.{i}")
-            cond: Cond = ALWAYS
-            if change.then_if:
-                cond = folded(condition(change.then_if, f"{where}.then_if", card, table.own))
-                if isinstance(cond, Fixed) and not cond.value:
-                    continue  # a play of another kind of card: no step of this one
-            # made while the round goes on: a round the move has ended is scored already,
-            # and a card drawn after it would count for nothing
-            going = PhaseNot(OVER) if cond == ALWAYS else Both((PhaseNot(OVER), cond))
-            added.append(When(going, steps, (), ("then", "nothing more")))
-            _noted(table, rule.id)
-    return ending(command, tuple(added)) if added else command
+            if change.command == name and getattr(change, key):
+                yield rule, i, change, f"house rule {rule.id}: change[{i}]"
+
+
+def _then_if(change: Change, where: str, card: Kind | None,
+             own: tuple[OwnCondition, ...]) -> Cond | None:
+    """Where a change's steps are made (``then_if``, ``card(...)`` folded for a play of
+    ``card``): ``ALWAYS`` without one; None where it never holds."""
+    if not change.then_if:
+        return ALWAYS
+    cond = folded(condition(change.then_if, f"{where}.then_if", card, own))
+    return None if isinstance(cond, Fixed) and not cond.value else cond
 
 
 def _instead(table: RuleTable, command: _Built, name: str, card: Kind | None) -> _Built:
     """``command`` with the steps ``table``'s enabled house rules replace (``step``, by
     its words) made as ``instead`` says, or dropped: an :class:`Instead` in its place,
     whose steps are made where ``then_if`` holds (else the move's own step)."""
-    for rule in table.house:
-        if not rule.enabled:
-            continue
-        for i, change in enumerate(rule.changes):
-            if change.command != name or not change.step:
-                continue
-            where = f"house rule {rule.id}: change[{i}]"
-            cond: Cond = ALWAYS
-            if change.then_if:
-                cond = folded(condition(change.then_if, f"{where}.then_if", card, table.own))
-                if isinstance(cond, Fixed) and not cond.value:
-                    continue  # a play of another kind of card: its step is its own
-            now = () if change.drop else effects(
-                change.instead, f"{where}.instead", command.name, rule.id, table.own,
-                f".{rule.id}.{i}")
-            words = step_words(change.step)
-            swapped = _swapped(command, words, _in_place(rule.id, words, now, cond))
-            if swapped is None:
-                if card is not None:
-                    continue  # a play of another kind of card, without that step
-                raise VariantError(f"{where}.step = {show(change.step, 80)}: {command.name} "
-                                   f"has no step in those words (its steps: "
-                                   f"{'; '.join(step_texts(command))})", rule.id)
-            command = swapped
-            _noted(table, rule.id)
+    for rule, i, change, where in _stepping(table, name, "step"):
+        cond = _then_if(change, where, card, table.own)
+        if cond is None:
+            continue  # a play of another kind of card: its step is its own
+        now = () if change.drop else effects(
+            change.instead, f"{where}.instead", command.name, rule.id, table.own,
+            f".{rule.id}.{i}")
+        words = step_words(change.step)
+        swapped = _swapped(command, words, _in_place(rule.id, words, now, cond))
+        if swapped is None:
+            if card is not None:
+                continue  # a play of another kind of card, without that step
+            raise VariantError(f"{where}.step = {show(change.step, 80)}: {command.name} "
+                               f"has no step in those words (its steps: "
+                               f"{'; '.join(step_texts(command))})", rule.id)
+        command = swapped
+        _noted(table, rule.id)
     return command
 
 
