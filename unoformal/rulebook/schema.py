@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from unoformal.errors import VariantError
 from unoformal.rulebook.bounds import Fixed, Text
-from unoformal.rulebook.table import CLASSIC, Expect, Rule, RuleTable, breaches
+from unoformal.rulebook.table import CLASSIC, MOVE_ACTIONS, Expect, Rule, RuleTable, breaches
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -160,13 +160,21 @@ def house_schema() -> dict[str, Any]:
                            "command": {"type": "string", "pattern": "^[a-z_]+$",
                                        "maxLength": 40},
                            "before": _COND, "after": _COND}}
+    move = {"type": "object", "additionalProperties": False,
+            "required": ["name", "action", "require", "then"],
+            "properties": {"name": {"type": "string", "pattern": "^[a-z][a-z0-9-]*$",
+                                    "maxLength": 40},
+                           "action": {"enum": list(MOVE_ACTIONS)},
+                           "require": _COND, "then": _COND,
+                           "text": {"type": "string", "maxLength": 300}}}
     entry = {"type": "object", "additionalProperties": False, "required": ["id", "text"],
              "properties": {"id": {"type": "string", "pattern": "^[A-Z][A-Z0-9]*(-[A-Z0-9]+)*$",
                                    "maxLength": 40},
                             "text": {**text, "minLength": 1}, "reason": text,
                             "enabled": {"type": "boolean"},
                             "change": {"type": "array", "maxItems": 20, "items": change},
-                            "property": {"type": "array", "maxItems": 20, "items": prop}}}
+                            "property": {"type": "array", "maxItems": 20, "items": prop},
+                            "move": {"type": "array", "maxItems": 20, "items": move}}}
     return {"type": "array", "maxItems": 20, "items": entry}
 
 

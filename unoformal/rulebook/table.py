@@ -465,6 +465,27 @@ class Change:
     instead: Annotated[str, Text(4000)] = ""
 
 
+# The actions a rule file's move of its own is made by: those that name no card and no
+# seat, so that a record of it is written in the action text records v1 and v2 know.
+MOVE_ACTIONS = ("draw", "pass")
+
+
+@dataclass(frozen=True)
+class HouseMove:
+    """A move of a house rule's own (``[[house.move]]``), made by the action ``action``
+    (``draw`` or ``pass``) where the rulebook's move of that action is refused and
+    ``require`` holds: it makes ``then``'s steps (effects of the rule language, as a
+    change's ``then``) in its place. ``name`` names it in the words and in coverage;
+    ``text`` says what it is. A state allows the rulebook's move or this one, never
+    both, so one action text names one move for every reader."""
+
+    name: Annotated[str, Text(40, r"^[a-z][a-z0-9-]*$", "a move name", 1)]
+    action: Annotated[str, Choice(MOVE_ACTIONS)]
+    require: Annotated[str, Text(4000, low=1)]
+    then: Annotated[str, Text(4000, low=1)]
+    text: Annotated[str, Text(300)] = ""
+
+
 @dataclass(frozen=True)
 class HouseProperty:
     """A property a rule file states of its house rule, in the rule's own terms and apart
@@ -488,6 +509,7 @@ class HouseRule(Rule):
 
     changes: tuple[Change, ...] = ()
     properties: tuple[HouseProperty, ...] = ()
+    moves: tuple[HouseMove, ...] = ()  # moves of its own, made by an action's verb
 
 
 HOUSE_FILE = "house rule file"  # the seed of a rule file's house rule (``[[house]]``)

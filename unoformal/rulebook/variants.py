@@ -46,6 +46,7 @@ from unoformal.rulebook.table import (
     HOUSE_FILE,
     Change,
     Expect,
+    HouseMove,
     HouseProperty,
     HouseRule,
     OwnCondition,
@@ -172,6 +173,9 @@ def house_data(rule: HouseRule | dict[str, Any]) -> Any:
         out["change"].append(data)
     out["property"] = [{key: value for key, value in dataclasses.asdict(p).items() if value}
                        for p in rule.properties]
+    if rule.moves:  # a record of a rule without one is as it was
+        out["move"] = [{key: value for key, value in dataclasses.asdict(m).items() if value}
+                       for m in rule.moves]
     return out
 
 
@@ -195,9 +199,11 @@ def _house_rules(table: RuleTable, house: Sequence[HouseRule | dict[str, Any]],
                         for c in data.get("change", []))
         props = tuple(HouseProperty(p["name"], p["says"], p["command"], p.get("before", ""),
                                     p.get("after", "")) for p in data.get("property", []))
+        moves = tuple(HouseMove(m["name"], m["action"], m["require"], m["then"],
+                                m.get("text", "")) for m in data.get("move", []))
         out.append(HouseRule(data["id"], HOUSE_FILE, data["text"],
                              reason=data.get("reason", ""), enabled=data.get("enabled", True),
-                             house=True, changes=changes, properties=props))
+                             house=True, changes=changes, properties=props, moves=moves))
     return tuple(out)
 
 

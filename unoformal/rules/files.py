@@ -71,7 +71,21 @@ def check_house(table: RuleTable, where: str) -> None:
     except VariantError as err:
         raise VariantError(f"{where}: {err.message}", err.rule_id) from None
     _check_play_steps(table, plays, where)
+    _check_moves(table, where)
     _check_properties(table, where)
+
+
+def _check_moves(table: RuleTable, where: str) -> None:
+    """A rule file's moves of its own: a name of their own, beside the rulebook's moves
+    and each other's (the words and coverage name a move by it)."""
+    taken = {c.name for c in commands(_all_on(table))}
+    for i, rule in enumerate(table.house):
+        for j, move in enumerate(rule.moves):
+            at = f"{where}: house[{i}] ({rule.id}).move[{j}]"
+            if move.name in taken:
+                raise VariantError(f"{at}.name = {show(move.name)}: a move of that name "
+                                   "exists already; a rule file's takes its own", rule.id)
+            taken.add(move.name)
 
 
 def _check_play_steps(table: RuleTable, plays: list[Command], where: str) -> None:

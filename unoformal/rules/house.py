@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from unoformal.errors import VariantError
 from unoformal.inputs import show
@@ -46,19 +46,23 @@ from unoformal.language.conditions import (
     PhaseNot,
     Unless,
 )
+from unoformal.language.coverage import Label
 from unoformal.language.effects import (
+    Clear,
     Effect,
     FlipDirection,
     Instead,
     KnockOut,
     PassTurn,
+    SetPhase,
+    Shows,
     Take,
     When,
 )
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Change, HouseRule, MercyCards, OwnCondition, RuleTable
-from unoformal.rules.state import OVER, PHASES
+from unoformal.rules.state import DRAWN, MORE, OVER, PHASES, PLAY
 
 # The moves a rule file may change: whether a card may be played (``play``: the conjuncts
 # every play command ends with, which the moves that ask whether a card may be played
@@ -317,7 +321,7 @@ def _none(values: list[Any]) -> None:
 
 # What an effect is built from: its arguments, the move it is a step of, the house
 # rule's ID and a name for its chance constants apart from the move's other draws.
-_EffectBuild = Callable[[list[Any], str, str, str], Effect]
+_EffectBuild = Callable[[list[Any], str, str, str], Effect | tuple[Effect, ...]]
 
 # The rule language's effects a rule file names (``then``), each with its arguments. Each
 # builds a node of the language, which has its three readings (engine, Z3, words).
@@ -329,7 +333,17 @@ EFFECTS: dict[str, tuple[_EffectBuild, str]] = {
                   "pass-turn(2): the turn goes this many seats on from the actor"),
     "flip-direction": (lambda v, cmd, rid, part: _flip(v),
                        "flip-direction: the direction of play is reversed"),
+    "end-turn": (lambda v, cmd, rid, part: _end_turn(v),
+                 "end-turn: the turn ends as a pass ends it (a card drawn is kept, the "
+                 "play phase, the next player)"),
 }
+
+
+def _end_turn(values: list[Any]) -> tuple[Effect, ...]:
+    """The steps a pass ends the turn with (``rules.turn``'s keep): a move of a file's own
+    that ends the turn leaves no card drawn and no phase of its player's behind."""
+    _none(values)
+    return (Clear("drawn"), SetPhase(PLAY), PassTurn(1))
 
 
 def _take(values: list[Any], command: str, rule_id: str, part: str) -> Effect:
@@ -357,12 +371,13 @@ def effects(text: Any, where: str, command: str, rule_id: str,
     for k, piece in enumerate(text.split(";")):
         tokens = _tokens(piece, where)
         at = (command, rule_id, f"{part or '.' + rule_id}.{k}")
-        out.append(_effect(tokens, text, where, at, mine))
+        made = _effect(tokens, text, where, at, mine)
+        out += made if isinstance(made, tuple) else (made,)
     return tuple(out)
 
 
 def _effect(tokens: list[str], text: str, where: str, at: tuple[str, str, str],
-            mine: dict[str, OwnCondition]) -> Effect:
+            mine: dict[str, OwnCondition]) -> Effect | tuple[Effect, ...]:
     def fail(why: str) -> NoReturn:
         raise VariantError(f"{where}: {show(text, 80)}: {why}; the effects are "
                            f"{', '.join((*EFFECTS, *mine))}, separated by ;")
@@ -553,13 +568,113 @@ def _noted(table: RuleTable, rule_id: str) -> None:
 
 
 def changed(table: RuleTable, command: _Built) -> _Built:
-    """``command`` with the changes of ``table``'s enabled house rules that name it, and
+    """``command`` with the changes of ``table``'s enabled house rules that name it, with
+    the moves of their own made by its action in its place (:func:`own_moves`), and
     ending with MERCY's knock-out where the table has it (:func:`knocking`)."""
     import dataclasses
 
     guard = changed_guard(table, command.name, command.guard)
     built = command if guard is command.guard else dataclasses.replace(command, guard=guard)
-    return knocking(table, then(table, built))
+    return knocking(table, own_moves(table, then(table, built)))
+
+
+# The rulebook's moves an action without a card or a seat makes, each with the phases in
+# which the engine reads the action as that move (``Game._command``, ``_pass_command``): a
+# pass after a draw keeps the card, after a number card under SEVERAL stops, else it is
+# EXT-PASS's pass. A rule file's move made by the action joins the move of its phase.
+ACTIONS = {"draw": "draw", "keep": "pass", "stop": "pass", "pass_nothing_to_draw": "pass"}
+
+
+def _answering(table: RuleTable, name: str) -> Cond:
+    """The phases in which the engine reads the action of ``name`` as that move."""
+    if name == "keep":
+        return PhaseIs(DRAWN)
+    if name == "stop":
+        return PhaseIs(MORE)
+    if name == "pass_nothing_to_draw":
+        several = unnoted(table).several.enabled
+        return Both((PhaseNot(DRAWN), PhaseNot(MORE))) if several else PhaseNot(DRAWN)
+    return ALWAYS
+
+
+def own_moves(table: RuleTable, command: _Built) -> _Built:
+    """``command`` (the rulebook's move of an action, :data:`ACTIONS`) with the moves of
+    ``table``'s enabled house rules made by the same action (``[[house.move]]``): each
+    is made where ``command``'s guard fails and its ``require`` holds, in the phases in
+    which the action is that move. Stated as one command whose guard is the rulebook's
+    or the moves', and whose steps are the rulebook's where its guard holds, else the
+    first move's that holds: every reader (engine, Z3, the packed successors, Promela,
+    the words) reads it with no reading of its own, and one action names one move."""
+    action = ACTIONS.get(command.name)
+    if action is None:
+        return command
+    phases = _answering(table, command.name)
+    made: list[_Own] = []
+    for rule in table.house:
+        if not rule.enabled:
+            continue
+        for i, move in enumerate(rule.moves):
+            if move.action != action:
+                continue
+            where = f"house rule {rule.id}: move[{i}] ({move.name})"
+            cond = _in_phases(phases, folded(condition(move.require, f"{where}.require",
+                                                       own=table.own)))
+            steps = effects(move.then, f"{where}.then", command.name, rule.id, table.own,
+                            f".{rule.id}.move{i}")
+            if all(cond.in_phase(phase) is False for phase in PHASES):
+                continue  # only in phases in which the action is another move
+            said = move.text or f"{move.name}, a move of {rule.id}'s own"
+            made.append(_Own(rule.id, move.name, cond,
+                             (Shows(Label(rule.id, move.name, said)), *steps)))
+            _noted(table, rule.id)
+    return _merged(command, made) if made else command
+
+
+def _in_phases(phases: Cond, cond: Cond) -> Cond:
+    """``cond`` where ``phases`` hold: ``cond`` alone where it holds in no other phase
+    (a move required in the play phase reads no "not in the drawn phase")."""
+    if phases == ALWAYS or all(phases.in_phase(p) is True for p in PHASES
+                               if cond.in_phase(p) is not False):
+        return cond
+    return Both((phases, cond))
+
+
+class _Own(NamedTuple):
+    """A move of a rule file's own as it joins the rulebook's: its rule, its name, where
+    it is made and its steps."""
+
+    rule: str
+    name: str
+    cond: Cond
+    steps: tuple[Effect, ...]
+
+    def said(self) -> str:
+        return f"{self.name} ({self.rule})"
+
+
+def _merged(command: _Built, made: list[_Own]) -> _Built:
+    """``command`` made where its guard holds, else the first move of ``made`` whose
+    condition holds."""
+    import dataclasses
+
+    if not command.guard or command.branches:  # none of ACTIONS' moves: said, not assumed
+        raise AssertionError(f"{command.name}: a move of a rule file's own joins a move "
+                             "with a guard and no branches")
+    theirs = made[0].cond if len(made) == 1 else Either(tuple(m.cond for m in made))
+    # each conjunct holds where it did or a move of the file's is made: the rulebook's
+    # refusal, in its words, where neither is
+    guard = tuple(dataclasses.replace(part, cond=Either((part.cond, theirs)))
+                  for part in command.guard)
+    rest = made[-1].steps  # the guard leaves the last move where no other is made
+    for move in reversed(made[:-1]):
+        rest = (When(move.cond, move.steps, rest, (move.said(), "the next move of a rule "
+                                                   "file's"), f".{move.name}"),)
+    own = command.guard[0].cond if len(command.guard) == 1 else \
+        Both(tuple(part.cond for part in command.guard))
+    names = " or ".join(move.said() for move in made)
+    effect = (When(own, command.effect, rest, (command.name, names), ".own"),)
+    cites = tuple(dict.fromkeys((*command.cites, *(move.rule for move in made))))
+    return dataclasses.replace(command, guard=guard, effect=effect, cites=cites)
 
 
 def unnoted(table: RuleTable) -> RuleTable:
