@@ -1,6 +1,6 @@
 """Benchmark: the explorer and Spin on the same preset, in the same run.
 
-    python benchmarks/bench_spin.py [PRESET ...] [--cc=-O2]
+    python benchmarks/bench_spin.py [PRESET ...] [--cc=-O2] [--compiled]
 
 For each preset: the explorer's distinct states per CPU second and its peak memory per
 state (the growth of the process's peak RSS while it explores, over its states: the
@@ -13,6 +13,14 @@ explorer's; a
 mismatch is printed and the run exits 1. Not a test: the figures depend on the machine;
 docs/explorer.md records the last ones. Each preset runs in a fresh process, so the peak
 memory is its own.
+
+``--compiled`` adds the packed search with the generated successor compiled by mypyc
+(``search(successor="compiled")``, ``packed/native.py``), in a fresh process of its own
+(its peak memory its own): its distinct states per CPU second (the module's source
+written, the search; mypyc's compile, the first time a table is met, is a process of
+its own, reported apart in wall seconds), the ratio to pan's search, and its bytes a
+state (the record, plus the visited set's fingerprint and number; and the growth of the
+process's peak RSS over its states). Its count must equal the explorer's too.
 """
 
 from __future__ import annotations
@@ -64,14 +72,52 @@ def measure(name: str, cc: str) -> dict[str, object]:
     }
 
 
+def measure_compiled(name: str) -> dict[str, object]:
+    """The compiled packed search's figures for preset ``name`` (run in this process)."""
+    from unoformal.verification.packed.run import summary
+    from unoformal.verification.packed.search import cleanup, search
+
+    config = preset_config(name)
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    start = time.process_time()
+    g = search(config, successor="compiled")
+    cpu = time.process_time() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    s = summary(g)
+    cleanup(g)
+    return {"compiled_states": g.states, "compiled_build": g.build,
+            "compiled_compile_wall_s": round(g.compile_seconds or 0.0, 1),
+            "compiled_cpu_s": round(cpu, 2),
+            "compiled_states_per_cpu_s": round(g.states / max(cpu, 0.01)),
+            "compiled_record_bytes": s["record_bytes"],
+            "compiled_visited_bytes_per_state": s["visited_bytes_per_state"],
+            "compiled_peak_bytes_per_state": round((peak - base) / max(1, g.states))}
+
+
+def _child(args: list[str]) -> dict[str, object]:
+    done = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:
+        said = done.stderr.strip().splitlines()
+        raise RuntimeError(said[-1] if said else "failed")
+    row: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    return row
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("presets", nargs="*", default=["duel", "tiny"])
     parser.add_argument("--cc", default="-O2", help="gcc's optimisation of pan (default -O2)")
+    parser.add_argument("--compiled", action="store_true",
+                        help="also the packed search, its generated successor compiled")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--child-compiled", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(measure(args.child, args.cc)))
+        return 0
+    if args.child_compiled:
+        print(json.dumps(measure_compiled(args.child_compiled)))
         return 0
     why = missing()
     if why is not None:
@@ -79,13 +125,19 @@ def main() -> int:
         return 2
     ok = True
     for name in args.presets:
-        done = subprocess.run([sys.executable, __file__, "--child", name, f"--cc={args.cc}"],
-                              capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            said = done.stderr.strip().splitlines()
-            print(f"error: {name}: {said[-1] if said else 'failed'}", file=sys.stderr)
+        try:
+            row = _child(["--child", name, f"--cc={args.cc}"])
+            if args.compiled:
+                row |= _child(["--child-compiled", name])
+        except RuntimeError as err:
+            print(f"error: {name}: {err}", file=sys.stderr)
             return 2
-        row = json.loads(done.stdout)
+        if args.compiled:
+            row["compiled_agree"] = row["compiled_states"] == row["states"]
+            row["compiled_over_spin_search"] = round(
+                int(str(row["compiled_states_per_cpu_s"]))
+                / max(1, int(str(row["spin_states_per_cpu_s_search"]))), 3)
+            ok = ok and bool(row["compiled_agree"])
         ok = ok and bool(row["agree"])
         print(json.dumps(row))
     return 0 if ok else 1

@@ -31,6 +31,7 @@ from unoformal.engine.actions import Action
 from unoformal.language.commands import Command, in_phase
 from unoformal.language.conditions import Conjunct
 from unoformal.language.protocols import Binding
+from unoformal.rulebook.table import MercyCards
 from unoformal.rules.play import plays as card_plays
 from unoformal.rules.state import OVER, PHASES, PLAY, RESPOND, START
 from unoformal.verification.explore.chance import ExploreGame
@@ -179,7 +180,10 @@ class CommandSuccessor:
         if not advise and target is None:
             self._on_turn(s, turn, out)
             return out
+        out_at = self.reader.out_at
         for p in range(self.n):
+            if out_at is not None and s[out_at + p]:
+                continue  # MERCY: a player knocked out has no move (``Game._listed``)
             if advise:
                 out.append((self.advise_actions[p], self.advise[1], Binding(p)))
             if target is not None:
@@ -219,6 +223,9 @@ class CommandSuccessor:
             able = f.playable[phase]
             if able is not None and able(s, Binding(p, None, None, face)):
                 for action, b in f.plays[p][with_uno]:
+                    if reader.out_at is not None and b.target is not None \
+                            and s[reader.out_at + b.target]:
+                        continue  # a seat knocked out is nobody's target (``_add_plays``)
                     if f.rest(s, b):
                         out.append((action, f.run, b))
             elif self.penalties and not answering:
@@ -278,5 +285,12 @@ def _refuse(template: ExploreGame) -> None:
                           "enumerates draws as sequences)")
     if template.t.jumps:
         raise Unsupported("JUMP-IN (a play out of turn)")
+    if rules.knocks_out() and rules.mercy.cards is MercyCards.DISCARD \
+            and not rules.reshuffle.keep_top:
+        # the discard can then be empty (RESHUFFLE-1 took the top too), and a hand knocked
+        # out under it gives it a top: the last card of the engine's hand, an order the
+        # record does not hold
+        raise Unsupported("MERCY's hand under the discard pile with RESHUFFLE-1 not "
+                          "keeping the top")
 
 

@@ -41,7 +41,8 @@ from unoformal.language.commands import Command
 from unoformal.language.conditions import Conjunct
 from unoformal.language.protocols import Binding, Who
 from unoformal.rulebook.cards import Kind
-from unoformal.rules.state import DRAWN, OVER, PHASES, PLAY, RESPOND
+from unoformal.rules.state import COLOR as NAMING
+from unoformal.rules.state import DRAWN, OVER, PHASES, PLAY, RESPOND, START
 from unoformal.verification.explore.chance import ExploreGame
 from unoformal.verification.packed import native
 from unoformal.verification.packed.commands import CommandSuccessor
@@ -323,6 +324,9 @@ class _Writer:
 
     def next(self, seat: Val, steps: int = 1) -> Val:
         n = self.r.n
+        if self.r.out_at is not None:  # MERCY: over the players still in (``AROUND``)
+            return _pick(_eq(self.at(DIR), 0), f"AROUND({self.var}, {_src(seat)}, {steps})",
+                         f"AROUND({self.var}, {_src(seat)}, {-steps})")
         ahead = _op("({} + " + str(steps) + ") % " + str(n), lambda x: (x + steps) % n, seat)
         back = _op("({} - " + str(steps) + ") % " + str(n), lambda x: (x - steps) % n, seat)
         return _pick(_eq(self.at(DIR), 0), ahead, back)
@@ -554,6 +558,56 @@ _TOP_BACK = """\
 """
 
 
+# ``Game._around`` over the players still in (MERCY), for ``_Writer.next``
+_AROUND = """\
+def AROUND(t: bytearray, seat: int, steps: int) -> int:
+    way = 1 if steps > 0 else -1
+    for _ in range(steps if steps > 0 else -steps):
+        seat = (seat + way) % {n}
+        while t[{out} + seat]:
+            seat = (seat + way) % {n}
+    return seat
+"""
+# ``Reader.knock_out`` (MERCY's ``Game._knock_out_at``), for one limit and one pile; the
+# hands' sizes are kept after the record (``{size} + p``)
+_KNOCK = """\
+def {name}(t: bytearray) -> None:
+    knocked = [p for p in range({n}) if t[{size} + p] >= {at} or (t[{size} + p] and t[{out} + p])]
+    for p in knocked:
+        base = {base} + p * {nf}
+        for f in range({nf}):{under}
+            t[base + f] = 0
+        t[{size} + p] = 0
+        if t[{winner}] == p:
+            t[{winner}] = {none}
+        t[{out} + p] = 1
+    window = t[{window}]
+    if window != {none} and t[{out} + window]:
+        t[{window}] = {none}
+    turn = t[{turn}]
+    if t[{out} + turn]:
+        t[{turn}] = AROUND(t, turn, 1 if t[{dir}] == 0 else -1)
+        if t[{ph}] != {naming}:
+            t[{ph}] = {play}
+        t[{drawn}] = {none}
+        t[{pending}] = 0
+        t[{kind}] = {none}
+        t[{offender}] = {none}
+        w = t[{winner}]
+        if w != {none}:
+            if t[{size} + w]:
+                t[{winner}] = {none}
+            else:
+                END(t, w)
+    if t[{ph}] != {over} and {gone} == {last}:
+        t[{drawn}] = {none}
+        for p in range({n}):
+            if not t[{out} + p]:
+                END(t, p)
+                break
+"""
+
+
 class _Multisets:
     """``reading._multisets`` from face 0, remembered per pile and size."""
 
@@ -609,6 +663,8 @@ class GeneratedSuccessor:
         self.built = native.Built("pure Python (not compiled)")
         self._compile_round_end()
         self._define("DRAW", self._draw_source())
+        if layout.seats_out:
+            self._define("AROUND", _AROUND.format(n=self.n, out=layout.out_at))
         self._check()
 
     # ------------------------------------------------------------- the refusals
@@ -706,8 +762,14 @@ class GeneratedSuccessor:
         r, names = self.reader, self.names
         cells = [(p, f, r.hand_at(p) + f) for p in range(r.n) for f in range(r.nf)]
         points = " + ".join(f"{r.points[f]} * t[{at}]" for _, f, at in cells if r.points[f])
-        lines = ["def END(t, w):", f"    points = {points or 0}",
-                 "    t[12], t[13] = points & 0xFF, points >> 8",
+        lines = ["def END(t, w):", f"    points = {points or 0}"]
+        if r.out_at is not None:  # MERCY's last player in holds cards, not counted
+            for p in range(r.n):
+                mine = " + ".join(f"{r.points[f]} * t[{r.hand_at(p) + f}]"
+                                  for f in range(r.nf) if r.points[f])
+                if mine:
+                    lines.append(f"    if w == {p}: points -= {mine}")
+        lines += ["    t[12], t[13] = points & 0xFF, points >> 8",
                  f"    t[{WINNER}], t[{PH}], t[{UNO_WINDOW}] = w, {_OVER}, {NONE}",
                  f"    t[{PENDING}], t[{KIND}], t[{OFFENDER}] = 0, {NONE}, {NONE}",
                  "def SCORE(t):", f"    w = t[{WINNER}]", "    out = []"]
@@ -876,7 +938,9 @@ class GeneratedSuccessor:
         if phase != _OVER:
             winner = str(NONE)
             for p in reversed(range(r.n)):
-                winner = f"({p} if not s[{width + p}] else {winner})"
+                # (MERCY: a seat out holds no card either, and never went out)
+                gone = "" if r.out_at is None else f" and not s[{r.out_at + p}]"
+                winner = f"({p} if not s[{width + p}]{gone} else {winner})"
             w.emit(f"s[{WINNER}] = {winner}")
 
     def _listed(self, w: _Writer, turn: int, target: int | None) -> None:
@@ -891,13 +955,20 @@ class GeneratedSuccessor:
     def _everyone(self, w: _Writer, turn: int, advise: bool, target: int | None) -> None:
         """Every seat in order: its advice, its UNO said or its catch, and on its turn
         its moves (``CommandSuccessor.listed``)."""
+        out = self.reader.out_at
         for p in range(self.n):
-            if advise:
-                self._move(w, self.cs.advise_actions[p], self.advise, Binding(p))
-            if target is not None:
-                self._window(w, p, target)
-            if p == turn:
-                self._on_turn(w, p)
+            if out is None:
+                self._seat(w, p, turn, advise, target)
+            else:  # MERCY: a player knocked out has no move (``Game._listed``)
+                w.when(f"not s[{out + p}]", partial(self._seat, w, p, turn, advise, target))
+
+    def _seat(self, w: _Writer, p: int, turn: int, advise: bool, target: int | None) -> None:
+        if advise:
+            self._move(w, self.cs.advise_actions[p], self.advise, Binding(p))
+        if target is not None:
+            self._window(w, p, target)
+        if p == turn:
+            self._on_turn(w, p)
 
     def _window(self, w: _Writer, p: int, target: int) -> None:
         says, catch = Binding(p), Binding(p, target)
@@ -938,10 +1009,15 @@ class GeneratedSuccessor:
     def _face(self, w: _Writer, p: int, face: int, with_uno: int) -> None:
         f = self.cs.faces[face]
 
+        out = self.reader.out_at
+
         def plays() -> None:
             for action, b in f.plays[p][with_uno]:
-                w.when(w.guard(f.command, f.rest_parts, b),
-                       partial(self._move, w, action, f.command, b))
+                guard = w.guard(f.command, f.rest_parts, b)
+                if out is not None and b.target is not None:
+                    # a seat knocked out is nobody's target (``Game._add_plays``)
+                    guard = _all([f"not s[{out + b.target}]", guard])
+                w.when(guard, partial(self._move, w, action, f.command, b))
 
         def misplay() -> None:
             if self.penalties and w.known[PH] != _RESPOND:
@@ -1104,7 +1180,12 @@ class GeneratedSuccessor:
                      if offender != NONE else False])
 
     def c_ReverseSkips(self, w: _Writer, n: c.ReverseSkips, b: Binding) -> Val:
-        return bool(self.reader.reverse_skips)
+        r = self.reader
+        if r.out_at is None or len(set(r.skips_with)) == 1:
+            return bool(r.reverse_skips)
+        # MERCY: TWO-1 asked of the players still in
+        gone = " + ".join(f"{w.var}[{r.out_at + p}]" for p in range(self.n))
+        return f"{self.names.of(r.skips_with, 'RS', 'RS')}[{self.n} - ({gone})]"
 
     def c_Both(self, w: _Writer, n: c.Both, b: Binding) -> Val:
         return _all([w.cond(p, b) for p in n.parts])
@@ -1256,6 +1337,44 @@ class GeneratedSuccessor:
         yes, no = (None if x is None else (x.rule, x.branch) for x in (n.yes, n.no))
         w.sorts(w.cond(n.cond, w.b), yes, no)
         k()
+
+    def e_KnockOut(self, w: _Writer, n: e.KnockOut, k: Callable[[], None]) -> None:
+        """``Reader.knock_out`` (MERCY): asked here as far as the known fields tell (the
+        round under way, a hand at the limit or a seat out holding cards), made by
+        ``KNOCK_...`` (the source of ``_KNOCK``), after which the fields it may change are
+        known no more."""
+        r = self.reader
+        out = r.out_at
+        assert out is not None  # a table that knocks out has the seats out in its record
+        under = _all([_ne(w.at(PH), _OVER), _ne(w.at(PH), _P[START])])
+        held = []
+        for p in range(self.n):
+            size = w.size(p)
+            held.append(_any([_ge(size, n.at),
+                              _all([_op("{} > 0", lambda x: x > 0, size),
+                                    f"{w.var}[{out + p}]"])]))
+        name = f"KNOCK_{n.at}_{int(n.to_pile)}"
+        if name not in self.source:
+            self._define(name, self._knock_source(name, n.at, n.to_pile))
+
+        def knocks() -> None:
+            w.emit(f"{name}({w.var})")
+            w.forget(PH, TURN, UNO_WINDOW, DRAWN_AT, PENDING, KIND, OFFENDER, WINNER, 12, 13,
+                     *range(self.width, self.width + self.n))
+            k()
+        w.split(_all([under, _any(held)]), knocks, k)
+
+    def _knock_source(self, name: str, at: int, to_pile: bool) -> str:
+        r = self.reader
+        out = r.out_at
+        assert out is not None
+        under = "" if to_pile else f"\n            t[{r.disc} + f] += t[base + f]"
+        return _KNOCK.format(
+            name=name, n=self.n, at=at, size=self.width, out=out, base=r.base, nf=r.nf,
+            under=under, winner=WINNER, none=NONE, window=UNO_WINDOW, turn=TURN, dir=DIR,
+            ph=PH, naming=_P[NAMING], play=_P[PLAY], drawn=DRAWN_AT, pending=PENDING,
+            kind=KIND, offender=OFFENDER, over=_OVER, last=self.n - 1,
+            gone=" + ".join(f"t[{out + p}]" for p in range(self.n)))
 
     def e_Take(self, w: _Writer, n: e.Take, k: Callable[[], None]) -> None:
         self._take(w, w.seat(w.b, n.who), n.cards, n.keeps, k)

@@ -20,7 +20,8 @@ from unoformal.language.commands import Command
 from unoformal.language.conditions import Conjunct
 from unoformal.language.protocols import Binding, Who
 from unoformal.rulebook.cards import Kind
-from unoformal.rules.state import DRAWN, OVER, PHASES, PLAY, RESPOND, read_in
+from unoformal.rules.state import COLOR as NAMING
+from unoformal.rules.state import DRAWN, OVER, PHASES, PLAY, RESPOND, START, read_in
 from unoformal.verification.explore.chance import ExploreGame
 from unoformal.verification.packed.layout import AT, KIND_INDEX, NONE, Layout
 
@@ -70,6 +71,10 @@ class Reader:
         self.short = (rules.draw_what_is_left.id, "draw-what-is-left")
         self.reshuffled = (rules.reshuffle.id, "reshuffle")
         self.reverse_skips = rules.reverse_is_skip(self.n)
+        # MERCY: who is out of the round (a byte per seat, ``Layout.out_at``), and TWO-1
+        # asked of the players still in (``Game._reverse_is_skip``)
+        self.out_at = layout.out_at if layout.seats_out else None
+        self.skips_with = [rules.reverse_is_skip(k) for k in range(self.n + 1)]
         self.uno_with = template.t.uno_with
         self.excused = template.t.wd4_excused
         self.can_play = can_play
@@ -98,8 +103,9 @@ class Reader:
         s = list(rec)
         if s[PH] != _P[RESPOND]:
             s[WD4] = 1
-        if s[PH] != _P[OVER]:
-            s[WINNER] = next((p for p in range(self.n) if not self.size(s, p)), NONE)
+        if s[PH] != _P[OVER]:  # (MERCY: a seat out holds no card either, and never went out)
+            s[WINNER] = next((p for p in range(self.n)
+                              if not self.size(s, p) and not self.is_out(s, p)), NONE)
         return s
 
     def store(self, s: State) -> bytes:
@@ -137,8 +143,25 @@ class Reader:
         keep = 1 if self.keep_top and s[TOP] != NONE else 0
         return sum(self.pile(s)) + self.discard_size(s) - keep
 
+    def is_out(self, s: State, p: int) -> bool:
+        """MERCY: whether seat ``p`` is knocked out of the round."""
+        return self.out_at is not None and s[self.out_at + p] == 1
+
     def next(self, s: State, seat: int, steps: int = 1) -> int:
-        return (seat + steps * (1 if s[DIR] == 0 else -1)) % self.n
+        """``Game._next``: over the players still in."""
+        return self.around(s, seat, steps * (1 if s[DIR] == 0 else -1))
+
+    def around(self, s: State, seat: int, steps: int) -> int:
+        """``Game._around``: ``steps`` seats on (left when positive), over the seats out."""
+        n, out = self.n, self.out_at
+        if out is None or not any(s[out:out + n]):
+            return (seat + steps) % n
+        way = 1 if steps > 0 else -1
+        for _ in range(abs(steps)):
+            seat = (seat + way) % n
+            while s[out + seat]:
+                seat = (seat + way) % n
+        return seat
 
     def seat(self, s: State, b: Binding, who: Who) -> Any:
         if who is Who.NEXT:
@@ -313,8 +336,11 @@ class Reader:
                              or self.size(s, s[OFFENDER]) > 0)
 
     def c_ReverseSkips(self, n: c.ReverseSkips) -> Cond:
-        value = self.reverse_skips
-        return lambda s, b: value
+        value, out = self.reverse_skips, self.out_at
+        if out is None:
+            return lambda s, b: value
+        skips, count = self.skips_with, self.n
+        return lambda s, b: skips[count - sum(s[out:out + count])]
 
     def c_Both(self, n: c.Both) -> Cond:
         parts = [self.cond(p) for p in n.parts]
@@ -542,6 +568,13 @@ class Reader:
                 ran.append(label)
         return step
 
+    def e_KnockOut(self, n: e.KnockOut) -> Step:
+        at, to_pile = n.at, n.to_pile
+
+        def step(s: State, b: Binding, ran: list[Label]) -> None:
+            self.knock_out(s, at, to_pile)
+        return step
+
     def e_Take(self, n: e.Take) -> Step:
         who, cards, keeps = n.who, n.cards, n.keeps
 
@@ -569,14 +602,55 @@ class Reader:
         self.end_round(s, w)
 
     def end_round(self, s: State, w: int) -> None:
-        """``Game._end_round`` (SCORE-1)."""
+        """``Game._end_round`` (SCORE-1): the cards left in the other hands (MERCY's last
+        player in holds cards, not counted)."""
         points = 0
         for p in range(self.n):
+            if p == w:
+                continue
             at = self.hand_at(p)
             points += sum(self.points[f] * s[at + f] for f in range(self.nf))
         s[12], s[13] = points & 0xFF, points >> 8
         s[WINNER], s[PH], s[UNO_WINDOW] = w, _P[OVER], NONE
         s[PENDING], s[KIND], s[OFFENDER] = 0, NONE, NONE
+
+    def knock_out(self, s: State, at: int, to_pile: bool) -> None:
+        """``Game._knock_out_at`` (MERCY, the last step of every move of a round): every
+        seat holding ``at`` cards or more (or a seat out holding any) is out, at once, in
+        seat order, its cards under the draw pile (the pile is the rest of the deck: the
+        counts go) or under the discard pile (below the top: ``commands._refuse`` refuses
+        the table where the discard can be empty); a player to move knocked out passes the
+        turn on; the last player in wins the round."""
+        out = self.out_at
+        assert out is not None  # a table that knocks out has the seats out in its record
+        if s[PH] == _P[OVER] or s[PH] == _P[START]:
+            return
+        n, nf = self.n, self.nf
+        knocked = [p for p in range(n)
+                   if (size := self.size(s, p)) >= at or (size and s[out + p])]
+        if not knocked:
+            return
+        for p in knocked:  # ``Game._knock_out``
+            base = self.hand_at(p)
+            for f in range(nf):
+                if not to_pile:
+                    s[self.disc + f] += s[base + f]
+                s[base + f] = 0
+            if s[WINNER] == p:
+                s[WINNER] = NONE
+            s[out + p] = 1
+        if s[UNO_WINDOW] != NONE and s[out + s[UNO_WINDOW]]:
+            s[UNO_WINDOW] = NONE
+        if s[out + s[TURN]]:  # their turn ends: the next player in plays
+            s[TURN] = self.around(s, s[TURN], 1 if s[DIR] == 0 else -1)
+            if s[PH] != _P[NAMING]:
+                s[PH] = _P[PLAY]
+            s[DRAWN_AT] = NONE
+            s[PENDING], s[KIND], s[OFFENDER] = 0, NONE, NONE
+            self.round_end_check(s)
+        if s[PH] != _P[OVER] and sum(s[out:out + n]) == n - 1:  # the last one in wins
+            s[DRAWN_AT] = NONE
+            self.end_round(s, next(p for p in range(n) if not s[out + p]))
 
     def take(self, s: State, ran: list[Label], p: int, count: int, keeps: bool) -> Outcomes:
         """``Game._take`` with the explorer's chance (``explore.chance.Enumerate``): every
