@@ -231,3 +231,20 @@ def test_an_interrupted_build_caches_nothing(tmp_path: Path,
     with pytest.raises(KeyboardInterrupt):
         gen.compile({key_of(r) for r in records}, tmp_path)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_module_too_long_to_compile_in_minutes_runs_as_pure_python(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A MERCY table's module (55,000 lines) did not compile in 16 minutes: past
+    ``MAX_LINES`` no build is started, and stderr says why."""
+    monkeypatch.delenv(native.PURE_ENV)
+    monkeypatch.setattr(native, "missing", lambda: None)  # as if it could compile
+    monkeypatch.setattr(native, "MAX_LINES", 10)
+    monkeypatch.setattr(subprocess, "run", _failing(0))  # a build started is interrupted
+    monkeypatch.setattr(native, "_said", set())
+    records, gen = _micro()
+    built = gen.compile({key_of(r) for r in records}, tmp_path)
+    assert built.how.startswith("pure Python (its module is ") and not built.module
+    assert "over the 10 mypyc compiles in minutes" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

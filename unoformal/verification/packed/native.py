@@ -103,7 +103,7 @@ def load(text: str, where: Path | None = None) -> Built:
     found = binary(where, name)
     if found is not None:
         return Built("cached", 0.0, _import(name, found))
-    why = missing()
+    why = missing() or too_long(text)
     if why is None:
         print(f"unoformal: compiling the generated successor with mypyc, once for this "
               f"table (cached in {where})", file=sys.stderr)
@@ -116,6 +116,21 @@ def load(text: str, where: Path | None = None) -> Built:
             return Built("compiled", time.perf_counter() - started, _import(name, found))
     say_once(why)
     return Built(f"pure Python ({why})")
+
+
+# mypyc's time grows faster than the source: `actions`' 14,000 lines take 150-210 s, a
+# MERCY table's 55,000 (every control key a knock-out may leave) did not finish in 16
+# minutes. Past this the same source runs as pure Python, at once.
+MAX_LINES = 30_000
+
+
+def too_long(text: str) -> str | None:
+    """Why ``text`` is not compiled for its length (None: it is short enough)."""
+    lines = text.count("\n")
+    if lines <= MAX_LINES:
+        return None
+    return (f"its module is {lines:,} lines, over the {MAX_LINES:,} mypyc compiles in "
+            "minutes")
 
 
 def build(text: str, name: str, where: Path) -> Path:
