@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -265,3 +266,29 @@ def test_the_packed_readings_make_a_move_of_its_own(sit_out: Path, draw_again: P
         model = program(config(str(path)))
         if missing() is None:  # Spin counts the same states (CI installs it)
             assert model.explorer_states(count(model.text, tmp_path).states) == engine.states
+
+
+def test_mercys_property_asks_a_move_made_by_a_pass(
+        sit_out: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """MERCY's property leaves EXT-PASS's pass out (it changes no hand), but a rule file's
+    move made by a pass is part of that step: it is asked. Planted, the knock-out made
+    after the rulebook's pass alone (the sit-out's two cards then keep a hand at the
+    limit) is refused by it."""
+    from unoformal.rules import house, turn
+
+    def verdict(at: int) -> str:
+        sit_out.write_text(_doc_block("sit-out.toml").split("[[house.property]]")[0]
+                           + f"\n[rules.MERCY]\nenabled = true\nat = {at}\n")
+        main(["verify", "--rules", str(sit_out), "--players", "2", "--json", "--jobs", "1",
+              "--property", "mercy", "--no-witness"])
+        rows = json.loads(capsys.readouterr().out)
+        return str(rows[0]["verdict"])
+
+    assert verdict(9) == "proved"
+
+    def planted(table: Any, command: Any) -> Any:
+        return house.own_moves(table, house.knocking(table, house.then(table, command)))
+
+    monkeypatch.setattr(turn, "changed", planted)
+    assert verdict(10) == "refuted"  # a table not built before: its commands are new

@@ -585,6 +585,12 @@ def changed(table: RuleTable, command: _Built) -> _Built:
 ACTIONS = {"draw": "draw", "keep": "pass", "stop": "pass", "pass_nothing_to_draw": "pass"}
 
 
+def made_by(table: RuleTable) -> set[str]:
+    """The actions that make a move of an enabled house rule's own in ``table``."""
+    return {move.action for rule in unnoted(table).house if rule.enabled
+            for move in rule.moves}
+
+
 def _answering(table: RuleTable, name: str) -> Cond:
     """The phases in which the engine reads the action of ``name`` as that move."""
     if name == "keep":

@@ -33,6 +33,7 @@ from unoformal.rulebook.table import (
     SeveralThen,
     SwapWith,
 )
+from unoformal.rules.house import made_by
 from unoformal.verification.z3.actions import Spec, Step
 from unoformal.verification.z3.state import (
     COLOR,
@@ -794,11 +795,13 @@ def _mercy(spec: Spec, s: Sym) -> Iterator[Query]:
     if not rule.enabled:
         return  # switched off: nothing to ask, a vacuous verdict (Property.needs)
     at = rule.at
+    # EXT-PASS changes no hand, and at 2-4 players MERCY leaves no state where it is
+    # enabled (every card but the top in hands of 24): asked, it would make every verdict
+    # vacuous. A rule file's move made by a pass is part of its step, and is asked.
+    passes = "pass" in made_by(spec.table)
     for step in spec.steps(s):
-        # EXT-PASS changes no hand, and at 2-4 players MERCY leaves no state where it is
-        # enabled (every card but the top in hands of 24): asked, it would make every
-        # verdict vacuous
-        if not (step.in_next and in_turn(step)) or step.name == "pass_nothing_to_draw":
+        if not (step.in_next and in_turn(step)) or \
+                (step.name == "pass_nothing_to_draw" and not passes):
             continue
         t = step.post
         live = fand(t.phase != OVER, t.phase != DEALT, t.phase != STUCK)
