@@ -34,6 +34,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from unoformal.engine.actions import Action
 from unoformal.language import conditions as c
 from unoformal.language import effects as e
@@ -46,7 +48,7 @@ from unoformal.rules.state import DRAWN, OVER, PHASES, PLAY, RESPOND, START
 from unoformal.verification.explore.chance import ExploreGame
 from unoformal.verification.packed import native
 from unoformal.verification.packed.commands import CommandSuccessor
-from unoformal.verification.packed.layout import KIND_INDEX, NONE, Layout
+from unoformal.verification.packed.layout import KIND_INDEX, NONE, OVER_CODE, Layout
 from unoformal.verification.packed.reading import (
     _READS_DRAWN,
     COLOR,
@@ -66,7 +68,7 @@ from unoformal.verification.packed.reading import (
     Unread,
     _multisets,
 )
-from unoformal.verification.packed.successor import ACTION_INDEX, Edge
+from unoformal.verification.packed.successor import ACTION_INDEX, Batch, Edge
 
 _P = {p: i for i, p in enumerate(PHASES)}
 _RESPOND, _OVER = _P[RESPOND], _P[OVER]
@@ -81,6 +83,10 @@ State = bytearray
 # reads it from the state at run time.
 Val = int | str
 Key = tuple[int, int, int, int]  # phase, turn, UNO window, offender (as the record holds)
+# The edges as the source writes them: four entries an edge, in order (the child's
+# record, its action's number in ``GeneratedSuccessor.actions``, its labels, its ends),
+# so no tuple is made per edge; ``GeneratedSuccessor.batch`` reads them as arrays.
+Flat = list[Any]
 
 
 class _Slot(str):
@@ -441,9 +447,9 @@ class _Writer:
                                 ("K", *self.pre))
         else:
             labels = f"(*ran, {', '.join(self.pre)})" if self.pre else "tuple(ran)"
-        # Edge's own tuple.__new__, without its Python __new__ in between
-        edge = (f"out.append(NEW(EDGE, ({g.names.of(action, 'A')}, "
-                f"{ACTION_INDEX[action.type]}, c, {labels}, {ends})))")
+        # the edge as four entries of ``out`` (``Flat``): no tuple made per edge
+        edge = (f"out.append(c); out.append({g.number(action)}); out.append({labels}); "
+                f"out.append({ends})")
         if self.chance:
             self.emit("if c not in seen:")
             self.emit("    seen.append(c)")
@@ -652,9 +658,16 @@ class GeneratedSuccessor:
         oot = t.out_of_turn
         self.advise, self.say_uno, self.catch = oot.advise, oot.say_uno, oot.catch
         self.names = names = _Names()
-        names.ns.update(EDGE=Edge, NEW=tuple.__new__, STORE=self._store, NONE=NONE,
+        # the actions the source names, by number (``out``'s second entry of an edge),
+        # declared in the module (so its name changes with them)
+        self.actions: list[Action] = []
+        self.codes: list[int] = []  # each action's type, as ``Edge.code``
+        self._numbers: dict[int, int] = {}
+        names.ns.update(ACTIONS=self.actions, STORE=self._store, NONE=NONE,
                         MULTISETS=_Multisets())
-        self.fns: dict[Key, Callable[[State, list[Edge]], None]] = {}
+        self.fns: dict[Key, Callable[[State, Flat], None]] = {}
+        # the module's loop over records (``_EXPAND``), once a module is loaded
+        self.expand: Callable[[bytes, int, int, Flat, list[int]], int] | None = None
         self.source: dict[str, str] = {}
         # while a module is written (``compile``): the keys its effects' children may
         # have, and the effects listed but not yet written; None: each written as met
@@ -710,13 +723,53 @@ class GeneratedSuccessor:
     # ------------------------------------------------------------- run time
 
     def __call__(self, rec: bytes) -> list[Edge]:
+        out: Flat = []
+        self._one(rec, out)
+        actions, codes = self.actions, self.codes
+        return [Edge(actions[a], codes[a], child, labels, ends) for child, a, labels, ends
+                in zip(out[0::4], out[1::4], out[2::4], out[3::4], strict=True)]
+
+    def _one(self, rec: bytes, out: Flat) -> None:
+        """``rec``'s edges onto ``out`` (``Flat``), its key's listing written if new."""
         key = (rec[PH], rec[TURN], rec[UNO_WINDOW], rec[OFFENDER])
         fn = self.fns.get(key)
         if fn is None:
             fn = self.fns[key] = self._make(key)
-        out: list[Edge] = []
         fn(bytearray(rec), out)
-        return out
+
+    def batch(self, frontier: bytes, width: int, count: int) -> Batch:
+        """The first ``count`` records of ``frontier`` expanded into one ``Flat`` list,
+        by the module's loop (``_EXPAND``) while it knows the records' keys, a record of
+        a key it lacks here (its listing written as met)."""
+        out: Flat = []
+        counts: list[int] = []
+        i = 0
+        while i < count:
+            if self.expand is not None:
+                i = self.expand(frontier, count, i, out, counts)
+                if i >= count:
+                    break
+            row = i * width
+            if frontier[row] == OVER_CODE:
+                counts.append(0)  # a finished round has no move
+            else:
+                before = len(out)
+                self._one(frontier[row:row + width], out)
+                counts.append((len(out) - before) >> 2)
+            i += 1
+        numbers: list[int] = out[1::4]
+        codes = np.array(self.codes, dtype=np.uint8)[np.array(numbers, dtype=np.intp)]
+        return Batch(b"".join(out[0::4]), codes.tobytes(), out[2::4], out[3::4], counts,
+                     numbers, self.actions)
+
+    def number(self, action: Action) -> int:
+        """The action's number in the source (its place in ``actions``)."""
+        n = self._numbers.get(id(action))
+        if n is None:
+            n = self._numbers[id(action)] = len(self.actions)
+            self.actions.append(action)
+            self.codes.append(ACTION_INDEX[action.type])
+        return n
 
     def _store(self, t: State) -> bytes:
         """``Reader.store`` where the child's phase is known only at run time."""
@@ -812,9 +865,9 @@ class GeneratedSuccessor:
             known.update({12: 0, 13: 0})
         return known
 
-    def _make(self, key: Key) -> Callable[[State, list[Edge]], None]:
+    def _make(self, key: Key) -> Callable[[State, Flat], None]:
         """The listing of ``key``'s records (``CommandSuccessor.listed``), compiled."""
-        made: Callable[[State, list[Edge]], None] = self.names.ns[self._listing(key)]
+        made: Callable[[State, Flat], None] = self.names.ns[self._listing(key)]
         return made
 
     def _listing(self, key: Key) -> str:
@@ -848,6 +901,7 @@ class GeneratedSuccessor:
             ns.update({name: getattr(built.module, name) for name in _defined(module.body)})
         for key in module.keys:
             self.fns[key] = ns[_key_name(key)]
+        self.expand = ns["EXPAND"]
         self.built = built
         return built
 
@@ -856,7 +910,7 @@ class GeneratedSuccessor:
         key reachable from them as far as the source tells (the keys each effect's child
         may have), with every effect they list."""
         keys = self._write_all(seeds, reach)
-        body = "".join(self.source.values())
+        body = "".join(self.source.values()) + self._expand_source(keys)
         header, values = self._header(body)
         return Module(header + body, body, keys, values)
 
@@ -894,6 +948,42 @@ class GeneratedSuccessor:
             self.source, self.todo, self.writing = kept
             return False
         return True
+
+    def _expand_source(self, keys: list[Key]) -> str:
+        """``EXPAND``: :meth:`batch`'s loop over records, in the module, each record's
+        listing called by its key (by phase, then the rest), up to a record whose key
+        the module lacks (its index returned)."""
+        w = self.width
+        lines = ["def EXPAND(recs: bytes, count: int, i: int, out: list[Any], "
+                 "counts: list[int]) -> int:",
+                 "    while i < count:",
+                 f"        row = i * {w}",
+                 f"        ph = recs[row + {PH}]",
+                 f"        if ph == {OVER_CODE}:",
+                 "            counts.append(0)  # a finished round has no move",
+                 "            i += 1",
+                 "            continue",
+                 f"        rest = recs[row + {TURN}] << 16 | recs[row + {UNO_WINDOW}] << 8"
+                 f" | recs[row + {OFFENDER}]",
+                 "        before = len(out)"]
+        phases = sorted({key[0] for key in keys if key[0] != OVER_CODE})
+        word = "if"
+        for phase in phases:
+            lines.append(f"        {word} ph == {phase}:")
+            inner = "if"
+            for key in sorted(k for k in keys if k[0] == phase):
+                _, turn, window, offender = key
+                lines += [f"            {inner} rest == {turn << 16 | window << 8 | offender}:",
+                          f"                {_key_name(key)}(bytearray(recs[row:row + {w}]), "
+                          "out)"]
+                inner = "elif"
+            lines += ["            else:", "                return i"]
+            word = "elif"
+        lines += [f"        {'else:' if phases else 'if True:'}", "            return i",
+                  "        counts.append((len(out) - before) >> 2)",
+                  "        i += 1",
+                  "    return i"]
+        return "\n".join(lines) + "\n"
 
     def _header(self, body: str) -> tuple[str, dict[str, Any]]:
         """The module's names that ``body`` reads and does not define (labels, actions,
@@ -1032,7 +1122,7 @@ class GeneratedSuccessor:
         name = self.names.of(None, "E", ("E", id(action), id(command), *_binding(b),
                                          *sorted(known.items())))
 
-        def first(s: State, out: list[Edge]) -> None:
+        def first(s: State, out: Flat) -> None:
             self._effect(name, known, action, command, b)
             self.names.ns[name](s, out)
         if self.names.ns[name] is None:

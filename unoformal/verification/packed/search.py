@@ -50,9 +50,10 @@ from unoformal.verification.packed.generated import GeneratedSuccessor, Key, key
 from unoformal.verification.packed.layout import OVER_CODE, Layout
 from unoformal.verification.packed.successor import (
     ACTION_TYPES,
-    Edge,
+    Batch,
     EngineSuccessor,
     Successor,
+    batch,
 )
 
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
@@ -364,17 +365,16 @@ class PackedSearch:
             g.stopped = f"time limit {self.max_seconds:,.0f} CPU s reached"
         return g.stopped is not None
 
-    def _tally(self, g: PackedGraph, actions: tuple[Action, ...], src: array[int],
-               codes: bytes, ran: tuple[tuple[Label, ...], ...],
-               ends: tuple[tuple[Label, ...], ...],
+    def _tally(self, g: PackedGraph, edges: Batch, src: npt.NDArray[np.int32],
                by_action: dict[int, int]) -> dict[Label, tuple[int, Action, int]]:
         """A chunk's edges counted per action and per label; the first witness (source,
         action, child index) of each label not yet covered. Counted per distinct label
         tuple (an edge's labels, a finished round's ends), since a few dozen tuples cover
         a chunk's edges, and read in the order the edges give them (a round's ends before
         the edge's labels), so the first tuple that holds a label holds its first edge."""
-        for code, count in Counter(codes).items():
+        for code, count in Counter(edges.codes).items():
             by_action[code] = by_action.get(code, 0) + count
+        ran, ends = edges.labels, edges.ends
         over = [(i, ends[i]) for i in compress(range(len(ends)), ends)]  # rounds ended
         tally = Counter(ran)
         tally.update(x for _, x in over)
@@ -390,7 +390,7 @@ class PackedSearch:
             for label in labels:
                 counts[label] = counts.get(label, 0) + tally[labels]
                 if label not in covered and label not in pending:
-                    pending[label] = (src[i], actions[i], i)
+                    pending[label] = (int(src[i]), edges.action(i), i)
             tally[labels] = 0  # counted once (a tuple both an edge's labels and ends)
         return pending
 
@@ -400,30 +400,24 @@ class PackedSearch:
         succ = self.successor()
         width = self.layout.width
         frontier = g.records.read(lo, hi).tobytes()  # a record is a slice of it
-        edges: list[Edge] = []
-        src = array("i")
         clock = time.process_time()
-        for i in range(hi - lo):
-            row = i * width
-            if frontier[row] == OVER_CODE:
-                continue  # a finished round has no move
-            out = succ(frontier[row:row + width])
-            if not out:
-                g.stuck.append(lo + i)
-                continue
-            edges += out
-            src.extend([lo + i] * len(out))
-        # the edges' fields gathered at once (zip(*)), not one by one in the loop above
-        k = len(edges)
-        actions, code_of, child, ran, ends = zip(*edges, strict=True) if k else ((),) * 5
-        children = b"".join(child)
-        codes = bytes(code_of)
-        pending = self._tally(g, actions, src, codes, ran, ends, by_action)
+        edges = succ.batch(frontier, width, hi - lo) \
+            if isinstance(succ, GeneratedSuccessor) else batch(succ, frontier, width, hi - lo)
+        counts = np.array(edges.counts, dtype=np.int64)
+        numbers = np.arange(lo, hi, dtype=np.int32)
+        # a state with no edge is stuck, unless its round is over
+        over = np.frombuffer(frontier, dtype=np.uint8)[0::width] == OVER_CODE
+        g.stuck.extend(numbers[(counts == 0) & ~over].tolist())
+        src = np.repeat(numbers, counts)
+        codes = edges.codes
+        children = edges.children
+        pending = self._tally(g, edges, src, by_action)
+        k = len(codes)
         g.successor_seconds += time.process_time() - clock
         g.generated += k
         if not k:
             return vfp, vid
-        recs = np.frombuffer(bytes(children), dtype=np.uint8).reshape(k, self.layout.width)
+        recs = np.frombuffer(children, dtype=np.uint8).reshape(k, self.layout.width)
         fps = self.layout.fingerprints(recs)
         ids = np.empty(k, dtype=np.int32)
         pos = np.searchsorted(vfp, fps)
@@ -440,14 +434,14 @@ class PackedSearch:
             ids[fresh] = number[inv.reshape(-1)]
             firsts = fresh[first[order]]
             g.records.append(recs[firsts])
-            g.parent.extend(np.asarray(src, dtype=np.int32)[firsts].tolist())
+            g.parent.extend(src[firsts].tolist())
             at = np.searchsorted(vfp, u)
             vfp = np.insert(vfp, at, u)
             vid = np.insert(vid, at, number)
         for label, (sid, action, index) in pending.items():
             g.covered[label] = (sid, action, int(ids[index]))
         if self.keep_edges:
-            g.src.append(np.asarray(src, dtype=np.int32))
+            g.src.append(src)
             g.dst.append(ids)
             g.act.append(bytes(codes))
         else:

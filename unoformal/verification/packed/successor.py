@@ -14,14 +14,15 @@ reached it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.rules.state import OVER
 from unoformal.verification.explore.chance import ExploreGame, outcomes
 from unoformal.verification.explore.coverage import Label, Labeler
-from unoformal.verification.packed.layout import Layout
+from unoformal.verification.packed.layout import OVER_CODE, Layout
 
 ACTION_TYPES = list(ActionType)
 ACTION_INDEX = {t: i for i, t in enumerate(ACTION_TYPES)}
@@ -39,6 +40,45 @@ class Edge(NamedTuple):
 
 
 Successor = Callable[[bytes], list[Edge]]
+
+
+@dataclass
+class Batch:
+    """The edges out of a run of frontier records, as parallel arrays in the successor's
+    order (what the search reads; no ``Edge`` per edge where the successor writes them
+    so: ``GeneratedSuccessor.batch``): the children's records end to end, the action
+    types' codes, each edge's labels and ends, the number of edges of each record (0 for
+    a finished round and for a stuck state), and each edge's action as a number into
+    ``table``."""
+
+    children: bytes
+    codes: bytes
+    labels: Sequence[tuple[Label, ...]]
+    ends: Sequence[tuple[Label, ...]]
+    counts: list[int]
+    numbers: Sequence[int]
+    table: Sequence[Action]
+
+    def action(self, i: int) -> Action:
+        return self.table[self.numbers[i]]
+
+
+def batch(succ: Successor, frontier: bytes, width: int, count: int) -> Batch:
+    """The first ``count`` records of ``frontier`` expanded by any successor function,
+    one list of ``Edge`` per record, gathered into a :class:`Batch`."""
+    edges: list[Edge] = []
+    counts: list[int] = []
+    for row in range(0, count * width, width):
+        if frontier[row] == OVER_CODE:
+            counts.append(0)  # a finished round has no move
+            continue
+        out = succ(frontier[row:row + width])
+        edges += out
+        counts.append(len(out))
+    # the edges' fields gathered at once (zip(*)), not one by one in the loop above
+    actions, codes, children, labels, ends = zip(*edges, strict=True) if edges else ((),) * 5
+    return Batch(b"".join(children), bytes(codes), labels, ends, counts,
+                 range(len(actions)), actions)
 
 
 class EngineSuccessor:
