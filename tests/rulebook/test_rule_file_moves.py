@@ -134,7 +134,7 @@ def test_where_neither_may_be_made_the_refusal_is_the_rulebooks(sit_out: Path) -
 
 
 def test_a_move_of_its_own_is_read_by_every_tool(
-        sit_out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        sit_out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The words show it beside the rulebook's pass; verify proves the file's property;
     validate finds the engine and the relation agree, the move covered; explore finds
     the states the docs give (20,518 on `tiny`)."""
@@ -149,8 +149,8 @@ def test_a_move_of_its_own_is_read_by_every_tool(
                  "--property", "sit-out-needs-two", "--no-witness"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {r["verdict"] for r in rows} == {"proved"}
-    assert main(["validate", "--rules", str(sit_out), "--players", "3",
-                 "--steps", "1500", "--workers", "1"]) in (0, 1)
+    assert main(["validate", "--rules", str(sit_out), "--players", "3", "--steps", "1500",
+                 "--workers", "1", "--out", str(tmp_path / "mismatch")]) in (0, 1)
     said = capsys.readouterr().out
     assert "0 mismatches" in said and "sit-out" not in said.split("uncovered:")[-1]
     assert main(["explore", "--preset", "tiny", "--rules", str(sit_out), "--json",
@@ -175,7 +175,7 @@ def test_a_record_of_a_move_of_its_own_replays_without_the_file(sit_out: Path) -
 
 
 def test_a_move_made_by_draw_reads_alike_in_the_engine_and_the_relation(
-        draw_again: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        draw_again: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """draw after a draw: the card drawn first is kept, one more taken, the turn ends.
     The relation's draw step then holds the rulebook's draw and the move's, and validate
     places the engine's one draw as the move's (a draw of the branch not taken is none)."""
@@ -187,14 +187,14 @@ def test_a_move_made_by_draw_reads_alike_in_the_engine_and_the_relation(
     game.apply(Action(game.to_play, ActionType.DRAW))
     assert len(game.hands[me]) == held + 2
     assert game.turn == (me + 1) % 3 and game.phase == PLAY and game.drawn is None
-    assert main(["validate", "--rules", str(draw_again), "--players", "2",
-                 "--steps", "1500", "--workers", "1"]) in (0, 1)
+    assert main(["validate", "--rules", str(draw_again), "--players", "2", "--steps", "1500",
+                 "--workers", "1", "--out", str(tmp_path / "mismatch")]) in (0, 1)
     said = capsys.readouterr().out
     assert "0 mismatches" in said and "draw-again" not in said.split("uncovered:")[-1]
 
 
 def test_a_planted_requirement_is_caught_by_the_files_property_not_by_validate(
-        sit_out: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        sit_out: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The move made with one card left (``cards-left(1)``): the file's own property
     refutes it, and validate cannot see it, the engine and the relation reading the same
     move."""
@@ -203,8 +203,8 @@ def test_a_planted_requirement_is_caught_by_the_files_property_not_by_validate(
     assert main(["verify", "--rules", str(sit_out), "--players", "2", "--json",
                  "--property", "sit-out-needs-two", "--no-witness"]) == 1
     assert [r["verdict"] for r in json.loads(capsys.readouterr().out)] == ["refuted"]
-    assert main(["validate", "--rules", str(sit_out), "--players", "2",
-                 "--steps", "600", "--workers", "1"]) in (0, 1)
+    assert main(["validate", "--rules", str(sit_out), "--players", "2", "--steps", "600",
+                 "--workers", "1", "--out", str(tmp_path / "mismatch")]) in (0, 1)
     assert "0 mismatches" in capsys.readouterr().out
 
 
