@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.rulebook.test_rule_files import _doc_block, duel
 from unoformal.commands.cli import main
 from unoformal.engine.actions import Action, ActionType
 from unoformal.engine.game import Game
@@ -22,15 +23,7 @@ from unoformal.rulebook.table import CLASSIC
 from unoformal.rulebook.variants import load_rules
 from unoformal.rules.state import DRAWN, PLAY
 
-DOC = Path(__file__).resolve().parents[2] / "docs" / "how-a-rule-is-written.md"
 RULE = "HOUSE-SIT-OUT"
-
-
-def _doc_block(name: str) -> str:
-    """The page's toml block that starts with ``# name``."""
-    found = re.search(f"```toml\n(# {re.escape(name)}\n.*?)```", DOC.read_text("utf-8"), re.S)
-    assert found is not None, name
-    return found.group(1)
 
 
 @pytest.fixture
@@ -241,29 +234,20 @@ def test_the_packed_readings_make_a_move_of_its_own(sit_out: Path, draw_again: P
     which differs from the rulebook's."""
     import numpy as np
 
-    from unoformal.verification.explore.graph import Config
-    from unoformal.verification.explore.presets import PRESETS, small_rules
     from unoformal.verification.packed.search import search
     from unoformal.verification.promela.model import program
     from unoformal.verification.promela.spin import count, missing
 
-    preset = PRESETS["duel"]
-
-    def config(rules: str | None) -> Config:
-        return Config(small_rules(preset.size, rules, dict(preset.extra), "duel"),
-                      tuple(preset.size.players_list()), "duel", False,
-                      preset.size.penalties)
-
-    rulebook = search(config(None)).edges
+    rulebook = search(duel(None)).edges
     for path in (sit_out, draw_again):
-        engine = search(config(str(path)))
+        engine = search(duel(str(path)))
         assert engine.edges != rulebook, path.name
         for successor in ("commands", "generated"):
-            got = search(config(str(path)), successor=successor)
+            got = search(duel(str(path)), successor=successor)
             for part in ("records", "dst", "act"):
                 assert np.array_equal(getattr(got, part).read(),
                                       getattr(engine, part).read()), (path.name, successor)
-        model = program(config(str(path)))
+        model = program(duel(str(path)))
         if missing() is None:  # Spin counts the same states (CI installs it)
             assert model.explorer_states(count(model.text, tmp_path).states) == engine.states
 

@@ -525,8 +525,6 @@ def test_the_packed_readings_make_a_replaced_step(tmp_path: Path) -> None:
     two players.)"""
     import numpy as np
 
-    from unoformal.verification.explore.graph import Config
-    from unoformal.verification.explore.presets import PRESETS, small_rules
     from unoformal.verification.packed.search import search
     from unoformal.verification.promela.model import program
     from unoformal.verification.promela.spin import count, missing
@@ -535,20 +533,24 @@ def test_the_packed_readings_make_a_replaced_step(tmp_path: Path) -> None:
     path.write_text(_doc_block("skip-two.toml").replace("card(skip)", "card(number)").replace(
         "the turn goes 2 seats on", "the turn passes to the next player").replace(
         "pass-turn(3)", "take(next, 1)").split("[[expect]]")[0], encoding="utf-8")
-    preset = PRESETS["duel"]
-
-    def config(rules: str | None) -> Config:
-        return Config(small_rules(preset.size, rules, dict(preset.extra), "duel"),
-                      tuple(preset.size.players_list()), "duel", False,
-                      preset.size.penalties)
-
-    engine = search(config(str(path)))
-    assert engine.edges != search(config(None)).edges
+    engine = search(duel(str(path)))
+    assert engine.edges != search(duel(None)).edges
     for successor in ("commands", "generated"):
-        got = search(config(str(path)), successor=successor)
+        got = search(duel(str(path)), successor=successor)
         assert np.array_equal(got.records.read(), engine.records.read()), successor
         assert np.array_equal(got.dst.read(), engine.dst.read()), successor
         assert np.array_equal(got.act.read(), engine.act.read()), successor
-    model = program(config(str(path)))  # a node without a Promela reading is refused here
+    model = program(duel(str(path)))  # a node without a Promela reading is refused here
     if missing() is None:  # Spin counts the same states (CI installs it)
         assert model.explorer_states(count(model.text, tmp_path).states) == engine.states
+
+
+def duel(rules: str | None) -> Any:
+    """The `duel` preset's round under ``rules`` (a rule file's path; None: the
+    rulebook), as the explorer and the packed search take it."""
+    from unoformal.verification.explore.graph import Config
+    from unoformal.verification.explore.presets import PRESETS, small_rules
+
+    preset = PRESETS["duel"]
+    return Config(small_rules(preset.size, rules, dict(preset.extra), "duel"),
+                  tuple(preset.size.players_list()), "duel", False, preset.size.penalties)

@@ -10,14 +10,15 @@ house rules. Nothing below the loader imports it, so the use runs one way.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from unoformal.errors import VariantError
 from unoformal.inputs import show
 from unoformal.language.commands import Command
 from unoformal.language.effects import Instead
 from unoformal.rulebook.cards import Kind
-from unoformal.rulebook.table import Change, RuleTable
+from unoformal.rulebook.table import Change, HouseRule, RuleTable
 from unoformal.rules.book import commands
 from unoformal.rules.house import (
     CARD,
@@ -71,21 +72,34 @@ def check_house(table: RuleTable, where: str) -> None:
     except VariantError as err:
         raise VariantError(f"{where}: {err.message}", err.rule_id) from None
     _check_play_steps(table, plays, where)
-    _check_moves(table, where)
-    _check_properties(table, where)
+    names = {c.name for c in commands(switched_on)}
+    _check_moves(table, where, names)
+    _check_properties(table, where, names)
 
 
-def _check_moves(table: RuleTable, where: str) -> None:
+def _check_moves(table: RuleTable, where: str, moves: set[str]) -> None:
     """A rule file's moves of its own: a name of their own, beside the rulebook's moves
-    and each other's (the words and coverage name a move by it)."""
-    taken = {c.name for c in commands(_all_on(table))}
+    (``moves``) and each other's (the words and coverage name a move by it)."""
+    taken = set(moves)
+    for rule, move, at in _stated(table, where, "moves", "move"):
+        _own_name(at, "a move", move.name, taken, rule.id)
+
+
+def _stated(table: RuleTable, where: str, key: str,
+            said: str) -> Iterator[tuple[HouseRule, Any, str]]:
+    """Each entry of the house rules' ``key`` list (``moves``, ``properties``), with its
+    rule and where the file states it (``house[0] (ID).move[1]``: ``said``)."""
     for i, rule in enumerate(table.house):
-        for j, move in enumerate(rule.moves):
-            at = f"{where}: house[{i}] ({rule.id}).move[{j}]"
-            if move.name in taken:
-                raise VariantError(f"{at}.name = {show(move.name)}: a move of that name "
-                                   "exists already; a rule file's takes its own", rule.id)
-            taken.add(move.name)
+        for j, item in enumerate(getattr(rule, key)):
+            yield rule, item, f"{where}: house[{i}] ({rule.id}).{said}[{j}]"
+
+
+def _own_name(at: str, what: str, name: str, taken: set[str], rule_id: str | None) -> None:
+    """``name`` is none of ``taken``'s (then it is taken too)."""
+    if name in taken:
+        raise VariantError(f"{at}.name = {show(name)}: {what} of that name exists "
+                           "already; a rule file's takes its own", rule_id)
+    taken.add(name)
 
 
 def _check_play_steps(table: RuleTable, plays: list[Command], where: str) -> None:
@@ -119,27 +133,22 @@ def _check_step(change: Change, at: str) -> None:
                            "drop = true, not both")
 
 
-def _check_properties(table: RuleTable, where: str) -> None:
-    """Each property a rule file states: a name of its own, a move the table has, and
-    conditions that parse (the same language as the changes)."""
+def _check_properties(table: RuleTable, where: str, moves: set[str]) -> None:
+    """Each property a rule file states: a name of its own, a move the table has
+    (``moves``, every house rule on), and conditions that parse (the same language as the
+    changes)."""
     # the shipped properties' names: the verifier states them
     taken = {p.name for p in PROPERTIES}
-    moves = {c.name for c in commands(_all_on(table))}
-    for i, rule in enumerate(table.house):
-        for j, prop in enumerate(rule.properties):
-            at = f"{where}: house[{i}] ({rule.id}).property[{j}]"
-            if prop.name in taken:
-                raise VariantError(f"{at}.name = {show(prop.name)}: a property of that name "
-                                   "exists already; a rule file's takes its own")
-            taken.add(prop.name)
-            if prop.command not in moves:
-                raise VariantError(f"{at}.command = {show(prop.command)}: no such move; the "
-                                   f"table's are {', '.join(sorted(moves))}")
-            if not (prop.before or prop.after):
-                raise VariantError(f"{at}: a property states before, after or both")
-            for key in ("before", "after"):
-                if getattr(prop, key):
-                    condition(getattr(prop, key), f"{at}.{key}", own=table.own)
+    for _, prop, at in _stated(table, where, "properties", "property"):
+        _own_name(at, "a property", prop.name, taken, None)
+        if prop.command not in moves:
+            raise VariantError(f"{at}.command = {show(prop.command)}: no such move; the "
+                               f"table's are {', '.join(sorted(moves))}")
+        if not (prop.before or prop.after):
+            raise VariantError(f"{at}: a property states before, after or both")
+        for key in ("before", "after"):
+            if getattr(prop, key):
+                condition(getattr(prop, key), f"{at}.{key}", own=table.own)
 
 
 def _check_own(table: RuleTable, where: str) -> None:

@@ -48,13 +48,11 @@ from unoformal.language.conditions import (
 )
 from unoformal.language.coverage import Label
 from unoformal.language.effects import (
-    Clear,
     Effect,
     FlipDirection,
     Instead,
     KnockOut,
     PassTurn,
-    SetPhase,
     Shows,
     Take,
     When,
@@ -62,7 +60,7 @@ from unoformal.language.effects import (
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Change, HouseRule, MercyCards, OwnCondition, RuleTable
-from unoformal.rules.state import DRAWN, MORE, OVER, PHASES, PLAY
+from unoformal.rules.state import DRAWN, MORE, OVER, PHASES
 
 # The moves a rule file may change: whether a card may be played (``play``: the conjuncts
 # every play command ends with, which the moves that ask whether a card may be played
@@ -342,8 +340,10 @@ EFFECTS: dict[str, tuple[_EffectBuild, str]] = {
 def _end_turn(values: list[Any]) -> tuple[Effect, ...]:
     """The steps a pass ends the turn with (``rules.turn``'s keep): a move of a file's own
     that ends the turn leaves no card drawn and no phase of its player's behind."""
+    from unoformal.rules.turn import PASS_ENDS  # the turn's moves build through this module
+
     _none(values)
-    return (Clear("drawn"), SetPhase(PLAY), PassTurn(1))
+    return PASS_ENDS
 
 
 def _take(values: list[Any], command: str, rule_id: str, part: str) -> Effect:

@@ -89,6 +89,9 @@ def turn_begins(table: RuleTable) -> tuple[Effect, ...]:
 # The turn moves on, and no earlier move decides it any more (a draw's or a misplay's
 # end of turn).
 _TURN_ENDS: tuple[Effect, ...] = (SetPhase(PLAY), PassTurn(1))
+# A pass ends it so, the card drawn kept (DRAW-1's keep, EXT-PASS; a rule file's
+# `end-turn`, rules.house)
+PASS_ENDS: tuple[Effect, ...] = (Clear("drawn"), *_TURN_ENDS)
 
 
 def draw(table: RuleTable) -> Command:
@@ -123,7 +126,7 @@ def keep(table: RuleTable) -> Command:
     return changed(table, Command(
         "keep", (rule.id,), Actor.ON_TURN, (), tuple(guard),
         (Shows(Label(rule.id, "keep-drawn", "the drawn card kept: the turn ends")),
-         NoteCause(None), Clear("drawn"), *_TURN_ENDS),
+         NoteCause(None), *PASS_ENDS),
         "a player who drew keeps the card and passes"))
 
 
@@ -153,7 +156,7 @@ def pass_nothing_to_draw(table: RuleTable) -> Command:
                         PhaseIs(PLAY), CardsLeft(1, False))), table.draw.id,
                   PASS_AFTER_DRAWING)),
         (Shows(Label(rule.id, "pass", "nothing to draw: the player passes")),
-         NoteCause(None), Clear("drawn"), *_TURN_ENDS),
+         NoteCause(None), *PASS_ENDS),
         "a player who cannot play and finds nothing left to draw passes"))
 
 
