@@ -1,7 +1,7 @@
 """Benchmark of the packed explorer against today's explorer, in the same run.
 
     python benchmarks/bench_packed.py [PRESET ...] [--spill DIR] [--max-seconds S]
-                                      [--successors engine,commands,generated,compiled]
+                                      [--successors engine,commands,generated,compiled,c]
 
 For each preset, today's explorer (``unoformal.verification.explore``) and the packed
 search (``unoformal.verification.packed``) each run in a fresh process, one after the
@@ -18,9 +18,10 @@ process (default all three): ``engine`` (``EngineSuccessor``, the engine's ``pus
 ``commands`` (``CommandSuccessor``, the commands read over records into closures) and
 ``generated`` (``GeneratedSuccessor``, the commands written as Python source), and, asked
 by name, ``compiled`` (the same source compiled by mypyc into the user's cache the first
-time a table is met: ``packed/native.py``). The compile is reported apart, in wall
-seconds (the compiler's own processes, so not in the CPU seconds the states per CPU
-second are counted over).
+time a table is met: ``packed/native.py``) and ``c`` (the same source translated to C,
+``packed/ctrans.py``, and built by the C compiler into the same cache). A build is
+reported apart, in wall seconds (the compiler's own processes, so not in the CPU seconds
+the states per CPU second are counted over).
 
 A preset the explorer cannot hold (``--packed-only``, or a name of
 ``unoformal.verification.packed.presets.FAR``) runs the packed search alone.

@@ -12,7 +12,7 @@ import pytest
 
 from unoformal.commands.cli import main
 from unoformal.verification.explore.graph import preset_config
-from unoformal.verification.packed import bridge
+from unoformal.verification.packed import bridge, native
 from unoformal.verification.packed.report import as_explorer
 from unoformal.verification.packed.search import cleanup, search
 
@@ -142,3 +142,33 @@ def test_a_search_stopped_inside_a_layer_reports_no_false_stuck_state() -> None:
                        if not graph.over(s))
     finally:
         cleanup(g)
+
+
+@pytest.mark.skipif(native.c_missing() is not None, reason="no C build here")
+def test_the_c_successor_gives_the_same_report(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """``--successor c``: the explorer's report, word for word, and the module's build
+    in the packed line (built, then cached)."""
+    monkeypatch.setenv(native.CACHE_ENV, str(tmp_path))
+    _, engine = _json(capsys, "--preset", "reverse", "--backend", "packed")
+    code, c = _json(capsys, "--preset", "reverse", "--backend", "packed", "--successor", "c")
+    assert code == 0 and c["successor_build"] == "compiled"
+    assert "successor_build" not in engine
+    assert _same(c, frozenset({"successor_build"})) == _same(engine)
+    _, again = _json(capsys, "--preset", "reverse", "--backend", "packed", "--successor", "c")
+    assert again["successor_build"] == "cached"
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--preset", "duel", "--successor", "c"], "are the packed backend's"),
+    (["--preset", "duel", "--backend", "packed", "--successor", "c", "--workers", "2"],
+     "the Dask workers run the engine's successor"),
+    (["--preset", "duel", "--rules", "seven-o", "--backend", "packed", "--successor", "c"],
+     "PassHands has no reading over packed records; --successor engine reads every table"),
+])
+def test_the_c_successor_where_it_cannot_run_is_refused_by_name(
+        capsys: pytest.CaptureFixture[str], argv: list[str], words: str) -> None:
+    assert main(["explore", *argv]) == 2
+    captured = capsys.readouterr()
+    assert words in captured.err and "Traceback" not in captured.err

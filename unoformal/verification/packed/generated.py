@@ -28,7 +28,10 @@ import __future__
 
 import dataclasses
 import hashlib
+import json
 import re
+import sys
+from array import array
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -46,7 +49,7 @@ from unoformal.rulebook.cards import Kind
 from unoformal.rules.state import COLOR as NAMING
 from unoformal.rules.state import DRAWN, OVER, PHASES, PLAY, RESPOND, START
 from unoformal.verification.explore.chance import ExploreGame
-from unoformal.verification.packed import native
+from unoformal.verification.packed import ctrans, native
 from unoformal.verification.packed.commands import CommandSuccessor
 from unoformal.verification.packed.layout import KIND_INDEX, NONE, OVER_CODE, Layout
 from unoformal.verification.packed.reading import (
@@ -68,7 +71,7 @@ from unoformal.verification.packed.reading import (
     Unread,
     _multisets,
 )
-from unoformal.verification.packed.successor import ACTION_INDEX, Batch, Edge
+from unoformal.verification.packed.successor import ACTION_INDEX, Batch, Edge, FlatBatch
 
 _P = {p: i for i, p in enumerate(PHASES)}
 _RESPOND, _OVER = _P[RESPOND], _P[OVER]
@@ -674,6 +677,12 @@ class GeneratedSuccessor:
         self.writing: set[Key] | None = None
         self.todo: dict[str, tuple[dict[int, int], Action, Command, Binding]] = {}
         self.built = native.Built("pure Python (not compiled)")
+        # the C reading (compile_c): its loop over records, and its labels' numbers
+        self.c_expand: Callable[..., int] | None = None
+        self.labels_table: list[Label] = []
+        self._label_ids: dict[Label, int] = {}
+        self.fallbacks = 0  # records the C module lacked the key of: the Python source's
+        self._unrun: Module | None = None
         self._compile_round_end()
         self._define("DRAW", self._draw_source())
         if layout.seats_out:
@@ -761,6 +770,87 @@ class GeneratedSuccessor:
         codes = np.array(self.codes, dtype=np.uint8)[np.array(numbers, dtype=np.intp)]
         return Batch(b"".join(out[0::4]), codes.tobytes(), out[2::4], out[3::4], counts,
                      numbers, self.actions)
+
+    def compile_c(self, seeds: Iterable[Key], where: Path | None = None) -> native.Built:
+        """The module of :meth:`module` translated to C (``ctrans``) and built by the C
+        compiler into the cache; :meth:`flat_batch` then runs it. Its Python source runs
+        too, for a key the C module lacks. A ``Built`` without a module (``how`` says
+        why: a construct the translation refuses, no compiler, a failed build) leaves
+        this successor as it was."""
+        module = self.module(seeds)
+        r = self.reader
+        consts = ctrans.DrawConstants(
+            r.base, r.nf, self.width, r.disc, r.keep_top,
+            self.names.of(r.short, "L", r.short), self.names.of(r.reshuffled, "L", r.reshuffled))
+        name = native.c_name(module.text, ctrans.signature(), repr(consts), str(self.n))
+
+        def translate() -> str:
+            return ctrans.Translator(module.body, dict(self.names.ns), module.keys, self.n,
+                                     consts).c_source()
+        try:
+            built = native.load_c(name, translate, where)
+        except ctrans.Untranslatable as err:
+            return native.Built(f"not translated ({err})")
+        if built.module is None:
+            return built
+        self._unrun = module  # its Python source runs when a record needs it
+        self.c_expand = built.module.expand
+        self.labels_table = [tuple(x) for x in json.loads(built.module.labels())]
+        self._label_ids = {lab: i for i, lab in enumerate(self.labels_table)}
+        self.built = built
+        return built
+
+    def _run_module(self) -> None:
+        """The Python source of the C module's keys run, for a record it lacks (written
+        as met: its effects may be the module's)."""
+        if self._unrun is not None:
+            module, self._unrun = self._unrun, None
+            self._run(module.body, "module")
+            for key in module.keys:
+                self.fns[key] = self.names.ns[_key_name(key)]
+
+    def _label_id(self, label: Label) -> int:
+        found = self._label_ids.get(label)
+        if found is None:
+            found = self._label_ids[label] = len(self.labels_table)
+            self.labels_table.append(label)
+        return found
+
+    def flat_batch(self, frontier: bytes, width: int, count: int) -> FlatBatch:
+        """:meth:`batch` by the C module (:meth:`compile_c`), its labels as numbers; a
+        record whose key the module lacks is expanded by the Python source, onto the
+        same streams."""
+        assert self.c_expand is not None
+        bufs = [bytearray() for _ in range(7)]
+        children, numbers, lab_ids, lab_lens, end_ids, end_lens, counts = bufs
+        i = 0
+        while i < count:
+            i = self.c_expand(frontier, count, i, *bufs)
+            if i >= count:
+                break
+            row = i * width
+            out: Flat = []
+            self.fallbacks += 1
+            self._run_module()
+            self._one(frontier[row:row + width], out)
+            for child, a, labels, ends in zip(out[0::4], out[1::4], out[2::4], out[3::4],
+                                              strict=True):
+                children += child
+                numbers += int(a).to_bytes(4, sys.byteorder, signed=True)
+                lab_ids += array("H", [self._label_id(x) for x in labels]).tobytes()
+                lab_lens.append(len(labels))
+                end_ids += array("H", [self._label_id(x) for x in ends]).tobytes()
+                end_lens += len(ends).to_bytes(2, sys.byteorder)
+            counts += (len(out) >> 2).to_bytes(4, sys.byteorder, signed=True)
+            i += 1
+        nums = np.frombuffer(bytes(numbers), dtype=np.int32)
+        codes = np.array(self.codes, dtype=np.uint8)[nums]
+        return FlatBatch(bytes(children), codes.tobytes(),
+                         np.frombuffer(bytes(counts), dtype=np.int32), nums, self.actions,
+                         np.frombuffer(bytes(lab_ids), dtype=np.uint16),
+                         np.frombuffer(bytes(lab_lens), dtype=np.uint8),
+                         np.frombuffer(bytes(end_ids), dtype=np.uint16),
+                         np.frombuffer(bytes(end_lens), dtype=np.uint16), self.labels_table)
 
     def number(self, action: Action) -> int:
         """The action's number in the source (its place in ``actions``)."""

@@ -20,10 +20,13 @@ import sys
 import sysconfig
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
+
+from unoformal.verification.packed.ctrans import module_init
 
 CACHE_ENV = "UNOFORMAL_CACHE_DIR"  # the cache's directory, if not the user's cache
 PURE_ENV = "UNOFORMAL_PURE_PYTHON"
@@ -85,6 +88,14 @@ def say_once(why: str) -> None:
         _said.add(why)
         print(f"unoformal: {why}; the generated successor runs as pure Python",
               file=sys.stderr)
+
+
+def say_c(why: str) -> None:
+    """Why the C reading is not run (once per process)."""
+    if why not in _said:
+        _said.add(why)
+        print(f"unoformal: the C reading of the generated successor is {why}; "
+              "it runs as pure Python", file=sys.stderr)
 
 
 def binary(where: Path, name: str) -> Path | None:
@@ -163,3 +174,75 @@ def _import(name: str, path: Path) -> ModuleType:
         spec.loader.exec_module(module)
         sys.modules[name] = module
     return module
+
+
+# ------------------------------------------------------------------ the C reading
+
+C_PREFIX = "unoformal_c_"
+
+
+def c_missing() -> str | None:
+    """Why no C module can be built here, or None."""
+    if os.environ.get(PURE_ENV):
+        return f"{PURE_ENV} is set"
+    compiler = os.environ.get("CC", "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
+        return "no Python headers"
+    return None
+
+
+def c_name(*parts: str) -> str:
+    """A C module's name: a hash of what it is translated from (the Python source, the
+    translator's own text and templates), so a cached module is found before any
+    translation and a changed translator never reads a stale one."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode())
+        digest.update(b"\0")
+    return C_PREFIX + digest.hexdigest()[:24]
+
+
+def load_c(name: str, text: Callable[[], str], where: Path | None = None) -> Built:
+    """The C module ``name``: the cached one, else ``text()`` (``ctrans``'s source, less
+    its init; it may raise ``Untranslatable``) built now by the C compiler and cached as
+    :func:`load` caches mypyc's; a ``Built`` without a module when it cannot be built
+    (``how`` says why)."""
+    where = cache_dir() if where is None else where
+    found = binary(where, name)
+    if found is not None:
+        return Built("cached", 0.0, _import(name, found))
+    why = c_missing()
+    if why is not None:
+        return Built(f"not built ({why})")
+    source = text()
+    started = time.perf_counter()
+    try:
+        found = build_c(source + module_init(name), name, where)
+    except (BuildFailed, OSError) as err:
+        return Built(f"not built (the C build failed: {err})")
+    return Built("compiled", time.perf_counter() - started, _import(name, found))
+
+
+def build_c(text: str, name: str, where: Path) -> Path:
+    """The C compiler on ``text`` in a temporary directory under ``where``, the
+    extension renamed into ``where`` once whole, as :func:`build`."""
+    where.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=where))
+    try:
+        source = work / f"{name}.c"
+        source.write_text(text)
+        made = work / (name + EXTENSION_SUFFIXES[0])
+        compiler = os.environ.get("CC", "cc").split()
+        done = subprocess.run([*compiler, "-O2", "-shared", "-fPIC",
+                               f"-I{sysconfig.get_paths()['include']}", "-o", str(made),
+                               str(source)], capture_output=True, text=True)
+        if done.returncode or not made.exists():
+            tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+            raise BuildFailed(" / ".join(tail) or f"exit status {done.returncode}")
+        target = where / made.name
+        os.replace(made, target)
+        return target
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -23,11 +23,12 @@ from unoformal.verification.packed.search import PackedGraph, Progress, first_ga
 
 
 def run(cfg: Config, workers: int | None, spill: str | None,
-        progress: Progress | None) -> PackedGraph:
-    """The packed search of ``cfg``: in this process, or on ``workers`` local Dask
-    workers (the same graph, numbered alike)."""
+        progress: Progress | None, successor: str = "engine") -> PackedGraph:
+    """The packed search of ``cfg``: in this process (by ``successor``: ``search``'s
+    names), or on ``workers`` local Dask workers (the same graph, numbered alike; the
+    engine's successor)."""
     if workers is None:
-        return search(cfg, spill=spill, progress=progress)
+        return search(cfg, successor=successor, spill=spill, progress=progress)
     return dask_search(cfg, Cluster(workers), spill=spill, progress=progress)
 
 
@@ -48,6 +49,8 @@ def extra(g: PackedGraph) -> dict[str, Any]:
     if g.workers:
         out["workers"] = g.workers
         out["worker_cpu_seconds"] = round(g.worker_cpu_seconds, 1)
+    if g.build is not None:  # a generated successor: how its module came to run
+        out["successor_build"] = g.build
     return out
 
 
@@ -95,6 +98,8 @@ def text(data: dict[str, Any]) -> str:
 def footer(data: dict[str, Any]) -> str:
     """The packed search's own line: record width, bytes a state, collision."""
     workers = f"  on {data['workers']} Dask workers" if "workers" in data else ""
+    if "successor_build" in data:
+        workers += f"; the generated successor's module {data['successor_build']}"
     return (f"  packed backend: {data['record_bytes']}-byte records, peak "
             f"{data['peak_bytes_per_state']:,} bytes a state; fingerprint collision "
             f"probability {data['collision']['optimistic']:.1e} (TLC's optimistic), "

@@ -103,6 +103,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="CPU seconds (on Dask: wall seconds, checked between layers)")
     p.add_argument("--no-edges", action="store_true", help="count edges, keep none")
     p.add_argument("--progress", action="store_true", help="a line per chunk on stderr")
+    p.add_argument("--successor", default="engine",
+                   choices=("engine", "commands", "generated", "compiled", "c"),
+                   help="the successor function (search.py's names; the Dask search's "
+                        "workers run the engine's)")
     dask = p.add_argument_group("Dask (a search partitioned by fingerprint)")
     dask.add_argument("--workers", type=positive, default=None,
                       help="local single-threaded worker processes")
@@ -113,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.workers is not None and args.scheduler is not None:
         p.error("--workers and --scheduler: give one; a cluster has its own workers")
+    if args.successor != "engine" and (args.workers or args.scheduler):
+        p.error(f"--successor {args.successor}: the Dask workers run the engine's")
 
     def progress(g: PackedGraph, depth: int) -> None:
         print(f"depth {depth}: {g.states:,} states, {g.edges:,} edges", file=sys.stderr,
@@ -121,8 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     cfg = config(args.preset, args.max_states)
     show = progress if args.progress else None
     if args.workers is None and args.scheduler is None:
-        g = search(cfg, spill=args.spill, edges=not args.no_edges, progress=show,
-                   max_seconds=args.max_seconds)
+        g = search(cfg, args.successor, spill=args.spill, edges=not args.no_edges,
+                   progress=show, max_seconds=args.max_seconds)
     else:
         where = Cluster(args.workers or 1, args.scheduler, args.partitions)
         g = dask_search(cfg, where, spill=args.spill, edges=not args.no_edges,

@@ -52,6 +52,7 @@ from unoformal.verification.packed.successor import (
     ACTION_TYPES,
     Batch,
     EngineSuccessor,
+    FlatBatch,
     Successor,
     batch,
 )
@@ -253,15 +254,26 @@ class PackedSearch:
                 self._commands = CommandSuccessor(self.layout, self.template,
                                                   self.config.penalties)
             return self._commands
-        if choice in ("generated", "compiled"):
+        if choice in ("generated", "compiled", "c"):
             if self._generated is None:  # built once: its source is per table
                 self._generated = GeneratedSuccessor(self.layout, self.template,
                                                      self.config.penalties)
+                if choice == "c":
+                    self._c(self._generated)
                 # "compiled" only, asked by name: a table's first compile takes minutes
-                if choice == "compiled" and native.wanted():
+                elif choice == "compiled" and native.wanted():
                     self._generated.compile(self.seeds)
             return self._generated
         raise ValueError(f"unknown successor {choice!r}")
+
+    def _c(self, gen: GeneratedSuccessor) -> None:
+        """The C reading (``ctrans``: a build of seconds), else the pure Python source,
+        the reason said once on stderr (not mypyc's, whose build takes minutes: asked
+        by name, ``compiled``)."""
+        built = gen.compile_c(self.seeds)
+        if built.module is None:
+            native.say_c(built.how)
+            gen.built = native.Built(f"pure Python (the C reading is {built.how})")
 
     def run(self) -> PackedGraph:
         directory = tempfile.mkdtemp(prefix="packed-", dir=self.spill) \
@@ -394,6 +406,42 @@ class PackedSearch:
             tally[labels] = 0  # counted once (a tuple both an edge's labels and ends)
         return pending
 
+    def _tally_flat(self, g: PackedGraph, edges: FlatBatch, src: npt.NDArray[np.int32],
+                    by_action: dict[int, int]) -> dict[Label, tuple[int, Action, int]]:
+        """:meth:`_tally` over labels as numbers: counted by ``bincount``, each label's
+        first edge (a round's ends before the edge's labels, then the label's place in
+        them) by one sort, so counts, witnesses and their order are :meth:`_tally`'s."""
+        codes = np.frombuffer(edges.codes, dtype=np.uint8)
+        for code, count in enumerate(np.bincount(codes).tolist()):
+            if count:
+                by_action[code] = by_action.get(code, 0) + count
+        table = edges.labels_table
+        ids = np.concatenate([edges.end_ids, edges.label_ids]).astype(np.int64)
+        if not len(ids):
+            return {}
+        k = len(codes)
+        streams = []
+        for which, lens in ((0, edges.end_lens), (1, edges.label_lens)):
+            lens = np.asarray(lens, dtype=np.int64)
+            at = np.repeat(np.arange(k, dtype=np.int64), lens)
+            starts = np.repeat(np.cumsum(lens) - lens, lens)
+            place = np.arange(len(at), dtype=np.int64) - starts
+            streams.append((at * 2 + which) << 16 | place)
+        order_key = np.concatenate(streams)
+        order = np.argsort(order_key, kind="stable")
+        uniq, first = np.unique(ids[order], return_index=True)
+        firsts = order[first]
+        tally = np.bincount(ids, minlength=len(table))
+        counts, covered = g.label_counts, g.covered
+        pending: dict[Label, tuple[int, Action, int]] = {}
+        for j in np.argsort(order_key[firsts], kind="stable").tolist():
+            label = table[int(uniq[j])]
+            counts[label] = counts.get(label, 0) + int(tally[uniq[j]])
+            if label not in covered:
+                i = int(order_key[firsts[j]] >> 17)
+                pending[label] = (int(src[i]), edges.action(i), i)
+        return pending
+
     def _chunk(self, g: PackedGraph, lo: int, hi: int, vfp: npt.NDArray[np.uint64],
                vid: npt.NDArray[np.int32], by_action: dict[int, int]
                ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
@@ -401,9 +449,13 @@ class PackedSearch:
         width = self.layout.width
         frontier = g.records.read(lo, hi).tobytes()  # a record is a slice of it
         clock = time.process_time()
-        edges = succ.batch(frontier, width, hi - lo) \
-            if isinstance(succ, GeneratedSuccessor) else batch(succ, frontier, width, hi - lo)
-        counts = np.array(edges.counts, dtype=np.int64)
+        edges: Batch | FlatBatch
+        if isinstance(succ, GeneratedSuccessor):
+            edges = succ.flat_batch(frontier, width, hi - lo) if succ.c_expand is not None \
+                else succ.batch(frontier, width, hi - lo)
+        else:
+            edges = batch(succ, frontier, width, hi - lo)
+        counts = np.asarray(edges.counts, dtype=np.int64)
         numbers = np.arange(lo, hi, dtype=np.int32)
         # a state with no edge is stuck, unless its round is over
         over = np.frombuffer(frontier, dtype=np.uint8)[0::width] == OVER_CODE
@@ -411,7 +463,8 @@ class PackedSearch:
         src = np.repeat(numbers, counts)
         codes = edges.codes
         children = edges.children
-        pending = self._tally(g, edges, src, by_action)
+        pending = self._tally_flat(g, edges, src, by_action) \
+            if isinstance(edges, FlatBatch) else self._tally(g, edges, src, by_action)
         k = len(codes)
         g.successor_seconds += time.process_time() - clock
         g.generated += k

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from unoformal.engine.actions import Action, ActionType
 from unoformal.rules.state import OVER
@@ -61,6 +61,27 @@ class Batch:
 
     def action(self, i: int) -> Action:
         return self.table[self.numbers[i]]
+
+
+@dataclass
+class FlatBatch:
+    """A :class:`Batch` whose labels are numbers into ``labels_table``, end to end (what
+    the C reading writes, ``ctrans``): each edge's labels (``label_lens`` of them in
+    ``label_ids``) and its ends (``end_lens`` in ``end_ids``), in the edges' order."""
+
+    children: bytes
+    codes: bytes
+    counts: Any  # numpy int32 arrays, as the four below
+    numbers: Any
+    table: Sequence[Action]
+    label_ids: Any
+    label_lens: Any
+    end_ids: Any
+    end_lens: Any
+    labels_table: Sequence[Label]
+
+    def action(self, i: int) -> Action:
+        return self.table[int(self.numbers[i])]
 
 
 def batch(succ: Successor, frontier: bytes, width: int, count: int) -> Batch:
