@@ -101,7 +101,7 @@ def test_witnesses_within_the_bridge_replay(capsys: pytest.CaptureFixture[str],
 
 @pytest.mark.parametrize("argv, words", [
     (["--symmetry", "--backend", "packed"], "--symmetry: the packed backend has no color"),
-    (["--workers", "2"], "--spill and --workers are the packed backend's"),
+    (["--workers", "2"], "--spill, --workers and --successor are the packed backend's"),
 ])
 def test_what_a_backend_cannot_do_is_refused(capsys: pytest.CaptureFixture[str],
                                              argv: list[str], words: str) -> None:

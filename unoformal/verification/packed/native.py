@@ -209,6 +209,8 @@ def load_c(name: str, text: Callable[[], str], where: Path | None = None) -> Bui
     its init; it may raise ``Untranslatable``) built now by the C compiler and cached as
     :func:`load` caches mypyc's; a ``Built`` without a module when it cannot be built
     (``how`` says why)."""
+    if os.environ.get(PURE_ENV):  # no compiled code at all, not even a cached one
+        return Built(f"not built ({PURE_ENV} is set)")
     where = cache_dir() if where is None else where
     found = binary(where, name)
     if found is not None:

@@ -56,6 +56,7 @@ from unoformal.verification.packed.successor import (
     Successor,
     batch,
 )
+from unoformal.verification.packed.visited import Visited, visited
 
 CHUNK = 1 << 15  # frontier states expanded between two merges of the visited set
 
@@ -340,6 +341,10 @@ class PackedSearch:
 
     def _search(self, g: PackedGraph) -> None:
         vfp, vid = self._initial(g)
+        by_number = np.empty_like(vfp)
+        by_number[vid] = vfp
+        seen = visited()
+        seen.add(by_number, 0)  # the deals' states, numbered as found (distinct: _initial)
         depth = 0
         while g.stopped is None:
             start = g.layer_start[depth]
@@ -353,9 +358,9 @@ class PackedSearch:
             by_action: dict[int, int] = {}
             for lo in range(start, stop, self.chunk):
                 hi = min(stop, lo + self.chunk)
-                vfp, vid = self._chunk(g, lo, hi, vfp, vid, by_action)
+                self._chunk(g, lo, hi, seen, by_action)
                 g.expanded = hi
-                g.visited_bytes = vfp.nbytes + vid.nbytes
+                g.visited_bytes = seen.nbytes
                 if self._check(g, depth):
                     break
             g.layer_edges.append(dict(sorted((ACTION_TYPES[c].value, k)
@@ -408,43 +413,37 @@ class PackedSearch:
 
     def _tally_flat(self, g: PackedGraph, edges: FlatBatch, src: npt.NDArray[np.int32],
                     by_action: dict[int, int]) -> dict[Label, tuple[int, Action, int]]:
-        """:meth:`_tally` over labels as numbers: counted by ``bincount``, each label's
-        first edge (a round's ends before the edge's labels, then the label's place in
-        them) by one sort, so counts, witnesses and their order are :meth:`_tally`'s."""
+        """:meth:`_tally` over labels as numbers: counted by ``bincount``; a label not
+        yet covered gets its first edge (a round's ends before the edge's labels, then
+        the label's place in them), and new labels are counted in that order, so counts,
+        witnesses and their order are :meth:`_tally`'s."""
         codes = np.frombuffer(edges.codes, dtype=np.uint8)
         for code, count in enumerate(np.bincount(codes).tolist()):
             if count:
                 by_action[code] = by_action.get(code, 0) + count
         table = edges.labels_table
-        ids = np.concatenate([edges.end_ids, edges.label_ids]).astype(np.int64)
-        if not len(ids):
-            return {}
-        k = len(codes)
-        streams = []
-        for which, lens in ((0, edges.end_lens), (1, edges.label_lens)):
-            lens = np.asarray(lens, dtype=np.int64)
-            at = np.repeat(np.arange(k, dtype=np.int64), lens)
-            starts = np.repeat(np.cumsum(lens) - lens, lens)
-            place = np.arange(len(at), dtype=np.int64) - starts
-            streams.append((at * 2 + which) << 16 | place)
-        order_key = np.concatenate(streams)
-        order = np.argsort(order_key, kind="stable")
-        uniq, first = np.unique(ids[order], return_index=True)
-        firsts = order[first]
-        tally = np.bincount(ids, minlength=len(table))
+        n = len(table)
+        tally = np.bincount(edges.end_ids, minlength=n) + \
+            np.bincount(edges.label_ids, minlength=n)
         counts, covered = g.label_counts, g.covered
+        present = np.nonzero(tally)[0].tolist()
+        new = [i for i in present if table[i] not in covered]
+        for i in present:
+            if table[i] in counts and i not in new:  # already counted: its place stays
+                counts[table[i]] += int(tally[i])
         pending: dict[Label, tuple[int, Action, int]] = {}
-        for j in np.argsort(order_key[firsts], kind="stable").tolist():
-            label = table[int(uniq[j])]
-            counts[label] = counts.get(label, 0) + int(tally[uniq[j]])
-            if label not in covered:
-                i = int(order_key[firsts[j]] >> 17)
-                pending[label] = (int(src[i]), edges.action(i), i)
+        if not new:
+            return pending
+        first = _first_keys(edges, new, n)
+        for i in sorted(new, key=lambda i: int(first[i])):
+            label = table[i]
+            counts[label] = counts.get(label, 0) + int(tally[i])
+            at = int(first[i]) >> 17
+            pending[label] = (int(src[at]), edges.action(at), at)
         return pending
 
-    def _chunk(self, g: PackedGraph, lo: int, hi: int, vfp: npt.NDArray[np.uint64],
-               vid: npt.NDArray[np.int32], by_action: dict[int, int]
-               ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
+    def _chunk(self, g: PackedGraph, lo: int, hi: int, seen: Visited,
+               by_action: dict[int, int]) -> None:
         succ = self.successor()
         width = self.layout.width
         frontier = g.records.read(lo, hi).tobytes()  # a record is a slice of it
@@ -469,28 +468,12 @@ class PackedSearch:
         g.successor_seconds += time.process_time() - clock
         g.generated += k
         if not k:
-            return vfp, vid
+            return
         recs = np.frombuffer(children, dtype=np.uint8).reshape(k, self.layout.width)
-        fps = self.layout.fingerprints(recs)
-        ids = np.empty(k, dtype=np.int32)
-        pos = np.searchsorted(vfp, fps)
-        pos_c = np.minimum(pos, len(vfp) - 1)
-        found = vfp[pos_c] == fps
-        ids[found] = vid[pos_c[found]]
-        fresh = np.nonzero(~found)[0]
-        if len(fresh):
-            u, first, inv = np.unique(fps[fresh], return_index=True, return_inverse=True)
-            order = np.argsort(first, kind="stable")  # numbered as first found
-            number = np.empty(len(u), dtype=np.int32)
-            base = g.states
-            number[order] = np.arange(base, base + len(u), dtype=np.int32)
-            ids[fresh] = number[inv.reshape(-1)]
-            firsts = fresh[first[order]]
+        ids, firsts = seen.add(self.layout.fingerprints(recs), g.states)
+        if len(firsts):
             g.records.append(recs[firsts])
             g.parent.extend(src[firsts].tolist())
-            at = np.searchsorted(vfp, u)
-            vfp = np.insert(vfp, at, u)
-            vid = np.insert(vid, at, number)
         for label, (sid, action, index) in pending.items():
             g.covered[label] = (sid, action, int(ids[index]))
         if self.keep_edges:
@@ -499,7 +482,25 @@ class PackedSearch:
             g.act.append(bytes(codes))
         else:
             g.src.rows += k
-        return vfp, vid
+
+
+def _first_keys(edges: FlatBatch, wanted: list[int], n: int) -> npt.NDArray[np.int64]:
+    """Per label number in ``wanted``, the order key of its first place in the batch:
+    ``(edge * 2 + stream) << 16 | place``, the ends' stream (0) before the labels' (1)."""
+    want = np.zeros(n, dtype=bool)
+    want[wanted] = True
+    best = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+    for which, ids, lens in ((0, edges.end_ids, edges.end_lens),
+                             (1, edges.label_ids, edges.label_lens)):
+        hit = np.nonzero(want[ids])[0]
+        if not len(hit):
+            continue
+        ends = np.cumsum(np.asarray(lens, dtype=np.int64))
+        edge = np.searchsorted(ends, hit, side="right")
+        place = hit - (ends[edge] - np.asarray(lens, dtype=np.int64)[edge])
+        np.minimum.at(best, np.asarray(ids[hit], dtype=np.int64),
+                      (edge * 2 + which) << 16 | place)
+    return best
 
 
 def search(config: Config, successor: Choice = "engine", spill: str | None = None,
