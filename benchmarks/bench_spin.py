@@ -1,6 +1,6 @@
 """Benchmark: the explorer and Spin on the same preset, in the same run.
 
-    python benchmarks/bench_spin.py [PRESET ...] [--cc=-O2] [--compiled]
+    python benchmarks/bench_spin.py [PRESET ...] [--cc=-O2] [--compiled] [--c]
 
 For each preset: the explorer's distinct states per CPU second and its peak memory per
 state (the growth of the process's peak RSS while it explores, over its states: the
@@ -20,7 +20,10 @@ memory is its own.
 written, the search; mypyc's compile, the first time a table is met, is a process of
 its own, reported apart in wall seconds), the ratio to pan's search, and its bytes a
 state (the record, plus the visited set's fingerprint and number; and the growth of the
-process's peak RSS over its states). Its count must equal the explorer's too.
+process's peak RSS over its states). Its count must equal the explorer's too. ``--c``
+adds the same with the source translated to C (``search(successor="c")``,
+``packed/ctrans.py``; its build, seconds of the C compiler, reported apart), its keys
+prefixed ``c_``.
 """
 
 from __future__ import annotations
@@ -72,26 +75,28 @@ def measure(name: str, cc: str) -> dict[str, object]:
     }
 
 
-def measure_compiled(name: str) -> dict[str, object]:
-    """The compiled packed search's figures for preset ``name`` (run in this process)."""
+def measure_compiled(name: str, successor: str = "compiled") -> dict[str, object]:
+    """The compiled packed search's figures for preset ``name`` (run in this process),
+    its keys prefixed by the successor's name."""
     from unoformal.verification.packed.run import summary
     from unoformal.verification.packed.search import cleanup, search
 
     config = preset_config(name)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     start = time.process_time()
-    g = search(config, successor="compiled")
+    g = search(config, successor=successor)
     cpu = time.process_time() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     s = summary(g)
     cleanup(g)
-    return {"compiled_states": g.states, "compiled_build": g.build,
-            "compiled_compile_wall_s": round(g.compile_seconds or 0.0, 1),
-            "compiled_cpu_s": round(cpu, 2),
-            "compiled_states_per_cpu_s": round(g.states / max(cpu, 0.01)),
-            "compiled_record_bytes": s["record_bytes"],
-            "compiled_visited_bytes_per_state": s["visited_bytes_per_state"],
-            "compiled_peak_bytes_per_state": round((peak - base) / max(1, g.states))}
+    p = successor
+    return {f"{p}_states": g.states, f"{p}_build": g.build,
+            f"{p}_compile_wall_s": round(g.compile_seconds or 0.0, 1),
+            f"{p}_cpu_s": round(cpu, 2),
+            f"{p}_states_per_cpu_s": round(g.states / max(cpu, 0.01)),
+            f"{p}_record_bytes": s["record_bytes"],
+            f"{p}_visited_bytes_per_state": s["visited_bytes_per_state"],
+            f"{p}_peak_bytes_per_state": round((peak - base) / max(1, g.states))}
 
 
 def _child(args: list[str]) -> dict[str, object]:
@@ -110,34 +115,38 @@ def main() -> int:
     parser.add_argument("--cc", default="-O2", help="gcc's optimisation of pan (default -O2)")
     parser.add_argument("--compiled", action="store_true",
                         help="also the packed search, its generated successor compiled")
+    parser.add_argument("--c", action="store_true",
+                        help="also the packed search, its generated successor in C")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--child-compiled", help=argparse.SUPPRESS)
+    parser.add_argument("--child-successor", default="compiled", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(json.dumps(measure(args.child, args.cc)))
         return 0
     if args.child_compiled:
-        print(json.dumps(measure_compiled(args.child_compiled)))
+        print(json.dumps(measure_compiled(args.child_compiled, args.child_successor)))
         return 0
     why = missing()
     if why is not None:
         print(f"error: {why}", file=sys.stderr)
         return 2
     ok = True
+    packed = [p for p, asked in (("compiled", args.compiled), ("c", args.c)) if asked]
     for name in args.presets:
         try:
             row = _child(["--child", name, f"--cc={args.cc}"])
-            if args.compiled:
-                row |= _child(["--child-compiled", name])
+            for p in packed:
+                row |= _child(["--child-compiled", name, f"--child-successor={p}"])
         except RuntimeError as err:
             print(f"error: {name}: {err}", file=sys.stderr)
             return 2
-        if args.compiled:
-            row["compiled_agree"] = row["compiled_states"] == row["states"]
-            row["compiled_over_spin_search"] = round(
-                int(str(row["compiled_states_per_cpu_s"]))
+        for p in packed:
+            row[f"{p}_agree"] = row[f"{p}_states"] == row["states"]
+            row[f"{p}_over_spin_search"] = round(
+                int(str(row[f"{p}_states_per_cpu_s"]))
                 / max(1, int(str(row["spin_states_per_cpu_s_search"]))), 3)
-            ok = ok and bool(row["compiled_agree"])
+            ok = ok and bool(row[f"{p}_agree"])
         ok = ok and bool(row["agree"])
         print(json.dumps(row))
     return 0 if ok else 1
