@@ -19,11 +19,12 @@ from unoformal.verification.explore.chance import ExploreGame
 from unoformal.verification.packed import ctrans, native
 from unoformal.verification.packed.generated import GeneratedSuccessor, key_of
 from unoformal.verification.packed.layout import Layout
-from unoformal.verification.packed.search import PackedGraph, PackedSearch, first_game, search
+from unoformal.verification.packed.search import PackedGraph, PackedSearch, search
 from unoformal.verification.packed.successor import Edge, EngineSuccessor, Successor
 
 from .test_packed import edge_lists_differ, reachable
 from .test_packed_mercy import config as mercy_config
+from .test_packed_mercy import knocked_out
 
 pytestmark = pytest.mark.skipif(native.c_missing() is not None,
                                 reason=f"no C build here: {native.c_missing()}")
@@ -228,28 +229,61 @@ def test_a_construct_outside_the_language_is_refused_by_name_and_line() -> None:
         tr.c_source()
 
 
+@pytest.mark.parametrize("mercy", [False, True])
 def test_a_refused_table_runs_the_python_source_saying_why(
-        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        mercy: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
         tmp_path: Path) -> None:
+    """Under MERCY too, whose knock-out is a function the module's source defines (the
+    source written for the C module is run as Python)."""
     monkeypatch.setenv(native.CACHE_ENV, str(tmp_path))  # nothing cached: translated
 
     def refuse(self: ctrans.Translator) -> str:
         raise ctrans.Untranslatable("a test's refusal")
     monkeypatch.setattr(ctrans.Translator, "c_source", refuse)
     monkeypatch.setattr(native, "_said", set())
-    got = search(preset_config("duel"), successor="c")
+    cfg = mercy_config(tmp_path, "duel", 2, 2) if mercy else preset_config("duel")
+    got = search(cfg, successor="c")
     assert "not translated (a test's refusal)" in capsys.readouterr().err
     assert got.build is not None and got.build.startswith("pure Python")
-    _same(got, search(preset_config("duel"), successor="generated"))
+    _same(got, search(cfg, successor="generated"))
 
 
-def test_a_mercy_table_is_refused_by_name(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("preset", "players"), [("duel", 2), ("circle", 3)])
+def test_mercys_knock_out_is_the_python_sources(preset: str, players: int,
+                                                 tmp_path: Path) -> None:
+    """MERCY at a limit of 2 (tests/verification/test_packed_mercy.py's cases): the
+    knock-out (``KNOCK_*``), the next seat over the players left in (``AROUND``), TWO-1
+    by the players left (``circle``: a Reverse), the last player in's hand not scored,
+    the child's phase known only at run time (``STORE``)."""
+    cfg = mercy_config(tmp_path, preset, players, 2)
+    run = PackedSearch(cfg, "c")
+    got = run.run()
+    assert got.build in ("compiled", "cached") and run._generated is not None
+    assert run._generated.fallbacks == 0
+    assert knocked_out(got)[2] > 0  # rounds won by the last player in
+    _same(got, search(cfg, successor="generated"))
+
+
+def test_a_planted_knock_out_is_caught(tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A knock-out one card late (the limit read as ``>``, not ``>=``)."""
+    orig = ctrans.Translator._seats
+
+    def late(self: ctrans.Translator, f: Any, name: str, value: Any, out: list[str],
+             pad: str, st: Any) -> None:
+        for cond in value.generators[0].ifs:
+            for node in ast.walk(cond):
+                if isinstance(node, ast.Compare):
+                    node.ops = [ast.Gt() if isinstance(o, ast.GtE) else o for o in node.ops]
+        orig(self, f, name, value, out, pad, st)
+    monkeypatch.setattr(ctrans.Translator, "_seats", late)
+    # a module of its own name (one already imported is not imported again)
+    signed = ctrans.signature()
+    monkeypatch.setattr(ctrans, "signature", lambda: signed + " planted: late")
     cfg = mercy_config(tmp_path, "duel", 2, 2)
-    game = first_game(cfg)
-    layout = Layout(game.deck, game.n, cfg.rules.knocks_out())
-    gen = GeneratedSuccessor(layout, game, cfg.penalties)
-    built = gen.compile_c([key_of(np.frombuffer(layout.encode(game), np.uint8))])
-    assert built.module is None and "MERCY" in built.how
+    got = search(cfg, successor="c")
+    assert got.build in ("compiled", "cached")
+    assert got.perft() != search(cfg, successor="generated").perft()
 
 
 def test_a_failed_build_caches_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,14 +31,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from unoformal.rules.state import OVER, PHASES, RESPOND
 from unoformal.verification.packed.layout import NONE, OVER_CODE
 from unoformal.verification.packed.reading import (
+    _READS_DRAWN,
     DRAWN_AT,
+    KIND,
     OFFENDER,
+    PENDING,
     PH,
+    PREV,
     TOP,
     TURN,
     UNO_WINDOW,
+    WD4,
+    WINNER,
 )
 
 MAX_RAN = 64  # labels one edge may carry (its move's, then the round's end's)
@@ -143,8 +150,8 @@ class Translator:
         labels built in a list) or a hand-written one."""
         if fn.name in _HAND_WRITTEN:
             return "hand"
-        if fn.name.startswith(("AROUND", "KNOCK")):
-            raise Untranslatable(f"{fn.name}: a seat out (MERCY) has no C reading")
+        if fn.returns is not None and ast.unparse(fn.returns) == "int":
+            return "int"  # its returns are numbers (AROUND's seat)
         kinds = set()
         for node in ast.walk(fn):
             if isinstance(node, ast.Return) and node.value is not None:
@@ -172,7 +179,7 @@ class Translator:
             protos.append(self._signature(f) + ";")
             parts.append(self._signature(f) + " {\n" + "\n".join(f.lines) + "\n}\n")
         tables = self._tables()
-        pile, draw, expand = self._pile(), self._draw_c(), self._expand()
+        pile, draw, expand = self._pile(), self._draw_c() + self._store_c(), self._expand()
         return "\n".join([_PRELUDE.format(w=self.width, sw=self.width + self.n,
                                           max_ran=MAX_RAN, max_ends=MAX_ENDS),
                           tables, *protos, pile, draw, *parts, expand, self._labels(),
@@ -213,6 +220,9 @@ class Translator:
                        for k, v in value.items()):
                     raise Untranslatable(f"{name}: a row other than keys to booleans")
                 out.append(f"static const uint8_t {name}[65536] = {{{cells}}};")
+            elif _is_row(value):
+                cells = ", ".join(str(int(v)) for v in value)
+                out.append(f"static const int {name}[{len(value)}] = {{{cells}}};")
         return "\n".join(out)
 
     # ------------------------------------------------------------ functions
@@ -231,7 +241,8 @@ class Translator:
                           "child": f"    uint8_t {name}[W];",
                           "ran": f"    Ran {name}; {name}.n = 0;",
                           "seen": f"    Seen {name} = {{0, 0, NULL}};",
-                          "ends": f"    Ends *{name} = ret_; {name}->n = 0;"}[kind])
+                          "ends": f"    Ends *{name} = ret_; {name}->n = 0;",
+                          "seats": f"    int {name}[256]; int {name}_n = 0;"}[kind])
         body: list[str] = []
         self._block(f, fn.body, body, 1)
         frees = [f"    free({name}.at);" for name, k in f.kinds.items() if k == "seen"]
@@ -256,6 +267,8 @@ class Translator:
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
                 if node.target.id not in f.kinds:
                     raise _fail(node, "an augmented assignment before a binding")
+            elif isinstance(node, ast.comprehension) and isinstance(node.target, ast.Name):
+                self._bind(f, node.target.id, "int", node)
             elif isinstance(node, ast.For) and not self._is_draw(node):
                 for name in ast.walk(node.target):
                     if isinstance(name, ast.Name):
@@ -269,10 +282,13 @@ class Translator:
         if isinstance(v, ast.Subscript) and isinstance(v.slice, ast.Slice) \
                 and v.slice.lower is None and v.slice.upper is None:
             return "state"
-        if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id == "bytes":
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Name) \
+                and v.func.id in ("bytes", "STORE"):
             return "child"
         if isinstance(v, ast.List):
             return "ends" if f.returns == "ends" and not v.elts else "ran"
+        if isinstance(v, ast.ListComp):
+            return "seats"
         return "int"
 
     @staticmethod
@@ -315,6 +331,14 @@ class Translator:
         if isinstance(st, ast.For):
             self._for(f, st, out, depth)
             return
+        if isinstance(st, ast.While) and not st.orelse:
+            out.append(f"{pad}while ({self._cond(f, st.test)}) {{")
+            self._block(f, st.body, out, depth + 1)
+            out.append(f"{pad}}}")
+            return
+        if isinstance(st, ast.Break):
+            out.append(f"{pad}break;")
+            return
         if isinstance(st, ast.Return):
             self._return(f, st, out, pad)
             return
@@ -337,8 +361,10 @@ class Translator:
 
     def _return(self, f: _Fn, st: ast.Return, out: list[str], pad: str) -> None:
         v = st.value
-        if f.returns == "int" and isinstance(v, ast.Constant):
-            out.append(f"{pad}return {int(bool(v.value))};")
+        if f.returns == "int" and isinstance(v, ast.Constant) and isinstance(v.value, bool):
+            out.append(f"{pad}return {int(v.value)};")
+        elif f.returns == "int" and v is not None:
+            out.append(f"{pad}return {self._int(f, v)};")
         elif (f.returns == "ends" and isinstance(v, ast.Call)) \
                 or (f.returns == "void" and v is None):
             out.append(f"{pad}return;")
@@ -365,6 +391,11 @@ class Translator:
             src = self._state_name(f, value.value if isinstance(value, ast.Subscript)
                                    else value)
             out.append(f"{pad}memcpy({name}, {src}, SW);")
+        elif kind == "child" and isinstance(value, ast.Call) \
+                and isinstance(value.func, ast.Name) and value.func.id == "STORE":
+            if len(value.args) != 1:
+                raise _fail(st, "a store C cannot read")
+            out.append(f"{pad}store_({self._state_name(f, value.args[0])}, {name});")
         elif kind == "child":
             assert isinstance(value, ast.Call)
             arg = value.args[0] if len(value.args) == 1 else None
@@ -383,8 +414,29 @@ class Translator:
             out.append(f"{pad}{name}.n = 0;")
         elif kind == "ends":
             out.append(f"{pad}{name}->n = 0;")
+        elif kind == "seats":
+            self._seats(f, name, value, out, pad, st)
         else:
             out.append(f"{pad}{name} = {self._int(f, value)};")
+
+    def _seats(self, f: _Fn, name: str, value: ast.expr, out: list[str], pad: str,
+               st: ast.stmt) -> None:
+        """``[p for p in range(n) if cond]``: the numbers that pass, in order."""
+        gen = value.generators[0] if isinstance(value, ast.ListComp) \
+            and len(value.generators) == 1 else None
+        if gen is None or not (isinstance(gen.target, ast.Name)
+                               and isinstance(value.elt, ast.Name)  # type: ignore[attr-defined]
+                               and value.elt.id == gen.target.id  # type: ignore[attr-defined]
+                               and isinstance(gen.iter, ast.Call)
+                               and isinstance(gen.iter.func, ast.Name)
+                               and gen.iter.func.id == "range" and len(gen.iter.args) == 1):
+            raise _fail(st, "a list C cannot read")
+        v = gen.target.id
+        test = " && ".join(self._cond(f, x) for x in gen.ifs) or "1"
+        out.append(f"{pad}{name}_n = 0;")
+        out.append(f"{pad}for ({v} = 0; {v} < {self._int(f, gen.iter.args[0])}; {v}++)")
+        out.append(f"{pad}    if ({test}) {{ if ({name}_n < 256) {name}[{name}_n++] = {v}; "
+                   "else failed_ = 1; }")
 
     def _store(self, f: _Fn, target: ast.expr, value: str, st: ast.stmt) -> str:
         if not isinstance(target, ast.Subscript):
@@ -476,6 +528,14 @@ class Translator:
                 and it.value.id.startswith("B") and isinstance(st.target, ast.Tuple):
             self._rows_loop(f, st, out, depth)
             return
+        if isinstance(it, ast.Name) and f.kinds.get(it.id) == "seats" \
+                and isinstance(st.target, ast.Name):
+            v, k = st.target.id, f.fresh()
+            out.append(f"{pad}for (int j{k} = 0; j{k} < {it.id}_n; j{k}++) {{")
+            out.append(f"{pad}    {v} = {it.id}[j{k}];")
+            self._block(f, st.body, out, depth + 1)
+            out.append(f"{pad}}}")
+            return
         if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) \
                 and it.func.id == "range" and len(it.args) == 1 \
                 and isinstance(st.target, ast.Name):
@@ -559,9 +619,13 @@ class Translator:
         else:
             raise _fail(sts[2], "labels C cannot read")
         lines.append(f"{pad}  Ends e{k}; e{k}.n = 0;")
+        when = "1"
+        if isinstance(ends, ast.IfExp) and isinstance(ends.orelse, ast.Tuple) \
+                and not ends.orelse.elts:  # the round's ends where the child is over
+            when, ends = self._cond(f, ends.test), ends.body
         if isinstance(ends, ast.Call) and isinstance(ends.func, ast.Name) \
                 and self.kinds.get(ends.func.id) == "ends":
-            lines.append(f"{pad}  {ends.func.id}({self._args(f, ends)}, &e{k});")
+            lines.append(f"{pad}  if ({when}) {ends.func.id}({self._args(f, ends)}, &e{k});")
         elif not (isinstance(ends, ast.Tuple) and not ends.elts):
             raise _fail(sts[3], "ends C cannot read")
         lines.append(f"{pad}  edge(out, {self._child(f, child)}, {self._int(f, number)}, "
@@ -618,6 +682,13 @@ class Translator:
             if isinstance(x.value, ast.Name) and x.value.id.startswith("M") \
                     and isinstance(self.values.get(x.value.id), dict):
                 return f"{x.value.id}[({self._int(f, x.slice)}) & 0xFFFF]"
+            row = self.values.get(x.value.id) if isinstance(x.value, ast.Name) else None
+            if isinstance(x.value, ast.Name) and f.kinds.get(x.value.id) is None \
+                    and _is_row(row):
+                # a row of the table by a number (TWO-1's per players left); past its
+                # end reads 0, where Python would raise (no record reaches it)
+                assert isinstance(row, list | tuple)
+                return f"ROW({x.value.id}, {len(row)}, {self._int(f, x.slice)})"
             return f"(int){self._state_name(f, x.value)}[{self._int(f, x.slice)}]"
         if isinstance(x, ast.BinOp) and isinstance(x.op, ast.Mod):
             # Python's remainder takes the divisor's sign (a seat counted backwards)
@@ -683,6 +754,22 @@ class Translator:
         cells = [f"    pile[{j}] = {self._int(f, x)};" for j, x in enumerate(ret.value.elts)]
         return "static void PILE(const uint8_t *t, int *pile) {\n" + "\n".join(cells) + "\n}\n"
 
+    def _store_c(self) -> str:
+        """``GeneratedSuccessor._store`` (``STORE``: the child of a record whose phase
+        is known only at run time), by hand: the phase's unread fields cleared, then the
+        record's bytes."""
+        reads = ", ".join(str(int(x)) for x in _READS_DRAWN)
+        return (f"static const uint8_t reads_drawn_[] = {{{reads}}};\n"
+                "static void store_(uint8_t *t, uint8_t *c) {\n"
+                f"    int phase = t[{PH}];\n"
+                f"    if (!reads_drawn_[phase]) t[{DRAWN_AT}] = {NONE};\n"
+                f"    if (phase != {PHASES.index(RESPOND)}) {{ t[{PENDING}] = 0; "
+                f"t[{WD4}] = 0; t[{KIND}] = {NONE}; t[{OFFENDER}] = {NONE}; "
+                f"t[{PREV}] = {NONE}; }}\n"
+                f"    if (phase != {PHASES.index(OVER)}) {{ t[{WINNER}] = {NONE}; t[12] = 0; "
+                "t[13] = 0; }\n"
+                "    memcpy(c, t, W);\n}\n")
+
     def _draw_c(self) -> str:
         d = self.draw
         back = "" if d.keep_top else (
@@ -723,6 +810,12 @@ class Translator:
                   "    return i;",
                   "}"]
         return "\n".join(lines) + "\n"
+
+
+def _is_row(value: Any) -> bool:
+    """A list of numbers (or booleans) the source indexes by a number."""
+    return isinstance(value, list | tuple) and bool(value) \
+        and all(isinstance(v, bool | int) for v in value)
 
 
 def signature() -> str:
@@ -781,6 +874,7 @@ static void put(Buf *b, const void *x, size_t k) {{
     }} while (0)
 #define ENDS_PUSH(e, x) do {{ if ((e)->n < MAX_ENDS) (e)->id[(e)->n++] = (uint16_t)(x); \\
     else failed_ = 1; }} while (0)
+#define ROW(row, len, i) ((unsigned)(i) < (unsigned)(len) ? (row)[(i)] : 0)
 static int pymod(int a, int b) {{
     int r = a % b;
     return (r != 0 && (r < 0) != (b < 0)) ? r + b : r;

@@ -787,13 +787,14 @@ class GeneratedSuccessor:
         def translate() -> str:
             return ctrans.Translator(module.body, dict(self.names.ns), module.keys, self.n,
                                      consts).c_source()
+        self._unrun = module  # its Python source runs when a record needs it
         try:
             built = native.load_c(name, translate, where)
         except ctrans.Untranslatable as err:
-            return native.Built(f"not translated ({err})")
-        if built.module is None:
+            built = native.Built(f"not translated ({err})")
+        if built.module is None:  # the module's source, as pure Python
+            self._run_module()
             return built
-        self._unrun = module  # its Python source runs when a record needs it
         self.c_expand = built.module.expand
         self.labels_table = [tuple(x) for x in json.loads(built.module.labels())]
         self._label_ids = {lab: i for i, lab in enumerate(self.labels_table)}
