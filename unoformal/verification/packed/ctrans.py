@@ -6,19 +6,22 @@ Python's objects: every read and write of a record goes through the ``bytearray`
 protocol, and every edge's labels are a new tuple. This module reads that same source
 (its syntax tree, not the commands again) and writes it as C over ``uint8_t`` arrays,
 with each label a small number: the language of the source is small (byte reads and
-writes at offsets, integer arithmetic, ``if``, the draw's loop, four appends per edge),
-and anything outside it is refused by name (:class:`Untranslatable`), so the search runs
-the mypyc or the pure Python reading instead.
+writes at offsets, integer arithmetic, ``if``, ``while``, the draw's loop, a list of
+seats, four appends per edge), and anything outside it is refused by name and line
+(:class:`Untranslatable`), so the search runs the same source as pure Python instead.
 
 What is written by hand here, not read from the source, is the draw (``_DRAW``'s
 ``DRAW``, ``FROM_PILE``, ``DRAWN``, ``RESHUFFLE`` and the multisets in
 ``reading._multisets``' order), from the same constants the source's draw is written
-with, and the loop over a chunk's records (``EXPAND``). The tests compare this reading
-with the engine's edge for edge, as they compare the Python one.
+with, ``STORE``'s cleared fields (``GeneratedSuccessor._store``) and the loop over a
+chunk's records (``EXPAND``). The tests compare this reading with the engine's edge for
+edge, as they compare the Python one.
 
-A C module's entry, ``expand``, appends to ten ``bytearray`` streams (children, action
-numbers, label numbers and counts, the ends' numbers and counts, each record's number of
-edges): :class:`CBuffers`.
+A C module's entry, ``expand(records, count, i, *streams)``, appends to seven
+``bytearray`` streams (the children's records, the action numbers, the label numbers and
+each edge's count of them, the ends' numbers and counts, each record's number of edges)
+and returns the index of the first record whose control key it lacks (``count`` when
+none); ``labels()`` gives the labels by number, as JSON.
 """
 
 from __future__ import annotations
