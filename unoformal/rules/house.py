@@ -60,6 +60,7 @@ from unoformal.language.effects import (
 from unoformal.language.protocols import Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import Change, HouseRule, MercyCards, OwnCondition, RuleTable
+from unoformal.rules.ends import PASS_ENDS
 from unoformal.rules.state import DRAWN, MORE, OVER, PHASES
 
 # The moves a rule file may change: whether a card may be played (``play``: the conjuncts
@@ -338,10 +339,9 @@ EFFECTS: dict[str, tuple[_EffectBuild, str]] = {
 
 
 def _end_turn(values: list[Any]) -> tuple[Effect, ...]:
-    """The steps a pass ends the turn with (``rules.turn``'s keep): a move of a file's own
-    that ends the turn leaves no card drawn and no phase of its player's behind."""
-    from unoformal.rules.turn import PASS_ENDS  # the turn's moves build through this module
-
+    """The steps a pass ends the turn with (``rules.ends``, as ``rules.turn``'s keep): a
+    move of a file's own that ends the turn leaves no card drawn and no phase of its
+    player's behind."""
     _none(values)
     return PASS_ENDS
 

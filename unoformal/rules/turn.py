@@ -41,7 +41,6 @@ from unoformal.language.effects import (
     Clear,
     Effect,
     NoteCause,
-    PassTurn,
     SetColor,
     SetPhase,
     Shows,
@@ -51,6 +50,7 @@ from unoformal.language.effects import (
 from unoformal.language.protocols import Actor, Who
 from unoformal.rulebook.cards import Kind
 from unoformal.rulebook.table import CatchUntil, RuleTable
+from unoformal.rules.ends import PASS_ENDS, TURN_ENDS
 from unoformal.rules.house import changed
 from unoformal.rules.state import COLOR, DRAWN, MORE, PLAY, RESPOND
 
@@ -84,14 +84,6 @@ def turn_begins(table: RuleTable) -> tuple[Effect, ...]:
                    "safe")
     return (Sorts(Both((SomeWindow(), Unless(WindowOf(Who.ACTOR)))), closes),
             Clear("uno_window"))
-
-
-# The turn moves on, and no earlier move decides it any more (a draw's or a misplay's
-# end of turn).
-_TURN_ENDS: tuple[Effect, ...] = (SetPhase(PLAY), PassTurn(1))
-# A pass ends it so, the card drawn kept (DRAW-1's keep, EXT-PASS; a rule file's
-# `end-turn`, rules.house)
-PASS_ENDS: tuple[Effect, ...] = (Clear("drawn"), *_TURN_ENDS)
 
 
 def draw(table: RuleTable) -> Command:
@@ -140,7 +132,7 @@ def stop(table: RuleTable) -> Command | None:
         "stop", (rule.id,), Actor.ON_TURN, (),
         (Conjunct(PhaseIs(MORE), rule.id, "only after a number card may a player stop"),),
         (Shows(Label(rule.id, "stop", "no more cards of the number: the turn ends")),
-         NoteCause(None), *_TURN_ENDS),
+         NoteCause(None), *TURN_ENDS),
         "a player who kept the turn after a number card plays no more and passes"))
 
 
@@ -169,7 +161,7 @@ def misplay(table: RuleTable) -> Command:
         Shows(Label(rule.id, "misplay", "an incorrect card taken back, penalty, turn passes")),
         Take(Who.ACTOR, rule.cards, rule.id), Clear("drawn")]
     if rule.turn_passes:
-        effect += [*_TURN_ENDS, NoteCause(rule.id)]
+        effect += [*TURN_ENDS, NoteCause(rule.id)]
     return changed(table, Command(
         "misplay", (rule.id,), Actor.ON_TURN, (Who.CARD,),
         (*waiting(table),

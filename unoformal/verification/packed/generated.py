@@ -844,14 +844,15 @@ class GeneratedSuccessor:
                 end_lens += len(ends).to_bytes(2, sys.byteorder)
             counts += (len(out) >> 2).to_bytes(4, sys.byteorder, signed=True)
             i += 1
-        nums = np.frombuffer(bytes(numbers), dtype=np.int32)
+        # the streams read in place (each bytearray is this batch's own), not copied
+        nums = np.frombuffer(numbers, dtype=np.int32)
         codes = np.array(self.codes, dtype=np.uint8)[nums]
-        return FlatBatch(bytes(children), codes.tobytes(),
-                         np.frombuffer(bytes(counts), dtype=np.int32), nums, self.actions,
-                         np.frombuffer(bytes(lab_ids), dtype=np.uint16),
-                         np.frombuffer(bytes(lab_lens), dtype=np.uint8),
-                         np.frombuffer(bytes(end_ids), dtype=np.uint16),
-                         np.frombuffer(bytes(end_lens), dtype=np.uint16), self.labels_table)
+        return FlatBatch(children, codes.tobytes(),
+                         np.frombuffer(counts, dtype=np.int32), nums, self.actions,
+                         np.frombuffer(lab_ids, dtype=np.uint16),
+                         np.frombuffer(lab_lens, dtype=np.uint8),
+                         np.frombuffer(end_ids, dtype=np.uint16),
+                         np.frombuffer(end_lens, dtype=np.uint16), self.labels_table)
 
     def number(self, action: Action) -> int:
         """The action's number in the source (its place in ``actions``)."""

@@ -66,16 +66,9 @@ def module_name(text: str) -> str:
 def missing() -> str | None:
     """Why nothing can be compiled here, or None: what ``setup.py`` needs too (mypyc,
     a C compiler, Python's headers), or the pure switch set."""
-    if os.environ.get(PURE_ENV):
-        return f"{PURE_ENV} is set"
-    if importlib.util.find_spec("mypyc") is None:
+    if not os.environ.get(PURE_ENV) and importlib.util.find_spec("mypyc") is None:
         return "mypyc is not available"
-    compiler = os.environ.get("CC", "cc").split()[0]
-    if shutil.which(compiler) is None:
-        return f"no C compiler ({compiler})"
-    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").exists():
-        return "no Python headers"
-    return None
+    return c_missing()
 
 
 def wanted() -> bool:
@@ -145,14 +138,23 @@ def too_long(text: str) -> str | None:
 
 
 def build(text: str, name: str, where: Path) -> Path:
-    """mypyc on ``text`` in a temporary directory under ``where``, the extension renamed
-    into ``where`` only once whole (``os.replace``: atomic on one file system)."""
+    """mypyc on ``text`` (a module's source), as :func:`_build` builds."""
+    return _build(text, name, where, ".py",
+                  lambda source, made: [sys.executable, "-m", "mypyc", source.name])
+
+
+def _build(text: str, name: str, where: Path, suffix: str,
+           command: Callable[[Path, Path], list[str]]) -> Path:
+    """``command(source, made)`` on ``text`` written in a temporary directory under
+    ``where``, the extension renamed into ``where`` only once whole (``os.replace``:
+    atomic on one file system), so an interrupted or failed build leaves nothing."""
     where.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=where))
     try:
-        (work / f"{name}.py").write_text(text)
-        done = subprocess.run([sys.executable, "-m", "mypyc", f"{name}.py"], cwd=work,
-                              capture_output=True, text=True)
+        source = work / f"{name}{suffix}"
+        source.write_text(text)
+        done = subprocess.run(command(source, work / (name + EXTENSION_SUFFIXES[0])),
+                              cwd=work, capture_output=True, text=True)
         made = binary(work, name)
         if done.returncode or made is None:
             tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
@@ -182,7 +184,8 @@ C_PREFIX = "unoformal_c_"
 
 
 def c_missing() -> str | None:
-    """Why no C module can be built here, or None."""
+    """Why no C module can be built here (no C compiler, no Python headers, the pure
+    switch set), or None."""
     if os.environ.get(PURE_ENV):
         return f"{PURE_ENV} is set"
     compiler = os.environ.get("CC", "cc").split()[0]
@@ -228,23 +231,8 @@ def load_c(name: str, text: Callable[[], str], where: Path | None = None) -> Bui
 
 
 def build_c(text: str, name: str, where: Path) -> Path:
-    """The C compiler on ``text`` in a temporary directory under ``where``, the
-    extension renamed into ``where`` once whole, as :func:`build`."""
-    where.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=where))
-    try:
-        source = work / f"{name}.c"
-        source.write_text(text)
-        made = work / (name + EXTENSION_SUFFIXES[0])
-        compiler = os.environ.get("CC", "cc").split()
-        done = subprocess.run([*compiler, "-O2", "-shared", "-fPIC",
-                               f"-I{sysconfig.get_paths()['include']}", "-o", str(made),
-                               str(source)], capture_output=True, text=True)
-        if done.returncode or not made.exists():
-            tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
-            raise BuildFailed(" / ".join(tail) or f"exit status {done.returncode}")
-        target = where / made.name
-        os.replace(made, target)
-        return target
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    """The C compiler on ``text`` (a C module's source), as :func:`_build` builds."""
+    include = f"-I{sysconfig.get_paths()['include']}"
+    return _build(text, name, where, ".c", lambda source, made: [
+        *os.environ.get("CC", "cc").split(), "-O2", "-shared", "-fPIC", include, "-o",
+        str(made), str(source)])

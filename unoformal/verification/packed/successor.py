@@ -69,7 +69,7 @@ class FlatBatch:
     the C reading writes, ``ctrans``): each edge's labels (``label_lens`` of them in
     ``label_ids``) and its ends (``end_lens`` in ``end_ids``), in the edges' order."""
 
-    children: bytes
+    children: bytes | bytearray
     codes: bytes
     counts: Any  # numpy int32 arrays, as the four below
     numbers: Any
